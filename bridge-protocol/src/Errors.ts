@@ -1,0 +1,187 @@
+/**
+ * Errors that cross the bridge. Every error is a value with a numeric `code` (EIP-1193 / JSON-RPC where one
+ * applies), a short message and optional `data`. On the wire it is `{ code, message, data }`; `fromWire`
+ * rebuilds the same class on the other side, so a dApp's `if (e.code === 4001)` works as with any wallet.
+ */
+
+/** The shape an error has while it crosses a `MessagePort`. */
+export type WireError = { code: number; message: string; data?: unknown }
+
+/** Base of every Airlock error. */
+export class BaseError extends Error {
+  override name = 'AirlockError'
+  readonly code: number
+  readonly data: unknown
+
+  constructor(code: number, message: string, options: { cause?: unknown; data?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.data = options.data
+  }
+}
+
+/** Texts are those of EIP-1193 and EIP-1474 so wallets and dApps recognise them. */
+export const messages = {
+  4001: 'User rejected the request.',
+  4100: 'The requested method and/or account has not been authorized by the user.',
+  4200: 'The Provider does not support the requested method.',
+  4900: 'The Provider is disconnected from all chains.',
+  4901: 'The Provider is not connected to the requested chain.',
+  4902: 'Unrecognized chain ID.',
+  5710: 'Unsupported chain.',
+  [-32602]: 'Invalid parameters were provided to the RPC method.',
+  [-32603]: 'An internal error was received.',
+} as const
+
+export class UserRejectedRequestError extends BaseError {
+  static readonly code = 4001
+  override name = 'UserRejectedRequestError'
+  constructor(message: string = messages[4001], options?: { cause?: unknown; data?: unknown }) {
+    super(4001, message, options)
+  }
+}
+
+export class UnauthorizedError extends BaseError {
+  static readonly code = 4100
+  override name = 'UnauthorizedError'
+  constructor(message: string = messages[4100], options?: { cause?: unknown; data?: unknown }) {
+    super(4100, message, options)
+  }
+}
+
+export class UnsupportedMethodError extends BaseError {
+  static readonly code = 4200
+  override name = 'UnsupportedMethodError'
+  constructor(message: string = messages[4200], options?: { cause?: unknown; data?: unknown }) {
+    super(4200, message, options)
+  }
+}
+
+export class DisconnectedError extends BaseError {
+  static readonly code = 4900
+  override name = 'DisconnectedError'
+  constructor(message: string = messages[4900], options?: { cause?: unknown; data?: unknown }) {
+    super(4900, message, options)
+  }
+}
+
+export class ChainDisconnectedError extends BaseError {
+  static readonly code = 4901
+  override name = 'ChainDisconnectedError'
+  constructor(message: string = messages[4901], options?: { cause?: unknown; data?: unknown }) {
+    super(4901, message, options)
+  }
+}
+
+export class UnrecognizedChainError extends BaseError {
+  static readonly code = 4902
+  override name = 'UnrecognizedChainError'
+  constructor(message: string = messages[4902], options?: { cause?: unknown; data?: unknown }) {
+    super(4902, message, options)
+  }
+}
+
+export class UnsupportedChainError extends BaseError {
+  static readonly code = 5710
+  override name = 'UnsupportedChainError'
+  constructor(message: string = messages[5710], options?: { cause?: unknown; data?: unknown }) {
+    super(5710, message, options)
+  }
+}
+
+export class InvalidParamsError extends BaseError {
+  static readonly code = -32602
+  override name = 'InvalidParamsError'
+  constructor(message: string = messages[-32602], options?: { cause?: unknown; data?: unknown }) {
+    super(-32602, message, options)
+  }
+}
+
+export class InternalError extends BaseError {
+  static readonly code = -32603
+  override name = 'InternalError'
+  constructor(message: string = messages[-32603], options?: { cause?: unknown; data?: unknown }) {
+    super(-32603, message, options)
+  }
+}
+
+/** Why the host gave up on the modal frame. SPEC §8 names these two reasons. */
+export type TimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'
+
+/**
+ * The modal frame did not load, or a call that needs no user went unanswered. `data.reason` carries the
+ * SPEC's reason string so hosts can tell the two apart.
+ */
+export class TimeoutError extends BaseError {
+  override name = 'TimeoutError'
+  readonly reason: TimeoutReason
+  constructor(reason: TimeoutReason) {
+    super(
+      -32603,
+      reason === 'iframe_load_failed'
+        ? 'The Airlock modal failed to load.'
+        : 'The Airlock modal did not answer in time.',
+      { data: { reason } },
+    )
+    this.reason = reason
+  }
+}
+
+const classes = [
+  UserRejectedRequestError,
+  UnauthorizedError,
+  UnsupportedMethodError,
+  DisconnectedError,
+  ChainDisconnectedError,
+  UnrecognizedChainError,
+  UnsupportedChainError,
+  InvalidParamsError,
+  InternalError,
+] as const
+
+/** Turns anything thrown into the wire shape; unknown throwables become -32603 without leaking stacks. */
+export function toWire(error: unknown): WireError {
+  if (isCoded(error)) {
+    const wire: WireError = { code: error.code, message: error.message }
+    const data = (error as { data?: unknown }).data
+    if (data !== undefined && isCloneable(data)) wire.data = data
+    return wire
+  }
+  return { code: -32603, message: error instanceof Error && error.message ? error.message : messages[-32603] }
+}
+
+/**
+ * Rebuilds the error class that matches the wire code.
+ * @example
+ * const error = Errors.fromWire({ code: 4001, message: 'User rejected the request.' })
+ * error instanceof Errors.UserRejectedRequestError // true
+ */
+export function fromWire(wire: WireError): BaseError {
+  const reason = reasonOf(wire.data)
+  if (reason) return new TimeoutError(reason)
+  const Class = classes.find((c) => c.code === wire.code)
+  const options = wire.data === undefined ? undefined : { data: wire.data }
+  if (Class) return new Class(wire.message, options)
+  return new BaseError(wire.code, wire.message, options)
+}
+
+function reasonOf(data: unknown): TimeoutReason | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const reason = (data as { reason?: unknown }).reason
+  return reason === 'iframe_load_failed' || reason === 'iframe_request_timeout' ? reason : undefined
+}
+
+function isCoded(error: unknown): error is { code: number; message: string } {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return Number.isInteger(code) && typeof message === 'string'
+}
+
+function isCloneable(value: unknown): boolean {
+  try {
+    structuredClone(value)
+    return true
+  } catch {
+    return false
+  }
+}

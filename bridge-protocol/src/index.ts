@@ -1,0 +1,16 @@
+export * as Caip from './Caip.ts'
+export * as Errors from './Errors.ts'
+export * as Handshake from './Handshake.ts'
+export * as Messenger from './Messenger.ts'
+export * as Origin from './Origin.ts'
+export type {
+  HostApi,
+  ModalApi,
+  PageWallet,
+  Request,
+  State,
+  Status,
+  View,
+  WalletEvent,
+} from './Schema.ts'
+export * as Schema from './Schema.ts'
