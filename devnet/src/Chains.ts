@@ -1,0 +1,50 @@
+/**
+ * The devnet's chains as plain data (viem `Chain` shape), safe to import in the browser: the modal and the
+ * example dApp list them without pulling in anything that spawns processes.
+ */
+import type { Address, Chain } from 'viem'
+
+/**
+ * Where the test token lives on every devnet chain: the first contract anvil account 0 deploys
+ * (CREATE address of sender 0xf39F…2266, nonce 0). `Devnet.start` checks the deployment lands here.
+ */
+export const testTokenAddress: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+
+const nativeCurrency = { name: 'Ether', symbol: 'ETH', decimals: 18 } as const
+
+export const devnetA = {
+  id: 31337,
+  name: 'Airlock Devnet A',
+  nativeCurrency,
+  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+  contracts: { testToken: { address: testTokenAddress } },
+  testnet: true,
+} as const satisfies Chain
+
+export const devnetB = {
+  id: 31338,
+  name: 'Airlock Devnet B',
+  nativeCurrency,
+  rpcUrls: { default: { http: ['http://127.0.0.1:8546'] } },
+  contracts: { testToken: { address: testTokenAddress } },
+  testnet: true,
+} as const satisfies Chain
+
+export type DevnetChain = typeof devnetA | typeof devnetB
+
+/** Both devnet chains, A first; `Devnet.start` runs them in this order. */
+export const chains = [devnetA, devnetB] as const
+
+/** Default port of a chain, taken from its default RPC URL. */
+export function defaultPort(chain: DevnetChain): number {
+  return Number(new URL(chain.rpcUrls.default.http[0]).port)
+}
+
+/**
+ * CAIP-2 id of an EVM chain.
+ * @example
+ * caipNetworkId(31337) // 'eip155:31337'
+ */
+export function caipNetworkId(chainId: number): `eip155:${number}` {
+  return `eip155:${chainId}`
+}

@@ -1,0 +1,142 @@
+import { createServer } from 'node:net'
+import { createPublicClient, createWalletClient, http, parseEventLogs, parseUnits } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as Accounts from './Accounts.ts'
+import { testTokenAddress } from './Chains.ts'
+import * as Devnet from './Devnet.ts'
+import { testTokenAbi } from './TestToken.ts'
+
+// Away from 8545/8546 so the suite runs beside `npm start`.
+const ports = [18545, 18546] as const
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen({ host: '127.0.0.1', port, exclusive: true }, () => server.close(() => resolve(true)))
+  })
+}
+
+function account(index: number): Accounts.Account {
+  const found = Accounts.all()[index]
+  if (!found) throw new Error(`no account ${index}`)
+  return found
+}
+
+describe('Devnet', () => {
+  let devnet: Devnet.Instance
+  beforeAll(async () => {
+    devnet = await Devnet.start({ ports })
+  })
+  afterAll(() => devnet?.stop())
+
+  const reader = (index: 0 | 1) => createPublicClient({ transport: http(devnet.chains[index].rpcUrl) })
+
+  it('runs chain 31337 and chain 31338 on the requested ports', async () => {
+    expect(devnet.chains.map((c) => [c.chainId, c.caipNetworkId, c.rpcUrl])).toEqual([
+      [31337, 'eip155:31337', 'http://127.0.0.1:18545'],
+      [31338, 'eip155:31338', 'http://127.0.0.1:18546'],
+    ])
+    expect(await reader(0).getChainId()).toBe(31337)
+    expect(await reader(1).getChainId()).toBe(31338)
+  })
+
+  it('derives anvil’s well-known accounts, funded with 10,000 ETH', async () => {
+    expect(account(0)).toEqual({
+      address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    })
+    expect(Accounts.all()).toHaveLength(10)
+    expect(await reader(1).getBalance({ address: account(9).address })).toBe(parseUnits('10000', 18))
+  })
+
+  it.each([0, 1] as const)('deploys ALT at the shared address on chain %i', async (index) => {
+    const client = reader(index)
+    const token = { address: testTokenAddress, abi: testTokenAbi } as const
+    expect(devnet.chains[index].tokenAddress).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3')
+    expect(await client.getCode({ address: testTokenAddress })).toMatch(/^0x[0-9a-f]{100,}$/)
+    expect(await client.readContract({ ...token, functionName: 'name' })).toBe('Airlock Test Token')
+    expect(await client.readContract({ ...token, functionName: 'symbol' })).toBe('ALT')
+    expect(await client.readContract({ ...token, functionName: 'decimals' })).toBe(18)
+    expect(await client.readContract({ ...token, functionName: 'totalSupply' })).toBe(10n * Devnet.mintAmount)
+  })
+
+  it('gives every default account 1,000,000 ALT on both chains', async () => {
+    expect(Devnet.mintAmount).toBe(1_000_000n * 10n ** 18n)
+    for (const index of [0, 1] as const) {
+      for (const { address } of Accounts.all()) {
+        const balance = await reader(index).readContract({
+          address: testTokenAddress,
+          abi: testTokenAbi,
+          functionName: 'balanceOf',
+          args: [address],
+        })
+        expect(balance).toBe(Devnet.mintAmount)
+      }
+    }
+  })
+
+  it('transfers ALT with a locally signed transaction and emits Transfer', async () => {
+    const { chain, rpcUrl } = devnet.chains[1]
+    const from = account(1)
+    const to = account(2).address
+    const amount = parseUnits('12.5', 18)
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(from.privateKey),
+      chain,
+      transport: http(rpcUrl),
+    })
+    const hash = await wallet.writeContract({
+      address: testTokenAddress,
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [to, amount],
+    })
+    const receipt = await reader(1).waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    expect(receipt.status).toBe('success')
+    const events = parseEventLogs({ abi: testTokenAbi, logs: receipt.logs, eventName: 'Transfer' })
+    expect(events).toHaveLength(1)
+    expect(events[0]?.address.toLowerCase()).toBe(testTokenAddress.toLowerCase())
+    expect(events[0]?.args).toEqual({ from: from.address, to, value: amount })
+    const balanceOf = (address: `0x${string}`) =>
+      reader(1).readContract({
+        address: testTokenAddress,
+        abi: testTokenAbi,
+        functionName: 'balanceOf',
+        args: [address],
+      })
+    expect(await balanceOf(from.address)).toBe(Devnet.mintAmount - amount)
+    expect(await balanceOf(to)).toBe(Devnet.mintAmount + amount)
+    // Chain A is a separate chain: its balances are untouched.
+    expect(
+      await reader(0).readContract({
+        address: testTokenAddress,
+        abi: testTokenAbi,
+        functionName: 'balanceOf',
+        args: [to],
+      }),
+    ).toBe(Devnet.mintAmount)
+  })
+
+  it('frees both ports on stop, and stop can be called again', async () => {
+    expect(await canBind(ports[0])).toBe(false)
+    await devnet.stop()
+    await devnet.stop()
+    expect(await canBind(ports[0])).toBe(true)
+    expect(await canBind(ports[1])).toBe(true)
+  })
+})
+
+describe('Devnet.start when a port is taken', () => {
+  it('fails clearly and stops the chain it had already started', async () => {
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: 18548 }, resolve))
+    try {
+      await expect(Devnet.start({ ports: [18547, 18548] })).rejects.toThrow(/port 18548 .* already in use/)
+      expect(await canBind(18547)).toBe(true)
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+})

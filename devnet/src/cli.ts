@@ -1,0 +1,30 @@
+/**
+ * Runs the devnet in the foreground until Ctrl-C: `tsx devnet/src/cli.ts` (or `npm run -w @airlock/devnet start`).
+ */
+import * as Accounts from './Accounts.ts'
+import { testTokenAddress } from './Chains.ts'
+import * as Devnet from './Devnet.ts'
+
+async function main(): Promise<void> {
+  const devnet = await Devnet.start()
+  const [first] = Accounts.all()
+  console.log('Airlock devnet running')
+  for (const chain of devnet.chains)
+    console.log(`  ${chain.chain.name} (${chain.caipNetworkId})  ${chain.rpcUrl}`)
+  console.log(`  ALT token   ${testTokenAddress}`)
+  console.log(`  Account 0   ${first?.address}`)
+  console.log(`  Private key ${first?.privateKey}  (public test key: never send real funds)`)
+  console.log('Press Ctrl-C to stop.')
+  const shutdown = async (signal: NodeJS.Signals) => {
+    console.log(`\n${signal}: stopping devnet`)
+    await devnet.stop()
+    process.exit(0)
+  }
+  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', shutdown)
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,9 @@
+/**
+ * `@airlock/devnet`: local chains for `npm start` and tests. Browser code should import
+ * `@airlock/devnet/chains` instead, which holds only plain data.
+ */
+export * as Accounts from './Accounts.ts'
+export * as Anvil from './Anvil.ts'
+export * from './Chains.ts'
+export * as Devnet from './Devnet.ts'
+export { testTokenAbi, testTokenBytecode } from './TestToken.ts'
