@@ -13,7 +13,7 @@ export class BaseError extends Error {
   readonly code: number
   readonly data: unknown
 
-  constructor(code: number, message: string, options: { cause?: unknown; data?: unknown } = {}) {
+  constructor(code: number, message: string, options: Options = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.data = options.data
@@ -33,77 +33,29 @@ export const messages = {
   [-32603]: 'An internal error was received.',
 } as const
 
-export class UserRejectedRequestError extends BaseError {
-  static readonly code = 4001
-  override name = 'UserRejectedRequestError'
-  constructor(message: string = messages[4001], options?: { cause?: unknown; data?: unknown }) {
-    super(4001, message, options)
+type Options = { cause?: unknown; data?: unknown }
+type Coded = (new (message?: string, options?: Options) => BaseError) & { readonly code: number }
+
+// One small factory instead of nine hand-written classes: the host SDK ships all of them.
+function coded(code: keyof typeof messages, name: string): Coded {
+  return class extends BaseError {
+    static readonly code = code
+    override name = name
+    constructor(message: string = messages[code], options?: Options) {
+      super(code, message, options)
+    }
   }
 }
 
-export class UnauthorizedError extends BaseError {
-  static readonly code = 4100
-  override name = 'UnauthorizedError'
-  constructor(message: string = messages[4100], options?: { cause?: unknown; data?: unknown }) {
-    super(4100, message, options)
-  }
-}
-
-export class UnsupportedMethodError extends BaseError {
-  static readonly code = 4200
-  override name = 'UnsupportedMethodError'
-  constructor(message: string = messages[4200], options?: { cause?: unknown; data?: unknown }) {
-    super(4200, message, options)
-  }
-}
-
-export class DisconnectedError extends BaseError {
-  static readonly code = 4900
-  override name = 'DisconnectedError'
-  constructor(message: string = messages[4900], options?: { cause?: unknown; data?: unknown }) {
-    super(4900, message, options)
-  }
-}
-
-export class ChainDisconnectedError extends BaseError {
-  static readonly code = 4901
-  override name = 'ChainDisconnectedError'
-  constructor(message: string = messages[4901], options?: { cause?: unknown; data?: unknown }) {
-    super(4901, message, options)
-  }
-}
-
-export class UnrecognizedChainError extends BaseError {
-  static readonly code = 4902
-  override name = 'UnrecognizedChainError'
-  constructor(message: string = messages[4902], options?: { cause?: unknown; data?: unknown }) {
-    super(4902, message, options)
-  }
-}
-
-export class UnsupportedChainError extends BaseError {
-  static readonly code = 5710
-  override name = 'UnsupportedChainError'
-  constructor(message: string = messages[5710], options?: { cause?: unknown; data?: unknown }) {
-    super(5710, message, options)
-  }
-}
-
-export class InvalidParamsError extends BaseError {
-  static readonly code = -32602
-  override name = 'InvalidParamsError'
-  constructor(message: string = messages[-32602], options?: { cause?: unknown; data?: unknown }) {
-    super(-32602, message, options)
-  }
-}
-
-export class InternalError extends BaseError {
-  static readonly code = -32603
-  override name = 'InternalError'
-  constructor(message: string = messages[-32603], options?: { cause?: unknown; data?: unknown }) {
-    super(-32603, message, options)
-  }
-}
+export const UserRejectedRequestError = coded(4001, 'UserRejectedRequestError')
+export const UnauthorizedError = coded(4100, 'UnauthorizedError')
+export const UnsupportedMethodError = coded(4200, 'UnsupportedMethodError')
+export const DisconnectedError = coded(4900, 'DisconnectedError')
+export const ChainDisconnectedError = coded(4901, 'ChainDisconnectedError')
+export const UnrecognizedChainError = coded(4902, 'UnrecognizedChainError')
+export const UnsupportedChainError = coded(5710, 'UnsupportedChainError')
+export const InvalidParamsError = coded(-32602, 'InvalidParamsError')
+export const InternalError = coded(-32603, 'InternalError')
 
 /** Why the host gave up on the modal frame. SPEC §8 names these two reasons. */
 export type TimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'

@@ -3,9 +3,9 @@
  * the modal's origin; the modal accepts only from its parent window, a compatible version and an allowed
  * origin, and answers on the port. After that, nothing travels at window level.
  */
-import * as v from 'valibot'
 import { BaseError, UnauthorizedError } from './Errors.ts'
 import { type HandshakeReply, handshakeReply, hello, protocolVersion } from './Schema.ts'
+import { parse } from './Shape.ts'
 
 /** Options of {@link connect}. */
 export type ConnectOptions = {
@@ -33,12 +33,12 @@ export function connect(options: ConnectOptions): Promise<MessagePort> {
   }
   return new Promise((resolve, reject) => {
     port1.onmessage = (event) => {
-      const reply = v.safeParse(handshakeReply, event.data)
-      if (!reply.success) return
+      const reply = parse(handshakeReply, event.data)
+      if (!reply.ok) return
       port1.onmessage = null
-      if (reply.output.type === 'airlock:welcome') return resolve(port1)
+      if (reply.value.type === 'airlock:welcome') return resolve(port1)
       port1.close()
-      reject(new BaseError(reply.output.code, reply.output.message))
+      reject(new BaseError(reply.value.code, reply.value.message))
     }
     options.target.postMessage(message, options.modalOrigin, [port2])
   })
@@ -73,21 +73,21 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
     let busy = false
     const onMessage = async (event: MessageEvent) => {
       if (busy || event.source !== self.parent || event.source === null) return
-      const parsed = v.safeParse(hello, event.data)
+      const parsed = parse(hello, event.data)
       const port = event.ports?.[0]
-      if (!parsed.success || !port || event.ports.length !== 1) return
+      if (!parsed.ok || !port || event.ports.length !== 1) return
       const refuse = (refusal: Refusal, reply: HandshakeReply) => {
         port.postMessage(reply)
         port.close()
         options.onRefused?.(refusal, event.origin)
       }
-      if (Math.trunc(parsed.output.version) !== protocolVersion)
+      if (Math.trunc(parsed.value.version) !== protocolVersion)
         return refuse('version', {
           type: 'airlock:refused',
           code: -32603,
-          message: `Unsupported protocol version ${parsed.output.version}; this modal speaks ${protocolVersion}.`,
+          message: `Unsupported protocol version ${parsed.value.version}; this modal speaks ${protocolVersion}.`,
         })
-      if (parsed.output.projectId !== options.projectId)
+      if (parsed.value.projectId !== options.projectId)
         return refuse('project', {
           type: 'airlock:refused',
           code: 4100,

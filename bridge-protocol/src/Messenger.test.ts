@@ -1,3 +1,4 @@
+import * as Comlink from 'comlink'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as Errors from './Errors.ts'
@@ -175,6 +176,21 @@ describe('Messenger', () => {
     expect(codes).toEqual([4200, 4200, 4200, 4200])
     // SET and GET were ignored: the exposed API still works.
     await expect(modal.remote.ping()).resolves.toBe('pong')
+  })
+
+  it("speaks comlink's wire format in both directions", async () => {
+    const a = new MessageChannel()
+    Messenger.create({ port: a.port2, local: Schema.modalApi, implementation: modalImplementation(), peer: Schema.hostApi })
+    const wrapped = Comlink.wrap<Record<string, (input?: unknown) => Promise<unknown>>>(a.port1)
+    expect(await wrapped.ping?.()).toEqual({ ok: true, value: 'pong' })
+    a.port1.close()
+
+    const b = new MessageChannel()
+    Comlink.expose({ ping: () => ({ ok: true, value: 'pong' }) }, b.port2)
+    const host = Messenger.create({ port: b.port1, local: Schema.hostApi, implementation: hostImplementation(), peer: Schema.modalApi })
+    open.push(host)
+    await expect(host.remote.ping()).resolves.toBe('pong')
+    b.port2.close()
   })
 
   it('survives any hostile message on the port in either direction', async () => {

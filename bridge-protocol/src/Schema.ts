@@ -2,23 +2,23 @@
  * The contract between host and modal: every method each side exposes, with runtime schemas for its
  * argument and its result. Both sides parse what they receive through these, once, at the boundary.
  */
-import * as v from 'valibot'
-import { isAccountId, isChainId, namespaces } from './Caip.ts'
+import { invalidAccountId, invalidChainId, isAccountId, isChainId, namespaces } from './Caip.ts'
+import * as S from './Shape.ts'
 
 /** Bumped on any change a peer of the previous version would misread. Peers must agree on it. */
 export const protocolVersion = 1
 
-const bytes = v.instance(Uint8Array)
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max))
-const chainId = v.pipe(v.string(), v.check<string, string>(isChainId, 'Invalid CAIP-2 network id'))
-const accountId = v.pipe(v.string(), v.check<string, string>(isAccountId, 'Invalid CAIP-10 address'))
-const address = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
+const text = (max: number) => S.string(max)
+const chainId = S.check(S.string(80), isChainId, invalidChainId)
+const accountId = S.check(S.string(220), isAccountId, invalidAccountId)
+const address = S.string(128, 1)
 // An icon is shown with <img>, where scripts never run; still only data: images and http(s) are accepted.
-const icon = v.pipe(v.string(), v.maxLength(200_000), v.regex(/^(data:image\/|https?:\/\/)/))
+const icon = S.string(200_000, 1, /^(data:image\/|https?:\/\/)/)
+const nothing = S.optional(S.literal(undefined))
 
-export const namespace = v.picklist(namespaces)
+export const namespace = S.picklist(namespaces)
 
-/** Views of SPEC §2 plus Networks, which lists the configured networks. */
+/** Views of SPEC §2 plus Networks, which lists the configured networks, and ConnectingExternal. */
 export const views = [
   'Connect',
   'Account',
@@ -31,228 +31,183 @@ export const views = [
   'SIWXSignMessage',
   'ApproveTransaction',
 ] as const
-export const view = v.picklist(views)
+export const view = S.picklist(views)
 export type View = (typeof views)[number]
 
-export const status = v.picklist(['connecting', 'reconnecting', 'connected', 'disconnected'])
-export type Status = v.InferOutput<typeof status>
+export const status = S.picklist(['connecting', 'reconnecting', 'connected', 'disconnected'])
+export type Status = S.Infer<typeof status>
 
-const account = v.object({ address, publicKey: v.optional(bytes) })
-const namespaceState = v.object({ chainId, accounts: v.pipe(v.array(account), v.maxLength(32)) })
+const account = S.object({ address, publicKey: S.optional(S.bytes(128)) })
+const namespaceState = S.object({ chainId, accounts: S.array(account, 32) })
 
 /** What the modal tells the host about itself; the host mirrors it read-only. */
-export const state = v.object({
-  open: v.boolean(),
+export const state = S.object({
+  open: S.boolean,
   view,
   status,
-  caipAddress: v.optional(accountId),
-  address: v.optional(address),
-  caipNetworkId: v.optional(chainId),
-  namespaces: v.object({
-    eip155: v.optional(namespaceState),
-    solana: v.optional(namespaceState),
-    bip122: v.optional(namespaceState),
+  caipAddress: S.optional(accountId),
+  address: S.optional(address),
+  caipNetworkId: S.optional(chainId),
+  namespaces: S.object({
+    eip155: S.optional(namespaceState),
+    solana: S.optional(namespaceState),
+    bip122: S.optional(namespaceState),
   }),
 })
-export type State = v.InferOutput<typeof state>
-export type NamespaceState = v.InferOutput<typeof namespaceState>
+export type State = S.Infer<typeof state>
+export type NamespaceState = S.Infer<typeof namespaceState>
 
 // ---- Requests, one shape per namespace so nothing is EVM-shaped ----
 
-const eip155Request = v.object({
-  namespace: v.literal('eip155'),
-  method: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
-  params: v.optional(v.union([v.array(v.unknown()), v.record(v.string(), v.unknown())])),
+const eip155Request = S.object({
+  namespace: S.literal('eip155'),
+  method: S.string(128, 1),
+  params: S.optional(S.union(S.array(S.unknown), S.record(S.unknown))),
 })
 
-const connectParams = v.optional(v.object({ silent: v.optional(v.boolean()) }))
-const signMessageParams = v.object({ address, message: v.pipe(bytes, v.maxLength(65_536)) })
+const signMessage = S.object({ address, message: S.bytes(65_536) })
+const connect = S.optional(S.object({ silent: S.optional(S.boolean) }))
+const call = <N extends string, M extends string, P extends S.Shape<unknown>>(namespace: N, method: M, params: P) =>
+  S.object({ namespace: S.literal(namespace), method: S.literal(method), params })
 
-const solanaRequest = v.variant('method', [
-  v.object({ namespace: v.literal('solana'), method: v.literal('standard:connect'), params: connectParams }),
-  v.object({ namespace: v.literal('solana'), method: v.literal('standard:disconnect') }),
-  v.object({
-    namespace: v.literal('solana'),
-    method: v.literal('solana:signMessage'),
-    params: signMessageParams,
-  }),
-  v.object({
-    namespace: v.literal('solana'),
-    method: v.literal('solana:signTransaction'),
-    params: v.object({ address, transaction: bytes, chain: v.optional(text(64)) }),
-  }),
-  v.object({
-    namespace: v.literal('solana'),
-    method: v.literal('solana:signAndSendTransaction'),
-    params: v.object({
-      address,
-      transaction: bytes,
-      chain: text(64),
-      options: v.optional(v.record(v.string(), v.unknown())),
-    }),
-  }),
-])
+const solanaRequest = S.variant('method', {
+  'standard:connect': call('solana', 'standard:connect', connect),
+  'standard:disconnect': call('solana', 'standard:disconnect', nothing),
+  'solana:signMessage': call('solana', 'solana:signMessage', signMessage),
+  'solana:signTransaction': call(
+    'solana',
+    'solana:signTransaction',
+    S.object({ address, transaction: S.bytes(), chain: S.optional(text(64)) }),
+  ),
+  'solana:signAndSendTransaction': call(
+    'solana',
+    'solana:signAndSendTransaction',
+    S.object({ address, transaction: S.bytes(), chain: text(64), options: S.optional(S.record(S.unknown)) }),
+  ),
+})
 
-const bip122Request = v.variant('method', [
-  v.object({
-    namespace: v.literal('bip122'),
-    method: v.literal('bitcoin:connect'),
-    params: v.optional(v.object({ purposes: v.optional(v.array(text(32))) })),
-  }),
-  v.object({ namespace: v.literal('bip122'), method: v.literal('standard:disconnect') }),
-  v.object({
-    namespace: v.literal('bip122'),
-    method: v.literal('bitcoin:signMessage'),
-    params: signMessageParams,
-  }),
-  v.object({
-    namespace: v.literal('bip122'),
-    method: v.literal('bitcoin:signTransaction'),
-    params: v.object({
-      psbt: bytes,
-      inputsToSign: v.array(
-        v.object({ address, signingIndexes: v.array(v.number()), sigHash: v.optional(v.number()) }),
+const bip122Request = S.variant('method', {
+  'bitcoin:connect': call('bip122', 'bitcoin:connect', S.optional(S.object({ purposes: S.optional(S.array(text(32))) }))),
+  'standard:disconnect': call('bip122', 'standard:disconnect', nothing),
+  'bitcoin:signMessage': call('bip122', 'bitcoin:signMessage', signMessage),
+  'bitcoin:signTransaction': call(
+    'bip122',
+    'bitcoin:signTransaction',
+    S.object({
+      psbt: S.bytes(),
+      inputsToSign: S.array(
+        S.object({ address, signingIndexes: S.array(S.number(0, 1e6)), sigHash: S.optional(S.number(0, 255)) }),
       ),
-      chain: v.optional(text(64)),
+      chain: S.optional(text(64)),
     }),
-  }),
-])
+  ),
+})
 
 /** A request for a wallet, in the namespace's own terms (EIP-1193 or Wallet Standard features). */
-export const request = v.variant('namespace', [eip155Request, solanaRequest, bip122Request])
-export type Request = v.InferOutput<typeof request>
-export type SolanaRequest = v.InferOutput<typeof solanaRequest>
-export type Bip122Request = v.InferOutput<typeof bip122Request>
-export type Eip155Request = v.InferOutput<typeof eip155Request>
+export const request = S.variant('namespace', { eip155: eip155Request, solana: solanaRequest, bip122: bip122Request })
+export type Request = S.Infer<typeof request>
+export type Eip155Request = S.Infer<typeof eip155Request>
+export type SolanaRequest = S.Infer<typeof solanaRequest>
+export type Bip122Request = S.Infer<typeof bip122Request>
 
 /** Wallet Standard results, checked before the dApp sees them. */
-export const connectResult = v.object({
-  accounts: v.array(v.object({ address, publicKey: bytes, chains: v.optional(v.array(text(64))) })),
+export const connectResult = S.object({
+  accounts: S.array(S.object({ address, publicKey: S.bytes(128), chains: S.optional(S.array(text(64))) }), 32),
 })
-export const signMessageResult = v.object({ signedMessage: bytes, signature: bytes })
-export const signTransactionResult = v.object({ signedTransaction: bytes })
-export const signAndSendResult = v.object({ signature: bytes })
-export const signPsbtResult = v.object({ signedPsbt: bytes })
+const signatureResults = {
+  'solana:signMessage': S.object({ signedMessage: S.bytes(), signature: S.bytes(128) }),
+  'solana:signTransaction': S.object({ signedTransaction: S.bytes() }),
+  'solana:signAndSendTransaction': S.object({ signature: S.bytes(128) }),
+  'bitcoin:signTransaction': S.object({ signedPsbt: S.bytes() }),
+} as const
 
-/** The result schema for a request, so neither side passes on something its caller cannot use. */
-export function resultOf(req: Request): v.GenericSchema {
-  switch (req.method) {
-    case 'standard:connect':
-    case 'bitcoin:connect':
-      return connectResult
-    case 'solana:signMessage':
-    case 'bitcoin:signMessage':
-      return signMessageResult
-    case 'solana:signTransaction':
-      return signTransactionResult
-    case 'solana:signAndSendTransaction':
-      return signAndSendResult
-    case 'bitcoin:signTransaction':
-      return signPsbtResult
-    case 'standard:disconnect':
-      return v.undefined()
-    default:
-      return v.unknown()
-  }
+/** The result shape of a request, so neither side passes on something its caller cannot use. */
+export function resultOf(req: { method: string; namespace: string }): S.Shape<unknown> {
+  if (req.namespace === 'eip155') return S.unknown
+  if (req.method === 'standard:disconnect') return nothing
+  if (req.method.endsWith(':connect')) return connectResult
+  if (req.method === 'bitcoin:signMessage') return signatureResults['solana:signMessage']
+  return signatureResults[req.method as keyof typeof signatureResults] ?? S.unknown
 }
 
 // Methods that show the user something (modal or wallet) and so have no time-out of their own.
-const userMethods = new Set([
-  'eth_requestAccounts',
-  'wallet_requestPermissions',
-  'personal_sign',
-  'eth_sign',
-  'eth_signTypedData',
-  'eth_signTypedData_v3',
-  'eth_signTypedData_v4',
-  'eth_sendTransaction',
-  'eth_signTransaction',
-  'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
-  'wallet_sendCalls',
-  'wallet_grantPermissions',
-  'wallet_watchAsset',
-  'standard:connect',
-  'bitcoin:connect',
-  'solana:signMessage',
-  'solana:signTransaction',
-  'solana:signAndSendTransaction',
-  'bitcoin:signMessage',
-  'bitcoin:signTransaction',
-])
+const userMethods =
+  /^(eth_requestAccounts|wallet_requestPermissions|personal_sign|eth_sign|eth_signTypedData(_v3|_v4)?|eth_sendTransaction|eth_signTransaction|wallet_(switch|add)EthereumChain|wallet_sendCalls|wallet_grantPermissions|wallet_watchAsset|standard:connect|bitcoin:connect|solana:sign\w*|bitcoin:sign\w*)$/
 
 /** True when a request waits for a person and must not time out on its own. */
 export function needsUser(req: { method: string }): boolean {
-  return userMethods.has(req.method)
+  return userMethods.test(req.method)
 }
 
 // ---- Page wallets: the wallets that live on the host page ----
 
-export const pageWallet = v.object({
-  /** Chosen by the host per discovery (`eip6963:<uuid>`, `standard:<name>`); opaque to the modal. */
+export const pageWallet = S.object({
+  /** Chosen by the host per discovery (`eip6963:<uuid>`, `standard:<n>`); opaque to the modal. */
   id: text(200),
   namespace,
-  name: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+  name: S.string(64, 1),
   icon,
-  rdns: v.optional(text(128)),
-  chains: v.pipe(v.array(text(64)), v.maxLength(64)),
+  rdns: S.optional(text(128)),
+  chains: S.array(text(64), 64),
 })
-export type PageWallet = v.InferOutput<typeof pageWallet>
+export type PageWallet = S.Infer<typeof pageWallet>
 
-export const walletEvent = v.variant('type', [
-  v.object({ walletId: text(200), type: v.literal('accountsChanged'), accounts: v.array(address) }),
-  v.object({ walletId: text(200), type: v.literal('chainChanged'), chainId: text(66) }),
-  v.object({ walletId: text(200), type: v.literal('disconnect') }),
-])
-export type WalletEvent = v.InferOutput<typeof walletEvent>
+const walletId = text(200)
+export const walletEvent = S.variant('type', {
+  accountsChanged: S.object({ walletId, type: S.literal('accountsChanged'), accounts: S.array(address, 32) }),
+  chainChanged: S.object({ walletId, type: S.literal('chainChanged'), chainId: text(66) }),
+  disconnect: S.object({ walletId, type: S.literal('disconnect') }),
+})
+export type WalletEvent = S.Infer<typeof walletEvent>
 
 // ---- The two APIs ----
 
-type Method<I extends v.GenericSchema, O extends v.GenericSchema> = { input: I; output: O }
-const method = <I extends v.GenericSchema, O extends v.GenericSchema>(input: I, output: O): Method<I, O> => ({
-  input,
-  output,
-})
-const nothing = v.optional(v.undefined())
+type Method<I, O> = { input: S.Shape<I>; output: S.Shape<O> }
+const method = <I, O>(input: S.Shape<I>, output: S.Shape<O>): Method<I, O> => ({ input, output })
 
 /** What the modal exposes to the host. */
 export const modalApi = {
-  open: method(v.optional(v.object({ view: v.optional(view) })), nothing),
+  open: method(S.optional(S.object({ view: S.optional(view) })), nothing),
   close: method(nothing, nothing),
-  request: method(request, v.unknown()),
+  request: method(request, S.unknown),
   getState: method(nothing, state),
   disconnect: method(nothing, nothing),
-  switchNetwork: method(v.object({ caipNetworkId: chainId }), nothing),
-  walletsChanged: method(v.pipe(v.array(pageWallet), v.maxLength(64)), nothing),
+  switchNetwork: method(S.object({ caipNetworkId: chainId }), nothing),
+  walletsChanged: method(S.array(pageWallet, 64), nothing),
   walletEvent: method(walletEvent, nothing),
-  ping: method(nothing, v.literal('pong')),
+  ping: method(nothing, S.literal('pong')),
 }
 
 /** What the host exposes to the modal. The host acts on a page wallet only when the modal asks. */
 export const hostApi = {
-  listWallets: method(nothing, v.pipe(v.array(pageWallet), v.maxLength(64))),
-  walletRequest: method(v.object({ walletId: text(200), request }), v.unknown()),
+  listWallets: method(nothing, S.array(pageWallet, 64)),
+  walletRequest: method(S.object({ walletId, request }), S.unknown),
   setState: method(state, nothing),
-  resize: method(v.object({ height: v.pipe(v.number(), v.minValue(0), v.maxValue(10_000)) }), nothing),
-  ping: method(nothing, v.literal('pong')),
+  resize: method(S.object({ height: S.number(0, 10_000) }), nothing),
+  ping: method(nothing, S.literal('pong')),
 }
 
-export type Contract = Record<string, Method<v.GenericSchema, v.GenericSchema>>
+// biome-ignore lint/suspicious/noExplicitAny: a contract is any record of methods; each keeps its own types.
+export type Contract = Record<string, Method<any, any>>
 export type ModalApiContract = typeof modalApi
 export type HostApiContract = typeof hostApi
 
+type In<M> = M extends Method<infer I, unknown> ? I : never
+type Out<M> = M extends Method<unknown, infer O> ? O : never
+type Awaitable<T> = T | Promise<T>
+// A method whose result may be undefined may also be written as returning void.
+type Returns<T> = undefined extends T ? T | void : T
+
 /** The implementation type for a contract: each method takes the parsed input and returns the output. */
 export type Implementation<C extends Contract> = {
-  [K in keyof C]: (
-    input: v.InferOutput<C[K]['input']>,
-  ) => v.InferInput<C[K]['output']> | Promise<v.InferInput<C[K]['output']>>
+  [K in keyof C]: (input: In<C[K]>) => Awaitable<Returns<Out<C[K]>>>
 }
 
 /** The caller's view of a contract: typed async functions. */
 export type Remote<C extends Contract> = {
-  [K in keyof C]: undefined extends v.InferInput<C[K]['input']>
-    ? (input?: v.InferInput<C[K]['input']>) => Promise<v.InferOutput<C[K]['output']>>
-    : (input: v.InferInput<C[K]['input']>) => Promise<v.InferOutput<C[K]['output']>>
+  [K in keyof C]: undefined extends In<C[K]>
+    ? (input?: In<C[K]>) => Promise<Out<C[K]>>
+    : (input: In<C[K]>) => Promise<Out<C[K]>>
 }
 
 export type ModalApi = Implementation<ModalApiContract>
@@ -260,15 +215,15 @@ export type HostApi = Implementation<HostApiContract>
 
 // ---- Handshake messages (the only traffic outside the private port) ----
 
-export const hello = v.object({
-  type: v.literal('airlock:hello'),
-  version: v.number(),
-  projectId: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+export const hello = S.object({
+  type: S.literal('airlock:hello'),
+  version: S.number(),
+  projectId: S.string(128, 1),
 })
-export type Hello = v.InferOutput<typeof hello>
+export type Hello = S.Infer<typeof hello>
 
-export const handshakeReply = v.variant('type', [
-  v.object({ type: v.literal('airlock:welcome'), version: v.number() }),
-  v.object({ type: v.literal('airlock:refused'), code: v.number(), message: text(500) }),
-])
-export type HandshakeReply = v.InferOutput<typeof handshakeReply>
+export const handshakeReply = S.variant('type', {
+  'airlock:welcome': S.object({ type: S.literal('airlock:welcome'), version: S.number() }),
+  'airlock:refused': S.object({ type: S.literal('airlock:refused'), code: S.number(), message: text(500) }),
+})
+export type HandshakeReply = S.Infer<typeof handshakeReply>

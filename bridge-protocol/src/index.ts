@@ -3,6 +3,7 @@ export * as Errors from './Errors.ts'
 export * as Handshake from './Handshake.ts'
 export * as Messenger from './Messenger.ts'
 export * as Origin from './Origin.ts'
+export type { Namespace } from './Caip.ts'
 export type {
   HostApi,
   ModalApi,

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench`: size and speed figures, printed and written to bench/results.json. Runs the same local
+ * stack as `npm start` (production builds) and drives Debian's Chromium with Playwright.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import * as Stack from '@airlock/devnet/stack'
+import { type Browser, chromium, type Page } from '@playwright/test'
+import { build } from 'esbuild'
+import { walletInitScript } from '../e2e/wallets/index.ts'
+import { walletOptions } from '../e2e/journeys/fixtures.ts'
+
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
+const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
+const percentile = (samples: number[], p: number) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+const round = (n: number) => Math.round(n * 100) / 100
+
+function sizes() {
+  const html = readFileSync(root('modal-app/dist/index.html'), 'utf8')
+  const entry = /<script[^>]+type="module"[^>]+src="([^"]+)"/.exec(html)?.[1]
+  if (!entry) throw new Error('modal-app/dist/index.html has no module entry script')
+  return {
+    hostSdkGzipBytes: gzip(root('host-sdk/dist/airlock.js')),
+    modalFirstChunkGzipBytes: gzip(root(`modal-app/dist${entry}`)),
+  }
+}
+
+async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: string) {
+  const bundle = await build({
+    entryPoints: [root('bench/bridge-page.ts')],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    define: { modalUrl: JSON.stringify(modalUrl), echoUrl: JSON.stringify(`${modalUrl}/bench-echo.html`) },
+  })
+  const page = await browser.newPage()
+  // The echo page lives on the modal's origin, so both timings cross the same two origins.
+  await page.route(`${modalUrl}/bench-echo.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<script>addEventListener('message', (e) => { const port = e.ports[0]; port.onmessage = (m) => port.postMessage({ id: m.data.id, type: 'RAW', value: { ok: true, value: 'pong' } }) }, { once: true })</script>`,
+    }),
+  )
+  await page.route(`${dappUrl}/bench-bridge.html`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<!doctype html><script>${bundle.outputFiles[0]?.text}</script>` }),
+  )
+  await page.goto(`${dappUrl}/bench-bridge.html`)
+  const { bridgeSamples, rawSamples } = await page.evaluate(
+    (runs) => (window as unknown as { runBridgeBench(n: number): Promise<Record<string, number[]>> }).runBridgeBench(runs),
+    500,
+  )
+  await page.close()
+  return {
+    bridgeRoundTripP50Ms: round(percentile(bridgeSamples as number[], 50)),
+    bridgeRoundTripP99Ms: round(percentile(bridgeSamples as number[], 99)),
+    rawMessageChannelP50Ms: round(percentile(rawSamples as number[], 50)),
+  }
+}
+
+/** Click → the card with its wallet list painted, timed across the two frames on one clock. */
+async function openLatency(browser: Browser, dappUrl: string, opens: number) {
+  const page = await browser.newPage()
+  await page.addInitScript({ content: await walletInitScript(walletOptions) })
+  await page.goto(dappUrl)
+  await page.waitForFunction(() => (window as { airlock?: { getState(): { status: string } } }).airlock?.getState().status === 'disconnected')
+  const frame = await modalFrame(page)
+  await frame.waitForSelector('[data-testid="wallet-list"] button', { state: 'attached' })
+  const samples: number[] = []
+  for (let i = 0; i < opens; i++) {
+    const shown = frame.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const check = () => {
+            const button = document.querySelector('[data-testid="wallet-list"] button')
+            const box = button?.getBoundingClientRect()
+            // A hidden frame lays nothing out; the first frame where the list has a size is the first it paints.
+            if (box && box.width > 0 && box.height > 0) resolve(performance.timeOrigin + performance.now())
+            else requestAnimationFrame(check)
+          }
+          requestAnimationFrame(check)
+        }),
+    )
+    await page.waitForTimeout(50)
+    const clicked = await page.evaluate(() => {
+      const at = performance.timeOrigin + performance.now()
+      ;(document.getElementById('open') as HTMLButtonElement).click()
+      return at
+    })
+    samples.push((await shown) - clicked)
+    await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
+    await page.waitForFunction(() => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open)
+  }
+  await page.close()
+  return { openLatencyP50Ms: round(percentile(samples, 50)), openLatencyP99Ms: round(percentile(samples, 99)) }
+}
+
+async function modalFrame(page: Page) {
+  for (let i = 0; i < 100; i++) {
+    const frame = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+    if (frame) return frame
+    await page.waitForTimeout(50)
+  }
+  throw new Error('modal frame not found')
+}
+
+/** The host page's load event with and without the Airlock script, alternating, same run. */
+async function hostLoadDelta(browser: Browser, dappUrl: string, modalUrl: string, runs: number) {
+  const body = '<h1>Host page</h1>' + '<p>Some content.</p>'.repeat(50)
+  const script = `<script src="${modalUrl}/airlock.js" data-project-id="demo" data-networks="eip155:31337"></script>`
+  const page = await browser.newPage()
+  await page.route(`${dappUrl}/bench-load-*.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head>${route.request().url().includes('with.html') ? script : ''}</head><body>${body}</body></html>`,
+    }),
+  )
+  const loadOf = async (name: string) => {
+    await page.goto(`${dappUrl}/bench-load-${name}.html`, { waitUntil: 'load' })
+    return page.evaluate(() => {
+      const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
+      return nav?.loadEventStart ?? Number.NaN
+    })
+  }
+  await loadOf('with')
+  await loadOf('without')
+  const withScript: number[] = []
+  const without: number[] = []
+  for (let i = 0; i < runs; i++) {
+    withScript.push(await loadOf('with'))
+    without.push(await loadOf('without'))
+  }
+  await page.close()
+  const a = percentile(withScript, 50)
+  const b = percentile(without, 50)
+  return { hostLoadEventDeltaMs: round(a - b), hostLoadEventDeltaPct: round(((a - b) / b) * 100) }
+}
+
+async function main() {
+  const results: Record<string, number | string> = { date: new Date().toISOString(), ...sizes() }
+  const stack = await Stack.start()
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  try {
+    Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl, stack.dappUrl))
+    Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
+    Object.assign(results, await hostLoadDelta(browser, stack.dappUrl, stack.modalUrl, 20))
+  } finally {
+    await browser.close()
+    await stack.stop()
+  }
+  results.targets =
+    'hostSdkGzipBytes <= 5120; bridgeRoundTripP50Ms <= 2 x rawMessageChannelP50Ms; openLatencyP50Ms <= 33; hostLoadEventDeltaPct <= 5'
+  writeFileSync(root('bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  console.table(results)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,142 @@
+/**
+ * Runtime shapes: parse an `unknown` that crossed the bridge into a typed value, or fail with a message
+ * naming where it went wrong. Objects keep only the keys their shape names.
+ *
+ * Why not valibot: the host SDK must stay under 5 KB gzip and valibot's pieces for this contract
+ * measured 3.4 KB gzip there (its per-issue bookkeeping and pipelines); these ~60 lines do what the bridge
+ * needs and are shared by both sides, so host and modal parse with the same definitions.
+ */
+
+/** A parser: returns the typed value or throws {@link ShapeError}. */
+export type Shape<T> = (value: unknown, path?: string) => T
+export type Infer<S> = S extends Shape<infer T> ? T : never
+
+export class ShapeError extends Error {
+  override name = 'ShapeError'
+}
+
+const fail = (path: string | undefined, expected: string): never => {
+  throw new ShapeError(`${path ? `${path}: ` : ''}expected ${expected}`)
+}
+
+export const unknown: Shape<unknown> = (value) => value
+
+export const boolean: Shape<boolean> = (value, path) =>
+  typeof value === 'boolean' ? value : fail(path, 'a boolean')
+
+export const number =
+  (min = -Number.MAX_VALUE, max = Number.MAX_VALUE): Shape<number> =>
+  (value, path) =>
+    typeof value === 'number' && value >= min && value <= max ? value : fail(path, `a number in ${min}..${max}`)
+
+/** A string of `min`..`max` characters, matching `pattern` when given. */
+export const string =
+  (max = 1000, min = 0, pattern?: RegExp): Shape<string> =>
+  (value, path) =>
+    typeof value === 'string' && value.length >= min && value.length <= max && (!pattern || pattern.test(value))
+      ? value
+      : fail(path, pattern ? `a string like ${pattern}` : `a string of ${min}..${max} characters`)
+
+export const literal =
+  <const T extends string | number | boolean | undefined>(expected: T): Shape<T> =>
+  (value, path) =>
+    value === expected ? (value as T) : fail(path, String(expected))
+
+export const picklist =
+  <const T extends string>(options: readonly T[]): Shape<T> =>
+  (value, path) =>
+    options.includes(value as T) ? (value as T) : fail(path, `one of ${options.join(', ')}`)
+
+export const bytes =
+  (max = 1 << 20): Shape<Uint8Array> =>
+  (value, path) =>
+    value instanceof Uint8Array && value.length <= max ? value : fail(path, 'bytes')
+
+export const optional =
+  <T>(shape: Shape<T>): Shape<T | undefined> =>
+  (value, path) =>
+    value === undefined ? undefined : shape(value, path)
+
+/** Refines a shape with a predicate; `message` is the whole error text (SPEC's texts go here). */
+export const check =
+  <T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> =>
+  (value, path) => {
+    const parsed = shape(value, path)
+    if (!predicate(parsed)) throw new ShapeError(message)
+    return parsed
+  }
+
+export const array =
+  <T>(item: Shape<T>, max = 1000): Shape<T[]> =>
+  (value, path = '') =>
+    Array.isArray(value) && value.length <= max
+      ? value.map((entry, i) => item(entry, `${path}[${i}]`))
+      : fail(path, `an array of at most ${max}`)
+
+export const record =
+  <T>(item: Shape<T>, max = 1000): Shape<Record<string, T>> =>
+  (value, path = '') => {
+    if (!isPlain(value) || Object.keys(value).length > max) return fail(path, 'an object')
+    const out: Record<string, T> = {}
+    for (const [key, entry] of Object.entries(value)) out[key] = item(entry, `${path}.${key}`)
+    return out
+  }
+
+type ObjectOf<S extends Record<string, Shape<unknown>>> = {
+  [K in keyof S as undefined extends Infer<S[K]> ? never : K]: Infer<S[K]>
+} & { [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]> }
+type Flat<T> = { [K in keyof T]: T[K] }
+
+export const object =
+  <S extends Record<string, Shape<unknown>>>(shape: S): Shape<Flat<ObjectOf<S>>> =>
+  (value, path = '') => {
+    if (!isPlain(value)) return fail(path, 'an object')
+    const out: Record<string, unknown> = {}
+    for (const key in shape) {
+      const parsed = (shape[key] as Shape<unknown>)(value[key], path ? `${path}.${key}` : key)
+      if (parsed !== undefined) out[key] = parsed
+    }
+    return out as Flat<ObjectOf<S>>
+  }
+
+/** Picks the shape by the value of one key: `variant('type', { a: object(…), b: object(…) })`. */
+export const variant =
+  <S extends Record<string, Shape<unknown>>>(key: string, shapes: S): Shape<Infer<S[keyof S]>> =>
+  (value, path) => {
+    const tag = isPlain(value) ? value[key] : undefined
+    const name = typeof tag === 'string' || typeof tag === 'boolean' ? String(tag) : ''
+    const shape = Object.hasOwn(shapes, name) ? shapes[name] : undefined
+    return shape ? (shape(value, path) as Infer<S[keyof S]>) : fail(path ? `${path}.${key}` : key, 'a known value')
+  }
+
+/** The first shape that accepts the value. */
+export const union =
+  <S extends Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> =>
+  (value, path) => {
+    for (const shape of shapes) {
+      try {
+        return shape(value, path) as Infer<S[number]>
+      } catch {}
+    }
+    return fail(path, 'a value of another shape')
+  }
+
+/**
+ * Parses without throwing.
+ * @example
+ * const result = Shape.parse(Shape.string(10), input)
+ * if (result.ok) result.value // string
+ */
+export function parse<T>(shape: Shape<T>, value: unknown): { ok: true; value: T } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: shape(value) }
+  } catch (error) {
+    if (error instanceof ShapeError) return { ok: false, message: error.message }
+    // A getter or proxy on hostile input may throw anything; that is a failed parse too.
+    return { ok: false, message: 'unreadable value' }
+  }
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

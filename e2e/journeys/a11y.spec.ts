@@ -1,0 +1,38 @@
+import { axeViolations, connectEvm, expect, test } from './fixtures.ts'
+
+test('Connect, Account and Networks pass axe and work by keyboard', async ({ page, modal }) => {
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  await expect(modal.getByTestId('wallet-list')).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+
+  // Keyboard only: Tab to the wallet and press Enter.
+  const wallet = modal.getByRole('button', { name: 'Airlock Test Wallet' })
+  for (let i = 0; i < 10 && !(await wallet.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab')
+  await page.keyboard.press('Enter')
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+
+  await modal.getByTestId('account-network').click()
+  await expect(modal.getByRole('button', { name: /Airlock Devnet B/ })).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+
+  await page.keyboard.press('Escape')
+  await expect(modal.getByRole('dialog')).toBeHidden()
+})
+
+test('closing the modal while a dApp waits for accounts rejects with 4001', async ({ page, modal }) => {
+  await page.goto('/')
+  const pending = page.evaluate(() =>
+    window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }).then(
+      () => 'resolved',
+      (error: { code: number }) => error.code,
+    ),
+  )
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  await modal.getByRole('button', { name: 'Close' }).click()
+  expect(await pending).toBe(4001)
+  await expect(page.locator('dialog[data-airlock]')).not.toHaveAttribute('open')
+  await connectEvm(page, modal)
+})

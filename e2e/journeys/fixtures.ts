@@ -1,0 +1,106 @@
+/**
+ * What every journey shares: test wallets injected into the dApp page the way extensions inject
+ * themselves, a handle on the modal frame, and a viem client on the devnet to check what really happened.
+ */
+import { devnetA, devnetB } from '@airlock/devnet/chains'
+import { test as base, expect, type Frame, type FrameLocator, type Page } from '@playwright/test'
+import { createPublicClient, formatEther, http } from 'viem'
+import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../wallets/index.ts'
+import { addressesFromOptions } from '../wallets/verify.ts'
+
+export const modalOrigin = 'http://127.0.0.1:5174'
+export const dappOrigin = 'http://localhost:5173'
+
+export const chains = [devnetA, devnetB].map((chain) => ({
+  chainId: chain.id,
+  rpcUrl: chain.rpcUrls.default.http[0] as string,
+  name: chain.name,
+}))
+
+/** The wallet knows only devnet A at first, so switching to B must go through wallet_addEthereumChain. */
+export const walletOptions: WalletOptions = (() => {
+  const options = defaultWalletOptions(chains)
+  if (options.evm) options.evm.knownChainIds = [devnetA.id]
+  return options
+})()
+export const addresses = addressesFromOptions(walletOptions)
+
+export const clients = {
+  a: createPublicClient({ transport: http(chains[0]?.rpcUrl) }),
+  b: createPublicClient({ transport: http(chains[1]?.rpcUrl) }),
+}
+
+/** The modal's display rule (SPEC §5): truncated, not rounded, to 3 decimals. */
+export function displayBalance(wei: bigint, symbol = 'ETH'): string {
+  const [whole, fraction = ''] = formatEther(wei).split('.')
+  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`
+}
+
+type Fixtures = {
+  /** The dApp page, wallets injected, not yet navigated. */
+  page: Page
+  /** The modal's frame, for locators. */
+  modal: FrameLocator
+}
+
+export const test = base.extend<Fixtures>({
+  page: async ({ page }, use) => {
+    await page.addInitScript({ content: await walletInitScript(walletOptions) })
+    await use(page)
+  },
+  modal: async ({ page }, use) => {
+    await use(page.frameLocator('iframe[title="Airlock"]'))
+  },
+})
+
+export { expect }
+
+/** The modal frame itself, for evaluating in it (axe, forged messages). */
+export async function modalFrame(page: Page): Promise<Frame> {
+  await expect.poll(() => page.frames().some((f) => f.url().startsWith(modalOrigin))).toBe(true)
+  return page.frames().find((f) => f.url().startsWith(modalOrigin)) as Frame
+}
+
+/** Connects the EVM test wallet through the modal, the way a visitor does, and waits for Account. */
+export async function connectEvm(page: Page, modal: FrameLocator): Promise<void> {
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
+}
+
+/** Calls the dApp-facing EIP-1193 provider in the page; resolves with `{ result }` or `{ error }`. */
+export function request(page: Page, method: string, params?: unknown) {
+  return page.evaluate(
+    async ([method, params]) => {
+      try {
+        const provider = window.airlock?.providers.eip155
+        return { result: await provider?.request({ method: method as string, params: params as unknown[] }) }
+      } catch (error) {
+        const { code, message } = error as { code?: number; message?: string }
+        return { error: { code, message } }
+      }
+    },
+    [method, params] as const,
+  )
+}
+
+/** Runs axe-core inside the modal frame and returns the violations' ids. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const frame = await modalFrame(page)
+  const { createRequire } = await import('node:module')
+  const { readFileSync } = await import('node:fs')
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await frame.evaluate(source)
+  return frame.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }).axe
+    const result = await axe.run()
+    return result.violations.map((v) => v.id)
+  })
+}
+
+declare global {
+  interface Window {
+    airlock?: import('@airlock/host-sdk').Airlock
+  }
+}

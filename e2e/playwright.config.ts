@@ -1,0 +1,37 @@
+/**
+ * Cross-origin journeys in Debian's Chromium: the demo dApp on http://localhost:5173, the modal on
+ * http://127.0.0.1:5174, anvil on 8545/8546 — the same stack `npm start` runs, from production builds.
+ * `npm run test:e2e` builds first. A stack already running (`npm start`) is reused outside CI.
+ */
+import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from './wallets/playwright.config.ts'
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: './test-results',
+  // One worker: journeys share the two chains, and anvil's nonces are per account.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: chromiumLaunchOptions,
+    baseURL: 'http://localhost:5173',
+  },
+  projects: [
+    { name: 'wallets', testMatch: 'wallets/*.spec.ts' },
+    { name: 'journeys', testMatch: 'journeys/*.spec.ts' },
+  ],
+  webServer: {
+    command: 'npx tsx devnet/src/start.ts --no-build',
+    cwd: '..',
+    url: 'http://127.0.0.1:5174/airlock.js',
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

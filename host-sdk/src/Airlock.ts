@@ -1,0 +1,254 @@
+import {
+  Errors,
+  Handshake,
+  type HostApi,
+  Messenger,
+  type Request,
+  Schema,
+  type State,
+  type View,
+} from '@airlock/bridge-protocol'
+import type { Wallet } from '@wallet-standard/base'
+import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
+import { type Frame, mountFrame } from './internal/frame.ts'
+import { own, pageWallets } from './internal/pageWallets.ts'
+import { registerWallet, standardWallet } from './internal/walletStandard.ts'
+
+/** Options of {@link createAirlock}. */
+export type AirlockOptions = {
+  /** Your project's id; the modal checks your page's origin against the project's allow-list. */
+  projectId: string
+  /** Origin (and path) the modal is served from. @default the origin of the `<script>` that loaded Airlock */
+  modalUrl?: string
+  /** CAIP-2 ids of the networks your dApp supports, the first one preferred. */
+  networks: string[]
+  /** RPC URL per CAIP-2 id, overriding the modal's defaults. */
+  rpcUrls?: Record<string, string>
+  /** @default the visitor's preference */
+  themeMode?: 'light' | 'dark'
+  /** CSS variables for the modal, keys starting with `--airlock-`. */
+  themeVariables?: Record<string, string>
+  /** Feature switches (SPEC §1). */
+  features?: Record<string, boolean>
+  /** Render inline in this element (or the element this selector finds) instead of as a modal. */
+  embedded?: HTMLElement | string
+  /** Time-outs in ms. @default { load: 20_000, request: 30_000 } */
+  timeouts?: Partial<Messenger.Timeouts>
+  /** Called when the modal frame fails to load or a call times out. */
+  onTimeout?: (reason: Errors.TimeoutReason) => void
+  /** Announce the EIP-1193 provider through EIP-6963. @default true */
+  announce?: boolean
+}
+
+/** What {@link createAirlock} returns. */
+export type Airlock = {
+  /** Shows the modal, on `view` if given (SPEC §2 picks otherwise). */
+  open(options?: { view?: View }): Promise<void>
+  close(): Promise<void>
+  /** The modal's state as last mirrored to the page. */
+  getState(): State
+  /** Calls back on every state change; returns the unsubscribe function. */
+  subscribeState(callback: (state: State) => void): () => void
+  disconnect(): Promise<void>
+  switchNetwork(caipNetworkId: string): Promise<void>
+  providers: { eip155: Eip1193Provider; solana: Wallet; bip122: Wallet }
+  /** Removes the frame and fails pending calls. */
+  destroy(): void
+}
+
+type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
+type Deferred = { promise: Promise<Remote>; resolve(remote: Remote): void; reject(error: unknown): void }
+
+function deferred(): Deferred {
+  const handlers = {} as Omit<Deferred, 'promise'>
+  const promise = new Promise<Remote>((resolve, reject) => Object.assign(handlers, { resolve, reject }))
+  // Nobody may be waiting yet; a failure is reported to whoever calls later.
+  promise.catch(() => {})
+  return { promise, ...handlers }
+}
+
+const initial: State = { open: false, view: 'Connect', status: 'connecting', namespaces: {} }
+const icon =
+  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PHJlY3Qgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIiByeD0iOCIgZmlsbD0iIzFmNGVkOCIvPjxjaXJjbGUgY3g9IjE2IiBjeT0iMTYiIHI9IjciIGZpbGw9Im5vbmUiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSIzIi8+PC9zdmc+'
+
+/**
+ * Creates Airlock on the page: mounts the modal frame once the page has loaded, and returns standard
+ * providers that dApps (viem, ethers, wagmi, Wallet Standard apps) use unchanged. Safe to call on a server,
+ * where it does nothing.
+ * @example
+ * const airlock = createAirlock({ projectId: 'demo', modalUrl: 'http://127.0.0.1:5174', networks: ['eip155:1'] })
+ * const [address] = await airlock.providers.eip155.request({ method: 'eth_requestAccounts' })
+ */
+export function createAirlock(options: AirlockOptions): Airlock {
+  const timeouts = { ...Messenger.defaultTimeouts, ...options.timeouts }
+  let state = initial
+  const subscribers = new Set<(state: State) => void>()
+  let frame: Frame | undefined
+  let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
+  let ready: Deferred | undefined
+  let failed: Errors.BaseError | undefined
+
+  const timedOut = (error: unknown) => {
+    if (error instanceof Errors.TimeoutError) options.onTimeout?.(error.reason)
+    throw error
+  }
+  const remote = () => {
+    if (typeof window === 'undefined') return Promise.reject(new Errors.DisconnectedError())
+    mount()
+    return (ready as Deferred).promise
+  }
+  const send = (request: Request) => remote().then((r) => r.request(request).catch(timedOut))
+
+  const evm = eip1193(
+    send,
+    () => state,
+    options.networks.find((n) => n.startsWith('eip155:')),
+  )
+  const solana = standardWallet('solana', options.networks, icon, send, () => state)
+  const bip122 = standardWallet('bip122', options.networks, icon, send, () => state)
+
+  const setState = (next: State) => {
+    const before = state
+    state = next
+    if (next.open) frame?.show()
+    else frame?.hide()
+    evm.update(before, next)
+    solana.update(before, next)
+    bip122.update(before, next)
+    for (const callback of subscribers) callback(next)
+  }
+
+  const mount = () => {
+    if (frame) return
+    const modalUrl = options.modalUrl ?? scriptOrigin
+    if (!modalUrl)
+      throw new Errors.InvalidParamsError('Airlock needs `modalUrl` when not loaded by a script tag.')
+    const modalOrigin = new URL(modalUrl).origin
+    const container =
+      typeof options.embedded === 'string'
+        ? (document.querySelector(options.embedded) as HTMLElement | null)
+        : options.embedded
+    const config = {
+      networks: options.networks,
+      rpcUrls: options.rpcUrls,
+      themeMode: options.themeMode,
+      themeVariables: options.themeVariables,
+      features: options.features,
+      embedded: !!container || undefined,
+    }
+    const src = new URL(modalUrl)
+    src.searchParams.set('projectId', options.projectId)
+    src.searchParams.set('config', JSON.stringify(config))
+    frame = mountFrame(src.href, container ?? undefined, () => messenger?.remote.close().catch(() => {}))
+
+    const wallets = pageWallets(
+      () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
+      (event) => messenger?.remote.walletEvent(event).catch(() => {}),
+    )
+    const host: HostApi = {
+      listWallets: () => wallets.list(),
+      walletRequest: ({ walletId, request }) => wallets.run(walletId, request),
+      setState,
+      resize: ({ height }) => frame?.resize(height),
+      ping: () => 'pong',
+    }
+
+    ready = deferred()
+    const loadTimer = setTimeout(() => {
+      failed = new Errors.TimeoutError('iframe_load_failed')
+      ready?.reject(failed)
+      options.onTimeout?.('iframe_load_failed')
+    }, timeouts.load)
+
+    // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.
+    frame.iframe.addEventListener('load', () => {
+      const target = frame?.iframe.contentWindow
+      if (!target || failed) return
+      if (messenger) {
+        messenger.close(new Errors.DisconnectedError('The Airlock modal reloaded.'))
+        messenger = undefined
+        ready = deferred()
+      }
+      const handshake = ready
+      Handshake.connect({ target, modalOrigin, projectId: options.projectId }).then(
+        (port) => {
+          clearTimeout(loadTimer)
+          // Created in the same task as the welcome, so no message on the port can arrive unheard.
+          messenger = Messenger.create({
+            port,
+            local: Schema.hostApi,
+            implementation: host,
+            peer: Schema.modalApi,
+            timeoutOf: (method, input) =>
+              method === 'request' && Schema.needsUser(input as Request) ? undefined : timeouts.request,
+          })
+          handshake?.resolve(messenger.remote)
+          messenger.remote.getState().then(setState, () => {})
+        },
+        (error: Errors.BaseError) => {
+          clearTimeout(loadTimer)
+          failed = error
+          handshake?.reject(error)
+        },
+      )
+    })
+  }
+
+  if (typeof window !== 'undefined') {
+    own.add(evm.provider).add(solana.wallet).add(bip122.wallet)
+    registerWallet(solana.wallet)
+    registerWallet(bip122.wallet)
+    if (options.announce !== false) announce(evm.provider)
+    // Mounting after `load` keeps the frame from delaying the host page's own load event.
+    if (document.readyState === 'complete') mount()
+    else window.addEventListener('load', mount, { once: true })
+  }
+
+  const call = <T>(run: (r: Remote) => Promise<T>) => remote().then((r) => run(r).catch(timedOut))
+
+  return {
+    open: (input) => call((r) => r.open(input ?? {})),
+    close: () => call((r) => r.close()),
+    getState: () => state,
+    subscribeState(callback) {
+      subscribers.add(callback)
+      return () => subscribers.delete(callback)
+    },
+    disconnect: () => call((r) => r.disconnect()),
+    switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
+    providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
+    destroy() {
+      messenger?.close()
+      frame?.destroy()
+    },
+  }
+}
+
+// Captured while the script tag runs; `document.currentScript` is null afterwards.
+const scriptOrigin =
+  typeof document !== 'undefined' &&
+  document.currentScript instanceof HTMLScriptElement &&
+  document.currentScript.src
+    ? new URL(document.currentScript.src).origin
+    : undefined
+
+/** EIP-6963: announce now and whenever a dApp asks, so multi-injected discovery finds Airlock. */
+function announce(provider: Eip1193Provider) {
+  const detail = Object.freeze({
+    info: Object.freeze({ uuid: uuid(), name: 'Airlock', icon, rdns: 'dev.airlock' }),
+    provider,
+  })
+  const post = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+  window.addEventListener('eip6963:requestProvider', post)
+  post()
+}
+
+// crypto.randomUUID exists only in secure contexts; a plain-http dApp still needs a uuid for EIP-6963.
+function uuid(): string {
+  if (crypto.randomUUID) return crypto.randomUUID()
+  const b = crypto.getRandomValues(new Uint8Array(16))
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}

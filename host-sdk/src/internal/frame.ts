@@ -1,0 +1,75 @@
+/**
+ * The iframe and, in modal mode, the top-layer <dialog> that shows it. The modal draws its own backdrop
+ * and card, so the dialog is full-viewport and transparent.
+ */
+
+// DESIGN §3: exactly these; no allow-top-navigation, so the modal can never navigate the dApp.
+const sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
+
+export type Frame = {
+  iframe: HTMLIFrameElement
+  show(): void
+  hide(): void
+  resize(height: number): void
+  destroy(): void
+}
+
+export function mountFrame(src: string, container: HTMLElement | undefined, onCancel: () => void): Frame {
+  const iframe = document.createElement('iframe')
+  iframe.src = src
+  iframe.title = 'Airlock'
+  iframe.setAttribute('sandbox', sandbox)
+  iframe.allow = 'clipboard-write'
+  iframe.style.cssText = 'border:0;display:block;width:100%;color-scheme:normal;background:transparent'
+
+  if (container) {
+    iframe.style.height = '0'
+    container.append(iframe)
+    return {
+      iframe,
+      show() {},
+      hide() {},
+      resize: (height) => {
+        iframe.style.height = `${height}px`
+      },
+      destroy: () => iframe.remove(),
+    }
+  }
+
+  const dialog = document.createElement('dialog')
+  dialog.dataset.airlock = ''
+  dialog.style.cssText =
+    'padding:0;margin:0;border:0;width:100%;height:100%;max-width:none;max-height:none;background:transparent;overflow:hidden'
+  iframe.style.height = '100%'
+  const style = document.createElement('style')
+  style.textContent = 'dialog[data-airlock]::backdrop{background:transparent}'
+  // Escape on the host side is a request to close; the modal decides whether closing is allowed.
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault()
+    onCancel()
+  })
+  dialog.append(style, iframe)
+  document.body.append(dialog)
+
+  let returnFocus: Element | null = null
+  let overflow = ''
+  return {
+    iframe,
+    show() {
+      if (dialog.open) return
+      returnFocus = document.activeElement
+      overflow = document.documentElement.style.overflow
+      document.documentElement.style.overflow = 'hidden'
+      dialog.showModal()
+      iframe.focus()
+    },
+    hide() {
+      if (!dialog.open) return
+      dialog.close()
+      document.documentElement.style.overflow = overflow
+      if (returnFocus instanceof HTMLElement) returnFocus.focus()
+    },
+    resize() {},
+    destroy: () => dialog.remove(),
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The one-line embed: `<script src="…/airlock.js" data-project-id="demo" data-networks="eip155:1">`.
+ * Reads the tag's data attributes and exposes the instance as `window.airlock`.
+ */
+import { type Airlock, createAirlock } from './Airlock.ts'
+
+declare global {
+  interface Window {
+    airlock?: Airlock
+  }
+}
+
+const script = document.currentScript as HTMLScriptElement | null
+const data = script?.dataset ?? {}
+const list = (value?: string) => (value ? value.split(',').map((item) => item.trim()) : undefined)
+
+window.airlock = createAirlock({
+  projectId: data.projectId ?? '',
+  networks: list(data.networks) ?? [],
+  ...(data.modalUrl && { modalUrl: data.modalUrl }),
+  ...(data.themeMode && { themeMode: data.themeMode as 'light' | 'dark' }),
+  ...(data.embedded && { embedded: data.embedded }),
+})
+window.dispatchEvent(new Event('airlock:ready'))
