@@ -8,8 +8,8 @@ import { gzipSync } from 'node:zlib'
 import * as Stack from '@airlock/devnet/stack'
 import { type Browser, chromium, type Page } from '@playwright/test'
 import { build } from 'esbuild'
-import { walletInitScript } from '../e2e/wallets/index.ts'
 import { walletOptions } from '../e2e/journeys/fixtures.ts'
+import { walletInitScript } from '../e2e/wallets/index.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
@@ -46,11 +46,17 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: stri
     }),
   )
   await page.route(`${dappUrl}/bench-bridge.html`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><script>${bundle.outputFiles[0]?.text}</script>` }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><script>${bundle.outputFiles[0]?.text}</script>`,
+    }),
   )
   await page.goto(`${dappUrl}/bench-bridge.html`)
   const { bridgeSamples, rawSamples } = await page.evaluate(
-    (runs) => (window as unknown as { runBridgeBench(n: number): Promise<Record<string, number[]>> }).runBridgeBench(runs),
+    (runs) =>
+      (window as unknown as { runBridgeBench(n: number): Promise<Record<string, number[]>> }).runBridgeBench(
+        runs,
+      ),
     500,
   )
   await page.close()
@@ -66,7 +72,11 @@ async function openLatency(browser: Browser, dappUrl: string, opens: number) {
   const page = await browser.newPage()
   await page.addInitScript({ content: await walletInitScript(walletOptions) })
   await page.goto(dappUrl)
-  await page.waitForFunction(() => (window as { airlock?: { getState(): { status: string } } }).airlock?.getState().status === 'disconnected')
+  await page.waitForFunction(
+    () =>
+      (window as { airlock?: { getState(): { status: string } } }).airlock?.getState().status ===
+      'disconnected',
+  )
   const frame = await modalFrame(page)
   await frame.waitForSelector('[data-testid="wallet-list"] button', { state: 'attached' })
   const samples: number[] = []
@@ -92,10 +102,15 @@ async function openLatency(browser: Browser, dappUrl: string, opens: number) {
     })
     samples.push((await shown) - clicked)
     await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
-    await page.waitForFunction(() => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open)
+    await page.waitForFunction(
+      () => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open,
+    )
   }
   await page.close()
-  return { openLatencyP50Ms: round(percentile(samples, 50)), openLatencyP99Ms: round(percentile(samples, 99)) }
+  return {
+    openLatencyP50Ms: round(percentile(samples, 50)),
+    openLatencyP99Ms: round(percentile(samples, 99)),
+  }
 }
 
 async function modalFrame(page: Page) {
@@ -144,7 +159,13 @@ async function main() {
   const stack = await Stack.start()
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   try {
     Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl, stack.dappUrl))

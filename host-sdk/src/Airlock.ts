@@ -204,7 +204,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
     else window.addEventListener('load', mount, { once: true })
   }
 
-  const call = <T>(run: (r: Remote) => Promise<T>) => remote().then((r) => run(r).catch(timedOut))
+  // On a server there is no modal: actions do nothing, and requests fail as from a disconnected wallet.
+  const call = (run: (r: Remote) => Promise<unknown>): Promise<void> =>
+    typeof window === 'undefined'
+      ? Promise.resolve()
+      : remote().then((r) => run(r).then(() => undefined, timedOut))
 
   return {
     open: (input) => call((r) => r.open(input ?? {})),
