@@ -124,7 +124,7 @@ async function modalFrame(page: Page) {
 
 /** The host page's load event with and without the Airlock script, alternating, same run. */
 async function hostLoadDelta(browser: Browser, dappUrl: string, modalUrl: string, runs: number) {
-  const body = '<h1>Host page</h1>' + '<p>Some content.</p>'.repeat(50)
+  const body = `<h1>Host page</h1>${'<p>Some content.</p>'.repeat(50)}`
   const script = `<script src="${modalUrl}/airlock.js" data-project-id="demo" data-networks="eip155:31337"></script>`
   const page = await browser.newPage()
   await page.route(`${dappUrl}/bench-load-*.html`, (route) =>
