@@ -53,10 +53,10 @@ describe('Airlock as a Wallet Standard wallet', () => {
   })
 
   it('connects through the modal once, emits change, and keeps account objects stable', async () => {
-    const { wallet, sent, feature } = setup('solana')
+    const { wallet, sent, invoke } = setup('solana')
     const changes: unknown[] = []
-    feature('standard:events').on?.('change', (change: unknown) => changes.push(change))
-    const { accounts } = (await feature('standard:connect').connect?.()) as { accounts: unknown[] }
+    invoke('standard:events', 'on', 'change', (change: unknown) => changes.push(change))
+    const { accounts } = await invoke<Promise<{ accounts: unknown[] }>>('standard:connect', 'connect')
     expect(accounts).toEqual([
       {
         address: 'Addr1',
@@ -66,14 +66,14 @@ describe('Airlock as a Wallet Standard wallet', () => {
       },
     ])
     expect(changes).toHaveLength(1)
-    await feature('standard:connect').connect?.()
+    await invoke('standard:connect', 'connect')
     expect(sent.filter((r) => r.method === 'standard:connect')).toHaveLength(1)
     expect(wallet.accounts[0]).toBe(accounts[0])
   })
 
   it('turns account objects into addresses and answers one output per input', async () => {
-    const { wallet, sent, feature } = setup('bip122')
-    await feature('bitcoin:connect').connect?.()
+    const { wallet, sent, invoke } = setup('bip122')
+    await invoke('bitcoin:connect', 'connect')
     const account = wallet.accounts[0]
     const message = new Uint8Array([1, 2])
     const outputs = await feature('bitcoin:signMessage').signMessage?.(
@@ -81,7 +81,7 @@ describe('Airlock as a Wallet Standard wallet', () => {
       { account, message },
     )
     expect(outputs).toHaveLength(2)
-    await feature('bitcoin:signTransaction').signTransaction?.({
+    await invoke('bitcoin:signTransaction', 'signTransaction', {
       psbt: new Uint8Array([7]),
       inputsToSign: [{ account, signingIndexes: [0] }],
     })
