@@ -32,9 +32,13 @@ function setup(namespace: 'solana' | 'bip122') {
     },
     () => state,
   )
-  const feature = (name: string) =>
-    (wallet.features as Record<string, Record<string, (...a: unknown[]) => Promise<never>>>)[name]
-  return { wallet, sent, feature }
+  /** Calls `features[name][fn](...args)` the way a dApp would. */
+  const invoke = <T = unknown>(name: string, fn: string, ...args: unknown[]): T => {
+    const run = (wallet.features as Record<string, Record<string, (...a: unknown[]) => T>>)[name]?.[fn]
+    if (!run) throw new Error(`no ${name}.${fn}`)
+    return run(...args)
+  }
+  return { wallet, sent, invoke }
 }
 
 describe('Airlock as a Wallet Standard wallet', () => {
@@ -76,7 +80,9 @@ describe('Airlock as a Wallet Standard wallet', () => {
     await invoke('bitcoin:connect', 'connect')
     const account = wallet.accounts[0]
     const message = new Uint8Array([1, 2])
-    const outputs = await feature('bitcoin:signMessage').signMessage?.(
+    const outputs = await invoke<Promise<unknown[]>>(
+      'bitcoin:signMessage',
+      'signMessage',
       { account, message },
       { account, message },
     )
