@@ -25,6 +25,8 @@ function sizes() {
   if (!entry) throw new Error('modal-app/dist/index.html has no module entry script')
   return {
     hostSdkGzipBytes: gzip(root('host-sdk/dist/airlock.js')),
+    // Loaded by airlock.js after the host page's load event; reported so the page's total is visible.
+    hostSdkBridgeGzipBytes: gzip(root('host-sdk/dist/airlock-bridge.js')),
     modalFirstChunkGzipBytes: gzip(root(`modal-app/dist${entry}`)),
   }
 }

@@ -1,17 +1,12 @@
-import {
-  Errors,
-  Handshake,
-  type HostApi,
-  Messenger,
-  type Request,
-  Schema,
-  type State,
-  type View,
-} from '@airlock/bridge-protocol'
+import type { Errors, State, View } from '@airlock/bridge-protocol'
+import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
+import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { Wallet } from '@wallet-standard/base'
+import type { Remote } from './internal/bridge.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
-import { own, pageWallets } from './internal/pageWallets.ts'
+import { loadBridge } from './internal/loadBridge.ts'
+import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
 
 /** Options of {@link createAirlock}. */
@@ -33,7 +28,7 @@ export type AirlockOptions = {
   /** Render inline in this element (or the element this selector finds) instead of as a modal. */
   embedded?: HTMLElement | string
   /** Time-outs in ms. @default { load: 20_000, request: 30_000 } */
-  timeouts?: Partial<Messenger.Timeouts>
+  timeouts?: Partial<Timeouts>
   /** Called when the modal frame fails to load or a call times out. */
   onTimeout?: (reason: Errors.TimeoutReason) => void
   /** Announce the EIP-1193 provider through EIP-6963. @default true */
@@ -56,7 +51,6 @@ export type Airlock = {
   destroy(): void
 }
 
-type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
 type Deferred = { promise: Promise<Remote>; resolve(remote: Remote): void; reject(error: unknown): void }
 
 function deferred(): Deferred {
@@ -80,20 +74,22 @@ const icon =
  * const [address] = await airlock.providers.eip155.request({ method: 'eth_requestAccounts' })
  */
 export function createAirlock(options: AirlockOptions): Airlock {
-  const timeouts = { ...Messenger.defaultTimeouts, ...options.timeouts }
+  const timeouts = { load: 20_000, request: 30_000, ...options.timeouts }
   let state = initial
   const subscribers = new Set<(state: State) => void>()
   let frame: Frame | undefined
-  let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
   let ready: Deferred | undefined
-  let failed: Errors.BaseError | undefined
+  let failure: unknown
+  let close: (() => void) | undefined
 
   const timedOut = (error: unknown) => {
-    if (error instanceof Errors.TimeoutError) options.onTimeout?.(error.reason)
+    const reason = (error as { reason?: Errors.TimeoutReason } | null)?.reason
+    if (reason) options.onTimeout?.(reason)
     throw error
   }
-  const remote = () => {
-    if (typeof window === 'undefined') return Promise.reject(new Errors.DisconnectedError())
+  const remote = (): Promise<Remote> => {
+    if (typeof window === 'undefined')
+      return loadBridge().then((bridge) => Promise.reject(bridge.disconnected()))
     mount()
     return (ready as Deferred).promise
   }
@@ -121,9 +117,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
   const mount = () => {
     if (frame) return
     const modalUrl = options.modalUrl ?? scriptOrigin
-    if (!modalUrl)
-      throw new Errors.InvalidParamsError('Airlock needs `modalUrl` when not loaded by a script tag.')
-    const modalOrigin = new URL(modalUrl).origin
+    if (!modalUrl) throw new TypeError('Airlock needs `modalUrl` when not loaded by a script tag.')
     const container =
       typeof options.embedded === 'string'
         ? (document.querySelector(options.embedded) as HTMLElement | null)
@@ -139,59 +133,56 @@ export function createAirlock(options: AirlockOptions): Airlock {
     const src = new URL(modalUrl)
     src.searchParams.set('projectId', options.projectId)
     src.searchParams.set('config', JSON.stringify(config))
-    frame = mountFrame(src.href, container ?? undefined, () => messenger?.remote.close().catch(() => {}))
-
-    const wallets = pageWallets(
-      () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
-      (event) => messenger?.remote.walletEvent(event).catch(() => {}),
+    frame = mountFrame(src.href, container ?? undefined, () =>
+      ready?.promise.then((r) => r.close()).catch(() => {}),
     )
-    const host: HostApi = {
-      listWallets: () => wallets.list(),
-      walletRequest: ({ walletId, request }) => wallets.run(walletId, request),
-      setState,
-      resize: ({ height }) => frame?.resize(height),
-      ping: () => 'pong',
-    }
+    const { iframe } = frame
+
+    // The frame may load before the bridge script arrives; loads are counted so none is missed.
+    let loads = 0
+    let onLoad = () => {}
+    iframe.addEventListener('load', () => {
+      loads++
+      onLoad()
+    })
 
     ready = deferred()
+    const fail = (error: unknown) => {
+      failure = error
+      ready?.reject(error)
+    }
     const loadTimer = setTimeout(() => {
-      failed = new Errors.TimeoutError('iframe_load_failed')
-      ready?.reject(failed)
+      fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
       options.onTimeout?.('iframe_load_failed')
     }, timeouts.load)
 
-    // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.
-    frame.iframe.addEventListener('load', () => {
-      const target = frame?.iframe.contentWindow
-      if (!target || failed) return
-      if (messenger) {
-        messenger.close(new Errors.DisconnectedError('The Airlock modal reloaded.'))
-        messenger = undefined
-        ready = deferred()
-      }
-      const handshake = ready
-      Handshake.connect({ target, modalOrigin, projectId: options.projectId }).then(
-        (port) => {
-          clearTimeout(loadTimer)
-          // Created in the same task as the welcome, so no message on the port can arrive unheard.
-          messenger = Messenger.create({
-            port,
-            local: Schema.hostApi,
-            implementation: host,
-            peer: Schema.modalApi,
-            timeoutOf: (method, input) =>
-              method === 'request' && Schema.needsUser(input as Request) ? undefined : timeouts.request,
-          })
-          handshake?.resolve(messenger.remote)
-          messenger.remote.getState().then(setState, () => {})
+    loadBridge().then((bridge) => {
+      if (failure) return
+      close = bridge.start({
+        iframe,
+        modalOrigin: new URL(modalUrl).origin,
+        projectId: options.projectId,
+        requestTimeout: timeouts.request,
+        onFrameLoad(listener) {
+          onLoad = listener
+          if (loads) listener()
         },
-        (error: Errors.BaseError) => {
+        setState,
+        resize: (height) => frame?.resize(height),
+        ready(remote) {
           clearTimeout(loadTimer)
-          failed = error
-          handshake?.reject(error)
+          ready?.resolve(remote)
         },
-      )
-    })
+        failed(error, final) {
+          if (final) {
+            clearTimeout(loadTimer)
+            return fail(error)
+          }
+          ready?.reject(error)
+          ready = deferred()
+        },
+      })
+    }, fail)
   }
 
   if (typeof window !== 'undefined') {
@@ -201,7 +192,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     if (options.announce !== false) announce(evm.provider)
     // Mounting after `load` keeps the frame from delaying the host page's own load event.
     if (document.readyState === 'complete') mount()
-    else window.addEventListener('load', mount, { once: true })
+    else addEventListener('load', mount, { once: true })
   }
 
   // On a server there is no modal: actions do nothing, and requests fail as from a disconnected wallet.
@@ -222,11 +213,15 @@ export function createAirlock(options: AirlockOptions): Airlock {
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
     destroy() {
-      messenger?.close()
+      close?.()
       frame?.destroy()
     },
   }
 }
+
+// The shape of Errors.TimeoutError('iframe_load_failed'), built here because the bridge that defines it
+// is what failed to arrive.
+const loadFailure = { code: -32603, reason: 'iframe_load_failed', data: { reason: 'iframe_load_failed' } }
 
 // Captured while the script tag runs; `document.currentScript` is null afterwards.
 const scriptOrigin =

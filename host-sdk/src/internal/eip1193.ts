@@ -2,8 +2,17 @@
  * Airlock's EIP-1193 provider. `eth_accounts` and `eth_chainId` answer from the state the modal mirrors to
  * the host, without a round trip; everything else goes to the modal, which owns the connection.
  */
-import { Caip, type Schema, type State } from '@airlock/bridge-protocol'
+import type { Schema, State } from '@airlock/bridge-protocol'
 import { type Emitter, emitter } from './emitter.ts'
+
+// The mirrored state was parsed on arrival, so this skips CAIP parsing (which the lean core does not ship).
+function hexChainId(caip2: string): string | undefined {
+  try {
+    return `0x${BigInt(caip2.split(':')[1] as string).toString(16)}`
+  } catch {
+    return undefined
+  }
+}
 
 export type RequestArguments = { method: string; params?: readonly unknown[] | object }
 
@@ -21,7 +30,7 @@ export function eip1193(send: Send, state: () => State, fallbackChainId: string 
   const accounts = () => state().namespaces.eip155?.accounts.map((a) => a.address) ?? []
   const chainId = () => {
     const id = state().namespaces.eip155?.chainId ?? fallbackChainId
-    return id ? Caip.toHexChainId(id) : undefined
+    return id && hexChainId(id)
   }
 
   const provider: Eip1193Provider = {
@@ -47,9 +56,9 @@ export function eip1193(send: Send, state: () => State, fallbackChainId: string 
     const is = after.namespaces.eip155
     const list = (s: typeof is) => (s?.accounts ?? []).map((a) => a.address)
     if (!was?.accounts.length && is?.accounts.length)
-      events.emit('connect', { chainId: Caip.toHexChainId(is.chainId) })
+      events.emit('connect', { chainId: hexChainId(is.chainId) })
     if (list(was).join() !== list(is).join()) events.emit('accountsChanged', list(is))
-    if (is && was?.chainId !== is.chainId) events.emit('chainChanged', Caip.toHexChainId(is.chainId))
+    if (is && was?.chainId !== is.chainId) events.emit('chainChanged', hexChainId(is.chainId))
     if (was?.accounts.length && !is?.accounts.length)
       events.emit('disconnect', { code: 4900, message: 'The Provider is disconnected from all chains.' })
   }

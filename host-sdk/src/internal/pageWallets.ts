@@ -10,7 +10,7 @@ import {
   UnsupportedMethodError,
 } from '@airlock/bridge-protocol/Errors'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
-import { appReady, registerEvent } from './walletStandard.ts'
+import { appReady, own, registerEvent } from './registry.ts'
 
 type Eip1193 = {
   request(args: { method: string; params?: unknown }): Promise<unknown>
@@ -19,9 +19,6 @@ type Eip1193 = {
 type Entry = { info: PageWallet; provider?: Eip1193; wallet?: Wallet; watched?: 1 }
 type Params = { address?: string; inputsToSign?: { address: string }[] }
 type Fn = (...args: unknown[]) => unknown
-
-/** Airlock's own providers and wallets, so discovery never lists Airlock to itself. */
-export const own = new WeakSet<object>()
 
 export function pageWallets(onChange: () => void, onEvent: (event: WalletEvent) => void) {
   const entries = new Map<string, Entry>()

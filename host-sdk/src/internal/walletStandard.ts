@@ -5,9 +5,7 @@
 import type { Namespace, Request, State } from '@airlock/bridge-protocol'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { emitter } from './emitter.ts'
-
-export const registerEvent = 'wallet-standard:register-wallet'
-export const appReady = 'wallet-standard:app-ready'
+import { appReady, registerEvent } from './registry.ts'
 
 type Send = (request: Request) => Promise<unknown>
 type Input = { account?: WalletAccount; inputsToSign?: { account: WalletAccount }[]; [key: string]: unknown }

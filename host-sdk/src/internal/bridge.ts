@@ -1,0 +1,81 @@
+/**
+ * The part of the host SDK that talks to the modal: the handshake on each frame load, the messenger
+ * with the contract's shapes, and the page's own wallets. Loaded after the host page's `load` event
+ * (a second script, or a dynamic import in bundled dApps) so it adds nothing to the page's start-up.
+ */
+import {
+  Errors,
+  Handshake,
+  type HostApi,
+  Messenger,
+  type Request,
+  Schema,
+  type State,
+} from '@airlock/bridge-protocol'
+import { pageWallets } from './pageWallets.ts'
+
+export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
+
+/** What the core gives the bridge, and hears back from it. */
+export type BridgeOptions = {
+  iframe: HTMLIFrameElement
+  modalOrigin: string
+  projectId: string
+  requestTimeout: number
+  /** Calls back on every load of the frame, including one that happened before the bridge arrived. */
+  onFrameLoad(listener: () => void): void
+  setState(state: State): void
+  resize(height: number): void
+  /** A handshake succeeded: calls may go to `remote`. */
+  ready(remote: Remote): void
+  /** The modal refused the page, or the frame reloaded: pending calls fail with `error`. */
+  failed(error: Errors.BaseError, final: boolean): void
+}
+
+/** Starts the bridge; returns the function that closes it. */
+export function start(options: BridgeOptions): () => void {
+  let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
+  const wallets = pageWallets(
+    () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
+    (event) => messenger?.remote.walletEvent(event).catch(() => {}),
+  )
+  const host: HostApi = {
+    listWallets: () => wallets.list(),
+    walletRequest: ({ walletId, request }) => wallets.run(walletId, request),
+    setState: options.setState,
+    resize: ({ height }) => options.resize(height),
+    ping: () => 'pong',
+  }
+
+  // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.
+  options.onFrameLoad(() => {
+    const target = options.iframe.contentWindow
+    if (!target) return
+    if (messenger) {
+      const reloaded = new Errors.DisconnectedError('The Airlock modal reloaded.')
+      messenger.close(reloaded)
+      messenger = undefined
+      options.failed(reloaded, false)
+    }
+    Handshake.connect({ target, modalOrigin: options.modalOrigin, projectId: options.projectId }).then(
+      (port) => {
+        // Created in the same task as the welcome, so no message on the port can arrive unheard.
+        messenger = Messenger.create({
+          port,
+          local: Schema.hostApi,
+          implementation: host,
+          peer: Schema.modalApi,
+          timeoutOf: (method, input) =>
+            method === 'request' && Schema.needsUser(input as Request) ? undefined : options.requestTimeout,
+        })
+        options.ready(messenger.remote)
+        messenger.remote.getState().then(options.setState, () => {})
+      },
+      (error: Errors.BaseError) => options.failed(error, true),
+    )
+  })
+  return () => messenger?.close()
+}
+
+/** The error a call gets where no modal can exist (server-side rendering). */
+export const disconnected = () => new Errors.DisconnectedError()
