@@ -6,7 +6,10 @@ import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 
 async function main(): Promise<void> {
-  const devnet = await Devnet.start()
+  // `--host 0.0.0.0` inside a container, so the published ports reach the chains.
+  const hostFlag = process.argv.indexOf('--host')
+  const host = hostFlag > 0 ? process.argv[hostFlag + 1] : undefined
+  const devnet = await Devnet.start(host ? { host } : {})
   const [first] = Accounts.all()
   console.log('Airlock devnet running')
   for (const chain of devnet.chains)
