@@ -180,14 +180,24 @@ describe('Messenger', () => {
 
   it("speaks comlink's wire format in both directions", async () => {
     const a = new MessageChannel()
-    Messenger.create({ port: a.port2, local: Schema.modalApi, implementation: modalImplementation(), peer: Schema.hostApi })
+    Messenger.create({
+      port: a.port2,
+      local: Schema.modalApi,
+      implementation: modalImplementation(),
+      peer: Schema.hostApi,
+    })
     const wrapped = Comlink.wrap<Record<string, (input?: unknown) => Promise<unknown>>>(a.port1)
     expect(await wrapped.ping?.()).toEqual({ ok: true, value: 'pong' })
     a.port1.close()
 
     const b = new MessageChannel()
     Comlink.expose({ ping: () => ({ ok: true, value: 'pong' }) }, b.port2)
-    const host = Messenger.create({ port: b.port1, local: Schema.hostApi, implementation: hostImplementation(), peer: Schema.modalApi })
+    const host = Messenger.create({
+      port: b.port1,
+      local: Schema.hostApi,
+      implementation: hostImplementation(),
+      peer: Schema.modalApi,
+    })
     open.push(host)
     await expect(host.remote.ping()).resolves.toBe('pong')
     b.port2.close()

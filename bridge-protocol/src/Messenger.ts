@@ -83,12 +83,16 @@ export function create<Local extends Contract, Peer extends Contract>(
     if (!contract || (arg !== undefined && (arg?.type !== 'RAW' || !('value' in arg))))
       return { ok: false, error: toWire(new UnsupportedMethodError()) }
     const input = S.parse(contract.input, arg?.value)
-    if (!input.ok) return { ok: false, error: toWire(new InvalidParamsError(`Invalid parameters: ${input.message}`)) }
+    if (!input.ok)
+      return { ok: false, error: toWire(new InvalidParamsError(`Invalid parameters: ${input.message}`)) }
     try {
       const run = implementation[method] as (input: unknown) => unknown
       const output = S.parse(contract.output, await run(input.value))
       if (output.ok) return { ok: true, value: output.value }
-      return { ok: false, error: toWire(new InternalError(`Malformed result of ${method}: ${output.message}`)) }
+      return {
+        ok: false,
+        error: toWire(new InternalError(`Malformed result of ${method}: ${output.message}`)),
+      }
     } catch (error) {
       return { ok: false, error: toWire(error) }
     }
@@ -110,7 +114,11 @@ export function create<Local extends Contract, Peer extends Contract>(
       port.postMessage({ id, type: 'RAW', value: answer })
     } catch (error) {
       // The implementation's value could not be cloned; the caller gets an error, not silence.
-      port.postMessage({ id, type: 'RAW', value: { ok: false, error: toWire(new InternalError(String(error))) } })
+      port.postMessage({
+        id,
+        type: 'RAW',
+        value: { ok: false, error: toWire(new InternalError(String(error))) },
+      })
     }
   }
   port.addEventListener('message', onMessage as unknown as EventListener)
@@ -126,7 +134,8 @@ export function create<Local extends Contract, Peer extends Contract>(
 
       const id = `${prefix}.${++sequence}`
       const ms = timeoutOf?.(method as keyof Peer & string, parsed.value)
-      const timer = ms === undefined ? undefined : setTimeout(() => fail(new TimeoutError('iframe_request_timeout')), ms)
+      const timer =
+        ms === undefined ? undefined : setTimeout(() => fail(new TimeoutError('iframe_request_timeout')), ms)
       const settle = () => {
         clearTimeout(timer)
         pending.delete(id)
@@ -146,7 +155,12 @@ export function create<Local extends Contract, Peer extends Contract>(
       }
       pending.set(id, { answer, fail })
       try {
-        port.postMessage({ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value: parsed.value }] })
+        port.postMessage({
+          id,
+          type: 'APPLY',
+          path: [method],
+          argumentList: [{ type: 'RAW', value: parsed.value }],
+        })
       } catch (error) {
         fail(new InvalidParamsError(`Invalid parameters: ${String(error)}`))
       }

@@ -67,8 +67,11 @@ const eip155Request = S.object({
 
 const signMessage = S.object({ address, message: S.bytes(65_536) })
 const connect = S.optional(S.object({ silent: S.optional(S.boolean) }))
-const call = <N extends string, M extends string, P extends S.Shape<unknown>>(namespace: N, method: M, params: P) =>
-  S.object({ namespace: S.literal(namespace), method: S.literal(method), params })
+const call = <N extends string, M extends string, P extends S.Shape<unknown>>(
+  namespace: N,
+  method: M,
+  params: P,
+) => S.object({ namespace: S.literal(namespace), method: S.literal(method), params })
 
 const solanaRequest = S.variant('method', {
   'standard:connect': call('solana', 'standard:connect', connect),
@@ -87,7 +90,11 @@ const solanaRequest = S.variant('method', {
 })
 
 const bip122Request = S.variant('method', {
-  'bitcoin:connect': call('bip122', 'bitcoin:connect', S.optional(S.object({ purposes: S.optional(S.array(text(32))) }))),
+  'bitcoin:connect': call(
+    'bip122',
+    'bitcoin:connect',
+    S.optional(S.object({ purposes: S.optional(S.array(text(32))), silent: S.optional(S.boolean) })),
+  ),
   'standard:disconnect': call('bip122', 'standard:disconnect', nothing),
   'bitcoin:signMessage': call('bip122', 'bitcoin:signMessage', signMessage),
   'bitcoin:signTransaction': call(
@@ -96,7 +103,11 @@ const bip122Request = S.variant('method', {
     S.object({
       psbt: S.bytes(),
       inputsToSign: S.array(
-        S.object({ address, signingIndexes: S.array(S.number(0, 1e6)), sigHash: S.optional(S.number(0, 255)) }),
+        S.object({
+          address,
+          signingIndexes: S.array(S.number(0, 1e6)),
+          sigHash: S.optional(S.number(0, 255)),
+        }),
       ),
       chain: S.optional(text(64)),
     }),
@@ -104,7 +115,11 @@ const bip122Request = S.variant('method', {
 })
 
 /** A request for a wallet, in the namespace's own terms (EIP-1193 or Wallet Standard features). */
-export const request = S.variant('namespace', { eip155: eip155Request, solana: solanaRequest, bip122: bip122Request })
+export const request = S.variant('namespace', {
+  eip155: eip155Request,
+  solana: solanaRequest,
+  bip122: bip122Request,
+})
 export type Request = S.Infer<typeof request>
 export type Eip155Request = S.Infer<typeof eip155Request>
 export type SolanaRequest = S.Infer<typeof solanaRequest>
@@ -112,7 +127,10 @@ export type Bip122Request = S.Infer<typeof bip122Request>
 
 /** Wallet Standard results, checked before the dApp sees them. */
 export const connectResult = S.object({
-  accounts: S.array(S.object({ address, publicKey: S.bytes(128), chains: S.optional(S.array(text(64))) }), 32),
+  accounts: S.array(
+    S.object({ address, publicKey: S.bytes(128), chains: S.optional(S.array(text(64))) }),
+    32,
+  ),
 })
 const signatureResults = {
   'solana:signMessage': S.object({ signedMessage: S.bytes(), signature: S.bytes(128) }),
@@ -195,7 +213,7 @@ export type HostApiContract = typeof hostApi
 type In<M> = M extends Method<infer I, unknown> ? I : never
 type Out<M> = M extends Method<unknown, infer O> ? O : never
 type Awaitable<T> = T | Promise<T>
-// A method whose result may be undefined may also be written as returning void.
+// biome-ignore lint/suspicious/noConfusingVoidType: a method whose result may be undefined may return nothing.
 type Returns<T> = undefined extends T ? T | void : T
 
 /** The implementation type for a contract: each method takes the parsed input and returns the output. */

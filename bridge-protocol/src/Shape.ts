@@ -27,13 +27,18 @@ export const boolean: Shape<boolean> = (value, path) =>
 export const number =
   (min = -Number.MAX_VALUE, max = Number.MAX_VALUE): Shape<number> =>
   (value, path) =>
-    typeof value === 'number' && value >= min && value <= max ? value : fail(path, `a number in ${min}..${max}`)
+    typeof value === 'number' && value >= min && value <= max
+      ? value
+      : fail(path, `a number in ${min}..${max}`)
 
 /** A string of `min`..`max` characters, matching `pattern` when given. */
 export const string =
   (max = 1000, min = 0, pattern?: RegExp): Shape<string> =>
   (value, path) =>
-    typeof value === 'string' && value.length >= min && value.length <= max && (!pattern || pattern.test(value))
+    typeof value === 'string' &&
+    value.length >= min &&
+    value.length <= max &&
+    (!pattern || pattern.test(value))
       ? value
       : fail(path, pattern ? `a string like ${pattern}` : `a string of ${min}..${max} characters`)
 
@@ -106,7 +111,9 @@ export const variant =
     const tag = isPlain(value) ? value[key] : undefined
     const name = typeof tag === 'string' || typeof tag === 'boolean' ? String(tag) : ''
     const shape = Object.hasOwn(shapes, name) ? shapes[name] : undefined
-    return shape ? (shape(value, path) as Infer<S[keyof S]>) : fail(path ? `${path}.${key}` : key, 'a known value')
+    return shape
+      ? (shape(value, path) as Infer<S[keyof S]>)
+      : fail(path ? `${path}.${key}` : key, 'a known value')
   }
 
 /** The first shape that accepts the value. */
@@ -127,7 +134,10 @@ export const union =
  * const result = Shape.parse(Shape.string(10), input)
  * if (result.ok) result.value // string
  */
-export function parse<T>(shape: Shape<T>, value: unknown): { ok: true; value: T } | { ok: false; message: string } {
+export function parse<T>(
+  shape: Shape<T>,
+  value: unknown,
+): { ok: true; value: T } | { ok: false; message: string } {
   try {
     return { ok: true, value: shape(value) }
   } catch (error) {

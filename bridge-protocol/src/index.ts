@@ -1,9 +1,9 @@
+export type { Namespace } from './Caip.ts'
 export * as Caip from './Caip.ts'
 export * as Errors from './Errors.ts'
 export * as Handshake from './Handshake.ts'
 export * as Messenger from './Messenger.ts'
 export * as Origin from './Origin.ts'
-export type { Namespace } from './Caip.ts'
 export type {
   HostApi,
   ModalApi,

@@ -10,7 +10,7 @@ import {
 } from './errors.ts'
 import { parseTransactionRequest, prepareTransaction, rpcRequest } from './evm-rpc.ts'
 import type { EvmChainOption, EvmWalletOptions } from './options.ts'
-import { confirmWithUser, type Emitter, type WalletRuntime } from './runtime.ts'
+import { confirmWithUser, type Emitter, sitePermission, type WalletRuntime } from './runtime.ts'
 
 export interface EvmProviderEvents extends Record<string, unknown> {
   accountsChanged: Address[]
@@ -54,12 +54,14 @@ export function currentChain(ctx: EvmContext): EvmChainOption {
 export function connectSite(ctx: EvmContext): void {
   if (ctx.state.connected) return
   ctx.state.connected = true
+  sitePermission.set('evm', true)
   ctx.events.emit('accountsChanged', [walletAddress(ctx)])
 }
 
 export function disconnectSite(ctx: EvmContext): void {
   if (!ctx.state.connected) return
   ctx.state.connected = false
+  sitePermission.set('evm', false)
   ctx.events.emit('accountsChanged', [])
 }
 

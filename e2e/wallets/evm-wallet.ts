@@ -17,7 +17,7 @@ import {
 import { evmIcon } from './icons.ts'
 import { EVM_WALLET_NAME, EVM_WALLET_RDNS } from './names.ts'
 import { type EvmWalletOptions, initialKnownChainIds } from './options.ts'
-import { Emitter, recordCall, type WalletRuntime } from './runtime.ts'
+import { Emitter, recordCall, sitePermission, type WalletRuntime } from './runtime.ts'
 
 export type EvmEventName = keyof EvmProviderEvents
 
@@ -91,7 +91,7 @@ function createContext(options: EvmWalletOptions, runtime: WalletRuntime): EvmCo
     options,
     runtime,
     state: {
-      connected: false,
+      connected: sitePermission.get('evm'),
       chainId: options.initialChainId,
       knownChainIds: new Set(initialKnownChainIds(options)),
       reachable: true,

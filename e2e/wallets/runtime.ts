@@ -51,3 +51,15 @@ export class Emitter<EventMap extends Record<string, unknown>> {
     }
   }
 }
+
+/**
+ * A site's permission, kept per dApp origin across reloads as real extensions keep it, so a dApp (or
+ * Airlock) can reconnect without a prompt. sessionStorage: it lasts for the test's tab, no longer.
+ */
+export const sitePermission = {
+  get: (wallet: WalletKind): boolean => sessionStorage.getItem(`__airlockTestWallet:${wallet}`) === 'granted',
+  set(wallet: WalletKind, granted: boolean): void {
+    if (granted) sessionStorage.setItem(`__airlockTestWallet:${wallet}`, 'granted')
+    else sessionStorage.removeItem(`__airlockTestWallet:${wallet}`)
+  },
+}

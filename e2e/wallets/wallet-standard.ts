@@ -4,7 +4,14 @@
  */
 import { isRecord, unauthorized } from './errors.ts'
 import type { SvgDataUri } from './icons.ts'
-import { confirmWithUser, Emitter, recordCall, type WalletKind, type WalletRuntime } from './runtime.ts'
+import {
+  confirmWithUser,
+  Emitter,
+  recordCall,
+  sitePermission,
+  type WalletKind,
+  type WalletRuntime,
+} from './runtime.ts'
 
 export type IdentifierString = `${string}:${string}`
 
@@ -125,11 +132,12 @@ export function createAccountSession(
   kind: WalletKind,
 ): AccountSession {
   const events = new Emitter<{ change: StandardChangeEvent }>()
-  let authorised = false
+  let authorised = sitePermission.get(kind)
   const accounts = (): readonly WalletAccount[] => (authorised ? [account] : [])
   const setAuthorised = (value: boolean): void => {
     if (authorised === value) return
     authorised = value
+    sitePermission.set(kind, value)
     events.emit('change', { accounts: accounts() })
   }
   return {

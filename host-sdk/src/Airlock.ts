@@ -150,6 +150,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
     const fail = (error: unknown) => {
       failure = error
       ready?.reject(error)
+      // Said once, for the developer: a refused origin or a modal that never loaded.
+      console.error('Airlock:', (error as Error).message)
     }
     const loadTimer = setTimeout(() => {
       fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
@@ -163,6 +165,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         modalOrigin: new URL(modalUrl).origin,
         projectId: options.projectId,
         requestTimeout: timeouts.request,
+        own,
         onFrameLoad(listener) {
           onLoad = listener
           if (loads) listener()

@@ -22,6 +22,8 @@ export type BridgeOptions = {
   modalOrigin: string
   projectId: string
   requestTimeout: number
+  /** Airlock's own providers and wallets, never listed as page wallets. */
+  own: WeakSet<object>
   /** Calls back on every load of the frame, including one that happened before the bridge arrived. */
   onFrameLoad(listener: () => void): void
   setState(state: State): void
@@ -36,6 +38,7 @@ export type BridgeOptions = {
 export function start(options: BridgeOptions): () => void {
   let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
   const wallets = pageWallets(
+    options.own,
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
   )

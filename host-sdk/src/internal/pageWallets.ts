@@ -10,7 +10,7 @@ import {
   UnsupportedMethodError,
 } from '@airlock/bridge-protocol/Errors'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
-import { appReady, own, registerEvent } from './registry.ts'
+import { appReady, registerEvent } from './registry.ts'
 
 type Eip1193 = {
   request(args: { method: string; params?: unknown }): Promise<unknown>
@@ -20,7 +20,15 @@ type Entry = { info: PageWallet; provider?: Eip1193; wallet?: Wallet; watched?: 
 type Params = { address?: string; inputsToSign?: { address: string }[] }
 type Fn = (...args: unknown[]) => unknown
 
-export function pageWallets(onChange: () => void, onEvent: (event: WalletEvent) => void) {
+/**
+ * Discovers the page's wallets. `own` holds Airlock's own providers and wallets, which are never listed;
+ * it comes from the core because the script build loads this half as a separate script.
+ */
+export function pageWallets(
+  own: WeakSet<object>,
+  onChange: () => void,
+  onEvent: (event: WalletEvent) => void,
+) {
   const entries = new Map<string, Entry>()
 
   const add = (entry: Entry) => {

@@ -1,0 +1,771 @@
+import { Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
+import { describe, expect, it, vi } from 'vitest'
+import type { Config } from './config/Config.ts'
+import { create, type Host, type Options } from './Modal.ts'
+import { create as createStorage, memory, type Storage } from './storage.ts'
+
+const origin = 'http://localhost:5173'
+const icon = 'data:image/svg+xml,<svg/>'
+const evmAddress = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const solAddress = '7v91N7iZ9mNicL8WfG6cgSCKyRXydQjLh6UYBWwm6y1Q'
+const btcAddress = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'
+const publicKey = new Uint8Array(32).fill(7)
+
+const evmWallet: PageWallet = {
+  id: 'eip6963:1',
+  namespace: 'eip155',
+  name: 'Test EVM',
+  icon,
+  rdns: 'dev.airlock.evm',
+  chains: [],
+}
+const otherEvm: PageWallet = {
+  id: 'eip6963:2',
+  namespace: 'eip155',
+  name: 'Other EVM',
+  icon,
+  rdns: 'dev.other',
+  chains: [],
+}
+const solWallet: PageWallet = {
+  id: 'standard:sol',
+  namespace: 'solana',
+  name: 'Test Solana',
+  icon,
+  chains: ['solana:devnet'],
+}
+const btcWallet: PageWallet = {
+  id: 'standard:btc',
+  namespace: 'bip122',
+  name: 'Test Bitcoin',
+  icon,
+  chains: ['bitcoin:regtest'],
+}
+
+const config: Config = {
+  networks: [
+    'eip155:31337',
+    'eip155:31338',
+    'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+    'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+  ],
+}
+
+/** A page wallet as the host SDK runs it: approves or rejects, knows some chains. */
+function pageWallets(mode: { reject?: boolean } = {}) {
+  const evm = { authorized: false, chainId: 31337, known: new Set([31337]) }
+  const standard = { solana: false, bip122: false }
+  const calls: { walletId: string; method: string; params?: unknown }[] = []
+  const handle = async (walletId: string, request: Request): Promise<unknown> => {
+    calls.push({
+      walletId,
+      method: request.method,
+      ...('params' in request ? { params: request.params } : {}),
+    })
+    const reject = () => {
+      throw new Errors.UserRejectedRequestError()
+    }
+    switch (request.method) {
+      // Lowercase, as MetaMask answers; the modal checksums.
+      case 'eth_requestAccounts':
+        if (mode.reject) reject()
+        evm.authorized = true
+        return [evmAddress.toLowerCase()]
+      case 'eth_accounts':
+        return evm.authorized ? [evmAddress.toLowerCase()] : []
+      case 'eth_chainId':
+        return `0x${evm.chainId.toString(16)}`
+      case 'wallet_switchEthereumChain': {
+        const [{ chainId }] = request.params as [{ chainId: string }]
+        if (!evm.known.has(Number(chainId))) throw new Errors.UnrecognizedChainError()
+        evm.chainId = Number(chainId)
+        return null
+      }
+      case 'wallet_addEthereumChain': {
+        const [{ chainId }] = request.params as [{ chainId: string }]
+        evm.known.add(Number(chainId))
+        return null
+      }
+      case 'personal_sign':
+        if (mode.reject) reject()
+        return '0xsignature'
+      case 'eth_sendTransaction':
+        return '0xhash'
+      case 'standard:connect': {
+        const silent = (request.params as { silent?: boolean } | undefined)?.silent
+        if (silent && !standard.solana) return { accounts: [] }
+        if (mode.reject) reject()
+        standard.solana = true
+        return { accounts: [{ address: solAddress, publicKey, chains: ['solana:devnet'] }] }
+      }
+      case 'bitcoin:connect':
+        if (mode.reject) reject()
+        standard.bip122 = true
+        return { accounts: [{ address: btcAddress, publicKey, chains: ['bitcoin:regtest'] }] }
+      case 'standard:disconnect':
+        return undefined
+      case 'solana:signMessage':
+        return { signedMessage: new Uint8Array([1]), signature: new Uint8Array([2]) }
+      default:
+        throw new Errors.UnsupportedMethodError()
+    }
+  }
+  return { evm, standard, calls, handle }
+}
+
+type Setup = {
+  wallets?: PageWallet[]
+  storage?: Storage
+  config?: Config
+  configError?: string
+  reject?: boolean
+  start?: boolean
+}
+
+async function setup(options: Setup = {}) {
+  const page = pageWallets({ reject: options.reject ?? false })
+  const states: State[] = []
+  const host = {
+    listWallets: vi.fn(async () => options.wallets ?? [evmWallet, solWallet, btcWallet]),
+    walletRequest: vi.fn(async ({ walletId, request }: { walletId: string; request: Request }) =>
+      page.handle(walletId, request),
+    ),
+    setState: vi.fn(async (state: State) => {
+      states.push(state)
+    }),
+    resize: vi.fn(async () => undefined),
+    ping: vi.fn(async () => 'pong' as const),
+  }
+  const chain = {
+    getBalance: vi.fn(async () => 9_999_999_580_000_000_000_000n),
+    waitForReceipt: vi.fn(async () => {}),
+  }
+  const storage = options.storage ?? createStorage(memory())
+  const modalOptions: Options = {
+    config: options.config ?? config,
+    configError: options.configError,
+    storage,
+    loadRegistry: () => import('./config/networks.ts'),
+    loadChainClient: async () => chain,
+    timers: { setTimeout: () => 0, clearTimeout: () => {} },
+    walletGrace: 20,
+  }
+  const modal = create(modalOptions)
+  if (options.start !== false) await modal.start({ host: host as unknown as Host, origin })
+  const last = () => states.at(-1) as State
+  return { modal, host, page, chain, storage, states, last, api: modal.api }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+async function settle() {
+  for (let i = 0; i < 5; i++) await tick()
+}
+
+async function connectEvm(context: Awaited<ReturnType<typeof setup>>) {
+  const pending = context.api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })
+  await settle()
+  context.modal.ui.selectWallet(evmWallet)
+  await pending
+  await settle()
+}
+
+describe('modal API: basics', () => {
+  it('answers ping', async () => {
+    const { api } = await setup()
+    expect(await api.ping(undefined)).toBe('pong')
+  })
+
+  it('pushes its state to the host once started', async () => {
+    const { last } = await setup()
+    expect(last()).toEqual({
+      open: false,
+      view: 'Connect',
+      status: 'disconnected',
+      caipNetworkId: 'eip155:31337',
+      namespaces: {},
+    })
+  })
+
+  it('shows the host origin the browser reported', async () => {
+    const { modal } = await setup()
+    expect(modal.getSnapshot().origin).toBe(origin)
+  })
+
+  it('opens and closes, telling the host', async () => {
+    const { api, last } = await setup()
+    await api.open(undefined)
+    expect(last()).toMatchObject({ open: true, view: 'Connect' })
+    await api.close(undefined)
+    expect(last()).toMatchObject({ open: false })
+  })
+
+  it('opens by the rule instead of views it cannot show yet', async () => {
+    const { api, last } = await setup()
+    await api.open({ view: 'Account' })
+    expect(last().view).toBe('Connect')
+    await api.open({ view: 'ApproveTransaction' })
+    expect(last().view).toBe('Connect')
+    await api.open({ view: 'Networks' })
+    expect(last().view).toBe('Networks')
+  })
+
+  it('lists the page wallets of configured namespaces, recent first', async () => {
+    const storage = createStorage(memory())
+    storage.addRecentWallet({ namespace: 'solana', name: 'Test Solana' })
+    const { modal } = await setup({
+      storage,
+      wallets: [evmWallet, solWallet, btcWallet],
+      config: { networks: ['eip155:31337', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'] },
+    })
+    expect(modal.getSnapshot().wallets).toEqual([
+      { wallet: solWallet, recent: true },
+      { wallet: evmWallet, recent: false },
+    ])
+  })
+
+  it('never lists Airlock’s own providers', async () => {
+    const airlockEvm = { ...otherEvm, id: 'eip6963:self', name: 'Airlock', rdns: 'dev.airlock' }
+    const airlockSol = { ...solWallet, id: 'standard:Airlock', name: 'Airlock' }
+    const { api, modal } = await setup({ wallets: [airlockEvm, evmWallet, airlockSol] })
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet)).toEqual([evmWallet])
+    await api.walletsChanged([airlockEvm, airlockSol, solWallet])
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet)).toEqual([solWallet])
+  })
+
+  it('re-renders Connect when the page wallets change', async () => {
+    const { api, modal } = await setup({ wallets: [] })
+    expect(modal.getSnapshot().wallets).toEqual([])
+    await api.walletsChanged([otherEvm])
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet.name)).toEqual(['Other EVM'])
+  })
+
+  it('refuses requests and shows an alert when the config is invalid', async () => {
+    const { api, modal } = await setup({ config: { networks: [] }, configError: 'Invalid config: networks' })
+    await expect(api.request({ namespace: 'eip155', method: 'eth_accounts' })).rejects.toMatchObject({
+      code: -32603,
+    })
+    expect(modal.getSnapshot().alerts).toMatchObject([
+      { kind: 'invalidConfig', detail: 'Invalid config: networks' },
+    ])
+  })
+
+  it('shows each alert once', async () => {
+    const { modal } = await setup()
+    modal.alert('invalidAppConfiguration')
+    modal.alert('invalidAppConfiguration')
+    expect(modal.getSnapshot().alerts).toHaveLength(1)
+  })
+})
+
+describe('modal API: eip155 requests while disconnected', () => {
+  it('answers eth_accounts with no accounts and eth_chainId from the active network', async () => {
+    const { api, host } = await setup()
+    expect(await api.request({ namespace: 'eip155', method: 'eth_accounts' })).toEqual([])
+    expect(await api.request({ namespace: 'eip155', method: 'eth_chainId' })).toBe('0x7a69')
+    expect(host.walletRequest).not.toHaveBeenCalled()
+  })
+
+  it('refuses other methods with 4100', async () => {
+    const { api } = await setup()
+    await expect(
+      api.request({ namespace: 'eip155', method: 'personal_sign', params: ['0x00', evmAddress] }),
+    ).rejects.toBeInstanceOf(Errors.UnauthorizedError)
+  })
+
+  it('opens Connect for eth_requestAccounts, narrowed to EVM wallets', async () => {
+    const { api, modal, last } = await setup()
+    void api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })
+    await settle()
+    expect(last()).toMatchObject({ open: true, view: 'Connect' })
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet)).toEqual([evmWallet])
+  })
+
+  it('resolves eth_requestAccounts with the accounts once the user connects, and closes', async () => {
+    const context = await setup()
+    const { api, modal, last, page } = context
+    const pending = api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })
+    await settle()
+    modal.ui.selectWallet(evmWallet)
+    expect(modal.getSnapshot().view).toBe('ConnectingExternal')
+    expect(await pending).toEqual([evmAddress])
+    expect(page.calls.map((call) => call.method)).toEqual(['eth_requestAccounts', 'eth_chainId'])
+    await settle()
+    expect(last()).toEqual({
+      open: false,
+      view: 'Account',
+      status: 'connected',
+      caipAddress: `eip155:31337:${evmAddress}`,
+      address: evmAddress,
+      caipNetworkId: 'eip155:31337',
+      namespaces: { eip155: { chainId: 'eip155:31337', accounts: [{ address: evmAddress }] } },
+    })
+  })
+
+  it('shows Account after a connect the visitor started from open()', async () => {
+    const { api, modal, last } = await setup()
+    await api.open(undefined)
+    modal.ui.selectWallet(evmWallet)
+    await settle()
+    expect(last()).toMatchObject({ open: true, view: 'Account', status: 'connected' })
+    expect(modal.getSnapshot().canGoBack).toBe(false)
+  })
+
+  it('reports EVM addresses EIP-55 checksummed though the wallet answers in lowercase', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    expect(context.page.calls[0]?.method).toBe('eth_requestAccounts')
+    expect(context.last().namespaces.eip155?.accounts).toEqual([{ address: evmAddress }])
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_accounts' })).toEqual([evmAddress])
+  })
+
+  it('rejects eth_requestAccounts with 4001 when the user closes the modal', async () => {
+    const { api } = await setup()
+    const pending = api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })
+    await settle()
+    await api.close(undefined)
+    await expect(pending).rejects.toBeInstanceOf(Errors.UserRejectedRequestError)
+  })
+
+  it('tells the user when the wallet declines, shakes, and lets them retry', async () => {
+    const context = await setup({ reject: true })
+    const { api, modal } = context
+    const pending = api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })
+    await settle()
+    modal.ui.selectWallet(evmWallet)
+    await settle()
+    const snapshot = modal.getSnapshot()
+    expect(snapshot.view).toBe('ConnectingExternal')
+    expect(snapshot.prompt).toMatchObject({ wallet: evmWallet, pending: false, failure: { code: 4001 } })
+    expect(snapshot.snackbar).toMatchObject({ variant: 'error', message: 'User rejected the request.' })
+    expect(snapshot.shake).toBe(true)
+    modal.ui.back()
+    expect(modal.getSnapshot().view).toBe('Connect')
+    await api.close(undefined)
+    await expect(pending).rejects.toMatchObject({ code: 4001 })
+  })
+
+  it('answers wallet_requestPermissions with the eth_accounts permission', async () => {
+    const { api, modal } = await setup()
+    const pending = api.request({
+      namespace: 'eip155',
+      method: 'wallet_requestPermissions',
+      params: [{ eth_accounts: {} }],
+    })
+    await settle()
+    modal.ui.selectWallet(evmWallet)
+    expect(await pending).toEqual([{ parentCapability: 'eth_accounts' }])
+  })
+
+  it('remembers the wallet and a recent wallet after connecting', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    expect(context.storage.getConnections('eip155')).toEqual([
+      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' },
+    ])
+    expect(context.storage.getRecentWallets()[0]).toMatchObject({ rdns: 'dev.airlock.evm' })
+  })
+})
+
+describe('modal API: eip155 requests while connected', () => {
+  it('answers eth_accounts and eth_requestAccounts from state', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    context.host.walletRequest.mockClear()
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_accounts' })).toEqual([evmAddress])
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })).toEqual([
+      evmAddress,
+    ])
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_chainId' })).toBe('0x7a69')
+    expect(context.host.walletRequest).not.toHaveBeenCalled()
+  })
+
+  it('forwards other methods to the connected wallet unchanged', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    const request: Request = {
+      namespace: 'eip155',
+      method: 'personal_sign',
+      params: ['0x68656c6c6f', evmAddress],
+    }
+    expect(await context.api.request(request)).toBe('0xsignature')
+    expect(context.host.walletRequest).toHaveBeenLastCalledWith({ walletId: evmWallet.id, request })
+  })
+
+  it('passes the wallet’s errors back with their code', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await expect(context.api.request({ namespace: 'eip155', method: 'eth_getWork' })).rejects.toMatchObject({
+      code: 4200,
+    })
+    context.host.walletRequest.mockRejectedValueOnce(new Errors.UserRejectedRequestError())
+    await expect(
+      context.api.request({ namespace: 'eip155', method: 'personal_sign', params: ['0x00', evmAddress] }),
+    ).rejects.toMatchObject({ code: 4001 })
+  })
+
+  it('waits for the receipt after eth_sendTransaction and refreshes the balance', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    expect(context.modal.getSnapshot().account?.balance).toBe('9999.999 ETH')
+    const balanceReads = context.chain.getBalance.mock.calls.length
+    const hash = await context.api.request({
+      namespace: 'eip155',
+      method: 'eth_sendTransaction',
+      params: [{}],
+    })
+    expect(hash).toBe('0xhash')
+    await settle()
+    expect(context.chain.waitForReceipt).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'eip155:31337' }),
+      '0xhash',
+    )
+    expect(context.chain.getBalance.mock.calls.length).toBeGreaterThan(balanceReads)
+  })
+
+  it('refuses to switch to a chain that is not configured with 4902', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await expect(
+      context.api.request({
+        namespace: 'eip155',
+        method: 'wallet_switchEthereumChain',
+        params: [{ chainId: '0x1' }],
+      }),
+    ).rejects.toBeInstanceOf(Errors.UnrecognizedChainError)
+  })
+
+  it('adds the chain when the wallet does not know it, then switches', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    context.page.calls.length = 0
+    const result = await context.api.request({
+      namespace: 'eip155',
+      method: 'wallet_switchEthereumChain',
+      params: [{ chainId: '0x7a6a' }],
+    })
+    expect(result).toBeNull()
+    expect(context.page.calls).toEqual([
+      { walletId: evmWallet.id, method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] },
+      {
+        walletId: evmWallet.id,
+        method: 'wallet_addEthereumChain',
+        params: [
+          {
+            chainId: '0x7a6a',
+            chainName: 'Airlock Devnet B',
+            nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+            rpcUrls: ['http://127.0.0.1:8546'],
+          },
+        ],
+      },
+      { walletId: evmWallet.id, method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] },
+    ])
+    await settle()
+    expect(context.last()).toMatchObject({
+      caipNetworkId: 'eip155:31338',
+      namespaces: { eip155: { chainId: 'eip155:31338' } },
+    })
+    expect(context.storage.getActiveNetwork()).toBe('eip155:31338')
+  })
+
+  it('switches the network through the API the same way', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.switchNetwork({ caipNetworkId: 'eip155:31338' })
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_chainId' })).toBe('0x7a6a')
+    await expect(context.api.switchNetwork({ caipNetworkId: 'eip155:1' })).rejects.toMatchObject({
+      code: 4902,
+    })
+  })
+
+  it('disconnects all namespaces', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.disconnect(undefined)
+    await settle()
+    expect(context.last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+    expect(context.storage.getConnections('eip155')).toEqual([])
+  })
+})
+
+describe('modal API: wallet events', () => {
+  it('disconnects when the wallet reports no accounts', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'accountsChanged', accounts: [] })
+    await settle()
+    expect(context.last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+  })
+
+  it('follows the wallet’s account', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    await context.api.walletEvent({
+      walletId: evmWallet.id,
+      type: 'accountsChanged',
+      accounts: [other.toLowerCase()],
+    })
+    await settle()
+    expect(context.last()).toMatchObject({ address: other, caipAddress: `eip155:31337:${other}` })
+  })
+
+  it('shows UnsupportedChain when the wallet moves to a network that is not configured, and closes once back', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'chainChanged', chainId: '0x1' })
+    await settle()
+    expect(context.last()).toMatchObject({ open: true, view: 'UnsupportedChain', caipNetworkId: 'eip155:1' })
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_chainId' })).toBe('0x1')
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'chainChanged', chainId: '0x7a6a' })
+    await settle()
+    expect(context.last()).toMatchObject({ open: false, caipNetworkId: 'eip155:31338' })
+  })
+
+  it('disconnects on the wallet’s disconnect event', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'disconnect' })
+    await settle()
+    expect(context.last().status).toBe('disconnected')
+  })
+
+  it('ignores events from wallets that are not connected', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: otherEvm.id, type: 'accountsChanged', accounts: [] })
+    await settle()
+    expect(context.last().status).toBe('connected')
+  })
+})
+
+describe('modal API: Solana and Bitcoin', () => {
+  it('connects Solana through Connect narrowed to Solana wallets', async () => {
+    const { api, modal, last } = await setup()
+    const pending = api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet)).toEqual([solWallet])
+    modal.ui.selectWallet(solWallet)
+    expect(await pending).toEqual({
+      accounts: [{ address: solAddress, publicKey, chains: ['solana:devnet'] }],
+    })
+    await settle()
+    expect(last()).toMatchObject({
+      status: 'connected',
+      caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+      address: solAddress,
+      namespaces: {
+        solana: {
+          chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+          accounts: [{ address: solAddress, publicKey }],
+        },
+      },
+    })
+  })
+
+  it('answers a silent connect with no accounts when not connected, without opening', async () => {
+    const { api, last } = await setup()
+    expect(
+      await api.request({ namespace: 'solana', method: 'standard:connect', params: { silent: true } }),
+    ).toEqual({
+      accounts: [],
+    })
+    expect(last().open).toBe(false)
+  })
+
+  it('connects Bitcoin and forwards signing to the connected wallet', async () => {
+    const { api, modal, host } = await setup()
+    const pending = api.request({ namespace: 'bip122', method: 'bitcoin:connect' })
+    await settle()
+    modal.ui.selectWallet(btcWallet)
+    expect(await pending).toMatchObject({ accounts: [{ address: btcAddress, chains: ['bitcoin:regtest'] }] })
+    const request: Request = {
+      namespace: 'bip122',
+      method: 'bitcoin:signMessage',
+      params: { address: btcAddress, message: new Uint8Array([1]) },
+    }
+    await expect(api.request(request)).rejects.toMatchObject({ code: 4200 })
+    expect(host.walletRequest).toHaveBeenLastCalledWith({ walletId: btcWallet.id, request })
+  })
+
+  it('forwards Solana signing and disconnects the namespace on standard:disconnect', async () => {
+    const { api, modal, last, page } = await setup()
+    const pending = api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    modal.ui.selectWallet(solWallet)
+    await pending
+    const signed = await api.request({
+      namespace: 'solana',
+      method: 'solana:signMessage',
+      params: { address: solAddress, message: new Uint8Array([1]) },
+    })
+    expect(signed).toEqual({ signedMessage: new Uint8Array([1]), signature: new Uint8Array([2]) })
+    await api.request({ namespace: 'solana', method: 'standard:disconnect' })
+    await settle()
+    expect(page.calls.at(-1)).toMatchObject({ walletId: solWallet.id, method: 'standard:disconnect' })
+    expect(last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+  })
+
+  it('refuses Solana signing while Solana is not connected', async () => {
+    const { api } = await setup()
+    await expect(
+      api.request({
+        namespace: 'solana',
+        method: 'solana:signMessage',
+        params: { address: solAddress, message: new Uint8Array() },
+      }),
+    ).rejects.toMatchObject({ code: 4100 })
+  })
+
+  it('says Failed to disconnect when the wallet fails to', async () => {
+    const context = await setup()
+    const pending = context.api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    context.modal.ui.selectWallet(solWallet)
+    await pending
+    context.host.walletRequest.mockRejectedValueOnce(new Error('boom'))
+    vi.spyOn(console, 'error').mockImplementationOnce(() => {})
+    await expect(context.api.disconnect(undefined)).rejects.toMatchObject({ message: 'Failed to disconnect' })
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'error',
+      message: 'Failed to disconnect',
+    })
+  })
+})
+
+describe('modal: reconnect at startup (SPEC §4)', () => {
+  it('reconnects a stored wallet by rdns without a prompt, though its id changed', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const first = await setup({ storage, start: false })
+    first.page.evm.authorized = true
+    await first.modal.start({ host: first.host as unknown as Host, origin })
+    expect(first.page.calls.map((call) => call.method)).toEqual(['eth_accounts', 'eth_chainId'])
+    expect(first.last()).toMatchObject({
+      status: 'connected',
+      address: evmAddress,
+      view: 'Account',
+      open: false,
+    })
+  })
+
+  it('tries stored wallets most recent first and ends connected when one succeeds', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.other', name: 'Other EVM' })
+    const context = await setup({ storage, start: false, wallets: [evmWallet, otherEvm] })
+    context.page.evm.authorized = true
+    context.host.walletRequest.mockImplementation(async ({ walletId, request }) => {
+      if (walletId === otherEvm.id) return []
+      return context.page.handle(walletId, request)
+    })
+    await context.modal.start({ host: context.host as unknown as Host, origin })
+    expect(context.host.walletRequest.mock.calls.map(([call]) => call.walletId)).toEqual([
+      otherEvm.id,
+      evmWallet.id,
+      evmWallet.id,
+    ])
+    expect(context.last().status).toBe('connected')
+  })
+
+  it('ends disconnected and forgets when no stored wallet still answers', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const context = await setup({ storage })
+    expect(context.last().status).toBe('disconnected')
+    expect(storage.getConnections('eip155')).toEqual([])
+  })
+
+  it('reconnects Solana silently', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'solana', name: 'Test Solana' })
+    const context = await setup({ storage, start: false })
+    context.page.standard.solana = true
+    await context.modal.start({ host: context.host as unknown as Host, origin })
+    expect(context.page.calls).toEqual([
+      { walletId: solWallet.id, method: 'standard:connect', params: { silent: true } },
+    ])
+    expect(context.last()).toMatchObject({ status: 'connected', address: solAddress })
+  })
+
+  it('waits briefly for a stored wallet that announces itself late', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const context = await setup({ storage, start: false, wallets: [] })
+    context.page.evm.authorized = true
+    const started = context.modal.start({ host: context.host as unknown as Host, origin })
+    await tick()
+    await context.api.walletsChanged([evmWallet])
+    await started
+    expect(context.last().status).toBe('connected')
+  })
+
+  it('holds requests until the reconnect has settled', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const context = await setup({ storage, start: false })
+    context.page.evm.authorized = true
+    const accounts = context.api.request({ namespace: 'eip155', method: 'eth_accounts' })
+    await context.modal.start({ host: context.host as unknown as Host, origin })
+    expect(await accounts).toEqual([evmAddress])
+  })
+
+  it('keeps the stored active network when the wallet is on it', async () => {
+    const storage = createStorage(memory())
+    storage.setActiveNetwork('eip155:31338')
+    const context = await setup({ storage })
+    expect(context.last().caipNetworkId).toBe('eip155:31338')
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_chainId' })).toBe('0x7a6a')
+  })
+})
+
+describe('modal: views’ actions', () => {
+  it('switches networks from the Networks view with loading and success snackbars', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.showNetworks()
+    expect(context.modal.getSnapshot().view).toBe('Networks')
+    expect(context.modal.getSnapshot().networks.map((network) => network.name)).toEqual([
+      'Airlock Devnet A',
+      'Airlock Devnet B',
+    ])
+    await context.modal.ui.switchNetwork('eip155:31338')
+    const snapshot = context.modal.getSnapshot()
+    expect(snapshot.view).toBe('Account')
+    expect(snapshot.account?.network?.name).toBe('Airlock Devnet B')
+  })
+
+  it('shows the switch error and shakes', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.showNetworks()
+    context.host.walletRequest.mockRejectedValueOnce(new Errors.UserRejectedRequestError())
+    await context.modal.ui.switchNetwork('eip155:31338')
+    const snapshot = context.modal.getSnapshot()
+    expect(snapshot.view).toBe('Networks')
+    expect(snapshot.shake).toBe(true)
+  })
+
+  it('disconnects from the Account view and closes', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.open(undefined)
+    await context.modal.ui.disconnect()
+    await settle()
+    expect(context.last()).toMatchObject({ open: false, status: 'disconnected', view: 'Connect' })
+  })
+
+  it('describes the connected account for the Account view', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    expect(context.modal.getSnapshot().account).toMatchObject({
+      namespace: 'eip155',
+      address: evmAddress,
+      balance: '9999.999 ETH',
+      network: { name: 'Airlock Devnet A' },
+      explorerUrl: undefined,
+    })
+  })
+})

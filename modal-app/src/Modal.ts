@@ -1,0 +1,979 @@
+/**
+ * The modal's core: owns the router and one connection per namespace, implements the API the host calls
+ * (`Schema.modalApi`), pushes every state change to the host, and gives the views one snapshot to render.
+ * It touches no DOM: storage, the network registry, the chain client and timers are handed in, so the
+ * request routing is tested with a fake host.
+ */
+import {
+  Caip,
+  Errors,
+  type PageWallet,
+  type Request,
+  type Schema,
+  type State,
+  type View,
+  type WalletEvent,
+} from '@airlock/bridge-protocol'
+import { createActor } from 'xstate'
+import type { Config } from './config/Config.ts'
+import { addChainParameters, addressUrl, type Network, toCaip } from './config/Network.ts'
+import * as Injected from './connectors/injected.ts'
+import { formatBalance } from './format.ts'
+import * as Connection from './machines/connection.ts'
+import * as Router from './machines/router.ts'
+import * as Snackbar from './Snackbar.ts'
+import { keyOf, type Storage, sameWallet, type WalletKey } from './storage.ts'
+import { texts } from './texts.ts'
+
+export type Host = Injected.Host
+
+/** Reads the chain for the Account view; loaded on demand because it carries viem. */
+export type ChainClient = {
+  getBalance(network: Network, address: string): Promise<bigint>
+  waitForReceipt(network: Network, hash: string): Promise<void>
+}
+
+/** The network registry (`config/networks.ts`), loaded on demand. */
+export type Registry = {
+  resolve(
+    ids: readonly string[],
+    options: { rpcUrls?: Readonly<Record<string, string>> | undefined },
+  ): Network[]
+}
+
+export type AlertKind = 'invalidAppConfiguration' | 'projectIdNotConfigured' | 'invalidConfig'
+export type Alert = { kind: AlertKind; title: string; detail: string }
+
+/** A page wallet as the Connect view lists it. */
+export type WalletEntry = { wallet: PageWallet; recent: boolean }
+
+/** A connected account as the Account view shows it. */
+export type AccountInfo = {
+  namespace: Caip.Namespace
+  address: string
+  chainId: Caip.ChainId
+  /** The configured network the account is on; absent when the wallet is on an unsupported one. */
+  network?: Network | undefined
+  explorerUrl?: string | undefined
+  /** Native balance, SPEC §5's display (`9999.999 ETH`); EVM only for now. */
+  balance?: string | undefined
+  wallet: PageWallet
+}
+
+/** Everything the views render. A new object on every change, the same one otherwise. */
+export type Snapshot = {
+  /** The host's origin as the browser reported it at the handshake; absent before it. */
+  origin?: string | undefined
+  alerts: Alert[]
+  embedded: boolean
+  open: boolean
+  view: View
+  canGoBack: boolean
+  wallets: WalletEntry[]
+  /** The wallet being connected (ConnectingExternal). */
+  prompt?: { wallet: PageWallet; failure?: Connection.Failure | undefined; pending: boolean } | undefined
+  account?: AccountInfo | undefined
+  otherAccounts: AccountInfo[]
+  /** Networks the user can switch to: the active namespace's when connected, else all configured. */
+  networks: Network[]
+  activeNetworkId?: Caip.ChainId | undefined
+  snackbar?: Snackbar.Snack | undefined
+  shake: boolean
+}
+
+/** What the views may do. Business rules stay here; views only call these. */
+export type Ui = {
+  selectWallet(wallet: PageWallet): void
+  retry(): void
+  back(): void
+  close(): void
+  showNetworks(): void
+  switchNetwork(id: Caip.ChainId): Promise<void>
+  disconnect(): Promise<void>
+  /** The view copied the address (or failed to). */
+  copied(ok: boolean): void
+  /** Embedded mode: the card's height changed, so the host resizes its element. */
+  resized(height: number): void
+}
+
+export type Modal = {
+  /** The implementation of `Schema.modalApi`, handed to `Messenger.create` at once on handshake. */
+  api: Schema.ModalApi
+  /** Attaches the host after the handshake: lists its wallets and reconnects. */
+  start(session: { host: Host; origin: string }): Promise<void>
+  alert(kind: AlertKind, detail?: string): void
+  subscribe(listener: () => void): () => void
+  getSnapshot(): Snapshot
+  ui: Ui
+}
+
+/** Options of {@link create}. */
+export type Options = {
+  config: Config
+  /** Set when the host's config could not be used: the modal shows it and refuses requests. */
+  configError?: string | undefined
+  storage: Storage
+  /** @default false */
+  mobile?: boolean
+  loadRegistry: () => Promise<Registry>
+  loadChainClient: () => Promise<ChainClient>
+  /** @default Snackbar.realTimers */
+  timers?: Snackbar.Timers
+  /** How long a silent reconnect may take before the wallet counts as gone. @default 10_000 */
+  reconnectTimeout?: number
+  /** How long to wait for a stored wallet to announce itself on the page. @default 600 */
+  walletGrace?: number
+  /** @default Date.now */
+  now?: () => number
+}
+
+/** SPEC §9: the native balance is cached for 30 s. */
+export const balanceCacheMs = 30_000
+/** SPEC §2: a shake lasts 500 ms. */
+export const shakeMs = 500
+
+type Waiter = {
+  namespace: Caip.Namespace
+  resolve: (connection: Connection.Connection) => void
+  reject: (error: Errors.BaseError) => void
+}
+
+const alertTexts: Record<AlertKind, { title: string; detail: string }> = {
+  invalidAppConfiguration: {
+    title: texts.alerts.invalidAppConfiguration,
+    detail: texts.alerts.invalidAppConfigurationDetail,
+  },
+  projectIdNotConfigured: {
+    title: texts.alerts.projectIdNotConfigured,
+    detail: texts.alerts.projectIdNotConfiguredDetail,
+  },
+  invalidConfig: { title: texts.alerts.invalidConfig, detail: '' },
+}
+
+/**
+ * Wallets never listed (SPEC §2: excluded by rdns or name): Airlock's own providers, which the host page
+ * also carries. Connecting Airlock through itself would loop. The host SDK filters them too.
+ */
+export const excluded: readonly { rdns?: string; name?: string }[] = [
+  { rdns: 'dev.airlock' },
+  { name: 'Airlock' },
+]
+
+const isExcluded = (wallet: PageWallet) =>
+  excluded.some((rule) => (rule.rdns !== undefined && wallet.rdns === rule.rdns) || rule.name === wallet.name)
+
+// Views a host may open explicitly. The others need a flow behind them (a wallet to connect, a
+// transaction to approve) or are not built yet, so asking for them opens by SPEC §2's rule instead.
+const openable: readonly View[] = ['Connect', 'Account', 'Networks', 'UnsupportedChain']
+
+/**
+ * @example
+ * const modal = Modal.create({ config, storage, loadRegistry, loadChainClient })
+ * const messenger = Messenger.create({ port, local: Schema.modalApi, implementation: modal.api, peer: Schema.hostApi })
+ * modal.start({ host: messenger.remote, origin })
+ */
+export function create(options: Options): Modal {
+  const {
+    config,
+    storage,
+    timers = Snackbar.realTimers,
+    reconnectTimeout = 10_000,
+    walletGrace = 600,
+    now = Date.now,
+  } = options
+
+  let host: Host | undefined
+  let origin: string | undefined
+  let wallets: PageWallet[] = []
+  let networks: Network[] = []
+  let activeNetworkId: Caip.ChainId | undefined = storage.getActiveNetwork()
+  /** The namespace the Connect view is narrowed to while a dApp waits for that namespace. */
+  let filter: Caip.Namespace | undefined
+  let alerts: Alert[] = options.configError
+    ? [{ kind: 'invalidConfig', title: texts.alerts.invalidConfig, detail: options.configError }]
+    : []
+  let balance: { key: string; value?: bigint | undefined; at: number } | undefined
+  /** The pending end of a shake; set while the card shakes. */
+  let shake: { timer: unknown } | undefined
+  let waiters: Waiter[] = []
+  let walletWatchers: (() => void)[] = []
+  let snapshot: Snapshot | undefined
+  let published: string | undefined
+  const listeners = new Set<() => void>()
+  const ready = deferred()
+
+  const configured = (id: string | undefined) => networks.find((network) => network.id === id)
+  const configuredNamespaces = () =>
+    new Set<Caip.Namespace>(
+      networks.length > 0
+        ? networks.map((network) => network.namespace)
+        : config.networks.filter(Caip.isChainId).map((id) => Caip.parseChainId(id).namespace),
+    )
+
+  // ---- actors ----
+
+  const router = createActor(Router.machine.provide({ actions: { closed: () => onClosed() } }), {
+    input: {
+      embedded: config.embedded ?? false,
+      mobile: options.mobile ?? false,
+      adapters: configuredNamespaces().size > 0,
+      connected: false,
+    },
+  })
+
+  const connections = Object.fromEntries(
+    Caip.namespaces.map((namespace) => {
+      const logic = Connection.machine.provide({
+        actions: {
+          reconnect: ({ self }, { wallet, attempt }) => {
+            const fallback = activeNetworkId
+            withTimeout(
+              requireHost().then((h) => Injected.connect(h, wallet, { silent: true, networks, fallback })),
+              reconnectTimeout,
+            )
+              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
+          },
+          prompt: ({ self }, { wallet, attempt }) => {
+            const fallback = activeNetworkId
+            requireHost()
+              .then((h) => Injected.connect(h, wallet, { silent: false, networks, fallback }))
+              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
+          },
+          remember: (_, { wallet }) => {
+            storage.addConnection(keyOf(wallet))
+            storage.addRecentWallet(keyOf(wallet))
+          },
+          forget: () => storage.clearConnections(namespace),
+        },
+      })
+      return [namespace, createActor(logic, { input: { namespace } })]
+    }),
+  ) as Record<Caip.Namespace, ReturnType<typeof createActor<typeof Connection.machine>>>
+
+  const connectionOf = (namespace: Caip.Namespace) => {
+    const snap = connections[namespace].getSnapshot()
+    return snap.value === 'connected' ? snap.context.connection : undefined
+  }
+  const anyConnected = () => Caip.namespaces.some((namespace) => connectionOf(namespace))
+
+  // ---- reactions to machine transitions ----
+
+  const previous = Object.fromEntries(
+    Caip.namespaces.map((namespace) => [namespace, connections[namespace].getSnapshot()]),
+  ) as Record<Caip.Namespace, Connection.ConnectionSnapshot>
+
+  for (const namespace of Caip.namespaces) {
+    connections[namespace].subscribe((next) => {
+      const before = previous[namespace]
+      previous[namespace] = next
+      onConnectionChange(namespace, before, next)
+      changed()
+    })
+  }
+  router.subscribe(() => changed())
+
+  function onConnectionChange(
+    namespace: Caip.Namespace,
+    before: Connection.ConnectionSnapshot,
+    next: Connection.ConnectionSnapshot,
+  ) {
+    const was = before.value === 'connected' ? before.context.connection : undefined
+    const is = next.value === 'connected' ? next.context.connection : undefined
+    if (next.value === 'failed' && before.value === 'prompting') {
+      const failure = next.context.prompt?.failure
+      snackbar.show(
+        'error',
+        failure?.code === 4001 ? texts.errors.userRejected : (failure?.message ?? texts.errors.fallback),
+      )
+      startShake()
+    }
+    if (!was && is) return onConnected(namespace, is, before.value === 'prompting')
+    if (was && !is) {
+      if (namespace === 'eip155') balance = undefined
+      router.send({ type: 'CONNECTED', connected: anyConnected() })
+      return
+    }
+    if (was && is && was.chainId !== is.chainId) onChainChanged(namespace, is)
+    if (was && is && was.accounts[0]?.address !== is.accounts[0]?.address && namespace === 'eip155')
+      void refreshBalance(true)
+  }
+
+  function onConnected(namespace: Caip.Namespace, connection: Connection.Connection, byUser: boolean) {
+    // A connection the user just made becomes the active one; a reconnect keeps the stored choice.
+    const active = activeNamespaceOf(activeNetworkId)
+    if (byUser || !active || active === namespace) setActiveNetwork(configured(connection.chainId)?.id)
+    const answered = waiters.filter((waiter) => waiter.namespace === namespace)
+    waiters = waiters.filter((waiter) => waiter.namespace !== namespace)
+    for (const waiter of answered) waiter.resolve(connection)
+    router.send({ type: 'CONNECTED', connected: true })
+    if (namespace === 'eip155') void refreshBalance(true)
+    const unsupported = namespace === 'eip155' && !configured(connection.chainId)
+    if (byUser) {
+      filter = undefined
+      if (unsupported) return router.send({ type: 'OPEN', view: 'UnsupportedChain' })
+      // A dApp that asked for accounts has them: the modal gets out of the way. A visitor who opened the
+      // modal to connect sees the account they connected.
+      if (answered.length > 0) return router.send({ type: 'CLOSE' })
+      return router.send({ type: 'OPEN', view: 'Account' })
+    }
+    // Reconnected while the modal shows Connect (opened before the reconnect settled): show the account.
+    const snap = router.getSnapshot()
+    if (
+      Router.isOpen(snap) &&
+      !filter &&
+      snap.context.history.length === 1 &&
+      Router.currentView(snap.context) === 'Connect'
+    )
+      router.send({ type: 'OPEN', view: 'Account' })
+  }
+
+  function onChainChanged(namespace: Caip.Namespace, connection: Connection.Connection) {
+    const network = configured(connection.chainId)
+    if (network && sameNamespace(activeNetworkId, namespace)) setActiveNetwork(network.id)
+    if (namespace !== 'eip155') return
+    void refreshBalance(true)
+    const view = Router.currentView(router.getSnapshot().context)
+    if (!network) return router.send({ type: 'OPEN', view: 'UnsupportedChain' })
+    if (view === 'UnsupportedChain') router.send({ type: 'BACK' })
+  }
+
+  function onClosed() {
+    filter = undefined
+    const pending = waiters
+    waiters = []
+    for (const waiter of pending) waiter.reject(new Errors.UserRejectedRequestError())
+    for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
+  }
+
+  // ---- state ----
+
+  const snackbar = Snackbar.create({ onChange: () => changed(), timers })
+
+  function changed() {
+    snapshot = undefined
+    publish()
+    for (const listener of listeners) listener()
+  }
+
+  function activeNamespaceOf(id: Caip.ChainId | undefined): Caip.Namespace | undefined {
+    return id ? Caip.parseChainId(id).namespace : undefined
+  }
+
+  /** The namespace whose account and network the modal shows: the active network's if connected. */
+  function activeNamespace(): Caip.Namespace | undefined {
+    const preferred = activeNamespaceOf(activeNetworkId)
+    if (preferred && connectionOf(preferred)) return preferred
+    return Caip.namespaces.find((namespace) => connectionOf(namespace)) ?? preferred ?? networks[0]?.namespace
+  }
+
+  function caipNetworkId(): Caip.ChainId | undefined {
+    const namespace = activeNamespace()
+    const connection = namespace && connectionOf(namespace)
+    if (connection) return connection.chainId
+    return configured(activeNetworkId)?.id ?? networks[0]?.id
+  }
+
+  function setActiveNetwork(id: Caip.ChainId | undefined) {
+    if (!id || id === activeNetworkId) return
+    activeNetworkId = id
+    storage.setActiveNetwork(id)
+    changed()
+  }
+
+  function status(): State['status'] {
+    const statuses = Caip.namespaces.map((namespace) =>
+      Connection.statusOf(connections[namespace].getSnapshot()),
+    )
+    if (statuses.includes('connected')) return 'connected'
+    if (statuses.includes('reconnecting')) return 'reconnecting'
+    if (statuses.includes('connecting')) return 'connecting'
+    return 'disconnected'
+  }
+
+  function state(): State {
+    const snap = router.getSnapshot()
+    const namespaces: State['namespaces'] = {}
+    for (const namespace of Caip.namespaces) {
+      const connection = connectionOf(namespace)
+      if (!connection) continue
+      namespaces[namespace] = {
+        chainId: connection.chainId,
+        accounts: connection.accounts.map(({ address, publicKey }) =>
+          publicKey ? { address, publicKey } : { address },
+        ),
+      }
+    }
+    const namespace = activeNamespace()
+    const connection = namespace && connectionOf(namespace)
+    const address = connection?.accounts[0]?.address
+    const network = caipNetworkId()
+    return {
+      open: Router.isOpen(snap),
+      view: Router.currentView(snap.context),
+      status: status(),
+      ...(connection && address && Caip.isAccountId(`${connection.chainId}:${address}`)
+        ? { caipAddress: Caip.formatAccountId(connection.chainId, address), address }
+        : {}),
+      ...(network ? { caipNetworkId: network } : {}),
+      namespaces,
+    }
+  }
+
+  function publish() {
+    if (!host) return
+    const next = state()
+    const key = JSON.stringify(next, (_, value) => (value instanceof Uint8Array ? Array.from(value) : value))
+    if (key === published) return
+    published = key
+    host.setState(next).catch(() => {
+      // A host that went away rejects; the next change tries again.
+      published = undefined
+    })
+  }
+
+  function accountInfo(namespace: Caip.Namespace, connection: Connection.Connection): AccountInfo {
+    const address = connection.accounts[0]?.address ?? ''
+    const network = configured(connection.chainId)
+    const known = network && balance?.key === `${network.id}:${address}` ? balance.value : undefined
+    return {
+      namespace,
+      address,
+      chainId: connection.chainId,
+      network,
+      explorerUrl: network && addressUrl(network, address),
+      balance:
+        namespace === 'eip155' && network
+          ? `${formatBalance(known, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol}`
+          : undefined,
+      wallet: connection.wallet,
+    }
+  }
+
+  function build(): Snapshot {
+    const snap = router.getSnapshot()
+    const view = Router.currentView(snap.context)
+    const namespaces = configuredNamespaces()
+    const recent = storage.getRecentWallets()
+    const visible = wallets.filter(
+      (wallet) => namespaces.has(wallet.namespace) && (!filter || wallet.namespace === filter),
+    )
+    const isRecent = (wallet: PageWallet) => recent.some((key) => sameWallet(key, wallet))
+    const ordered = [
+      ...recent.flatMap((key) => visible.filter((wallet) => sameWallet(key, wallet))),
+      ...visible.filter((wallet) => !isRecent(wallet)),
+    ]
+    const active = activeNamespace()
+    const accounts = Caip.namespaces.flatMap((namespace) => {
+      const connection = connectionOf(namespace)
+      return connection ? [accountInfo(namespace, connection)] : []
+    })
+    const account = accounts.find((info) => info.namespace === active) ?? accounts[0]
+    const prompting = Caip.namespaces
+      .map((namespace) => connections[namespace].getSnapshot())
+      .find((s) => (s.value === 'prompting' || s.value === 'failed') && s.context.prompt)
+    const prompt = prompting?.context.prompt
+    return {
+      origin,
+      alerts,
+      embedded: config.embedded ?? false,
+      open: Router.isOpen(snap),
+      view,
+      canGoBack: snap.context.history.length > 1,
+      wallets: ordered.map((wallet) => ({ wallet, recent: isRecent(wallet) })),
+      prompt: prompt && {
+        wallet: prompt.wallet,
+        failure: prompt.failure,
+        pending: prompting?.value === 'prompting',
+      },
+      account,
+      otherAccounts: accounts.filter((info) => info !== account),
+      networks: account ? networks.filter((network) => network.namespace === account.namespace) : networks,
+      activeNetworkId: caipNetworkId(),
+      snackbar: snackbar.current(),
+      shake: shake !== undefined,
+    }
+  }
+
+  function startShake() {
+    if (shake) timers.clearTimeout(shake.timer)
+    shake = {
+      timer: timers.setTimeout(() => {
+        shake = undefined
+        changed()
+      }, shakeMs),
+    }
+    changed()
+  }
+
+  // ---- chain reads ----
+
+  async function refreshBalance(force = false) {
+    const connection = connectionOf('eip155')
+    const network = connection && configured(connection.chainId)
+    const address = connection?.accounts[0]?.address
+    if (!network || !address) return
+    const key = `${network.id}:${address}`
+    if (!force && balance?.key === key && now() - balance.at < balanceCacheMs) return
+    balance = { key, value: balance?.key === key ? balance.value : undefined, at: now() }
+    try {
+      const client = await options.loadChainClient()
+      const value = await client.getBalance(network, address)
+      if (balance?.key !== key) return
+      balance = { key, value, at: now() }
+      changed()
+    } catch (error) {
+      // The balance stays at its last value (SPEC: 0.000 by default); the next open retries.
+      if (balance?.key === key) balance = { ...balance, at: 0 }
+      console.warn('[airlock] Could not read the balance.', error)
+    }
+  }
+
+  async function afterTransaction(hash: string) {
+    const connection = connectionOf('eip155')
+    const network = connection && configured(connection.chainId)
+    if (!network) return
+    try {
+      const client = await options.loadChainClient()
+      await client.waitForReceipt(network, hash)
+    } catch (error) {
+      console.warn('[airlock] Could not wait for the transaction receipt.', error)
+    }
+    await refreshBalance(true)
+  }
+
+  // ---- connecting and switching ----
+
+  function requireHost(): Promise<Host> {
+    return host ? Promise.resolve(host) : Promise.reject(new Errors.DisconnectedError())
+  }
+
+  /** Resolves with the namespace's connection, opening Connect and waiting for the user if there is none. */
+  function requireConnection(namespace: Caip.Namespace): Promise<Connection.Connection> {
+    const connection = connectionOf(namespace)
+    if (connection) return Promise.resolve(connection)
+    if (!configuredNamespaces().has(namespace)) return Promise.reject(new Errors.UnsupportedChainError())
+    return new Promise((resolve, reject) => {
+      const snap = router.getSnapshot()
+      const view = Router.currentView(snap.context)
+      const showing = Router.isOpen(snap) && (view === 'Connect' || view === 'ConnectingExternal')
+      if (!showing || (filter !== undefined && filter !== namespace)) {
+        filter = namespace
+        router.send({ type: 'OPEN', view: 'Connect' })
+        changed()
+      }
+      waiters.push({ namespace, resolve, reject })
+    })
+  }
+
+  async function switchTo(network: Network) {
+    const connection = connectionOf(network.namespace)
+    if (connection && network.namespace === 'eip155') await switchWallet(connection, network)
+    else if (connection) connections[network.namespace].send({ type: 'CHAIN_CHANGED', chainId: network.id })
+    setActiveNetwork(network.id)
+  }
+
+  /** `wallet_switchEthereumChain`, adding the chain first when the wallet does not know it (4902). */
+  async function switchWallet(connection: Connection.Connection, network: Network) {
+    const h = await requireHost()
+    const ask = (method: string, params: unknown[]) =>
+      h.walletRequest({ walletId: connection.wallet.id, request: { namespace: 'eip155', method, params } })
+    const chainId = Caip.toHexChainId(network.id)
+    try {
+      await ask('wallet_switchEthereumChain', [{ chainId }])
+    } catch (error) {
+      if (!isUnrecognizedChain(error)) throw error
+      await ask('wallet_addEthereumChain', [addChainParameters(network)])
+      await ask('wallet_switchEthereumChain', [{ chainId }])
+    }
+    // The wallet also sends chainChanged; applying it here keeps the answer and the state in step.
+    connections.eip155.send({ type: 'CHAIN_CHANGED', chainId: network.id })
+  }
+
+  async function disconnectNamespace(namespace: Caip.Namespace) {
+    const connection = connectionOf(namespace)
+    if (!connection) return
+    await Injected.disconnect(await requireHost(), connection)
+    connections[namespace].send({ type: 'DISCONNECT' })
+  }
+
+  async function disconnectAll() {
+    const results = await Promise.allSettled(
+      Caip.namespaces.map((namespace) => disconnectNamespace(namespace)),
+    )
+    const failed = results.find((result) => result.status === 'rejected')
+    if (!failed) return
+    console.error('[airlock] Failed to disconnect', failed.reason)
+    snackbar.show('error', texts.errors.failedToDisconnect)
+    startShake()
+    throw new Errors.InternalError(texts.errors.failedToDisconnect, { cause: failed.reason })
+  }
+
+  // ---- requests ----
+
+  async function request(req: Request): Promise<unknown> {
+    if (options.configError)
+      throw new Errors.InternalError(`Invalid Airlock configuration: ${options.configError}`)
+    await ready.promise
+    if (req.namespace === 'eip155') return eip155(req)
+    return standard(req)
+  }
+
+  async function eip155(req: Schema.Eip155Request): Promise<unknown> {
+    switch (req.method) {
+      case 'eth_requestAccounts':
+        return addresses(await requireConnection('eip155'))
+      case 'wallet_requestPermissions':
+        await requireConnection('eip155')
+        return [{ parentCapability: 'eth_accounts' }]
+      case 'eth_accounts': {
+        const connection = connectionOf('eip155')
+        return connection ? addresses(connection) : []
+      }
+      case 'eth_chainId':
+        return Caip.toHexChainId(eip155ChainId())
+      case 'wallet_switchEthereumChain': {
+        const network = configured(toCaip(switchTarget(req.params)))
+        if (network?.namespace !== 'eip155') throw new Errors.UnrecognizedChainError()
+        await switchTo(network)
+        return null
+      }
+    }
+    const connection = connectionOf('eip155')
+    if (!connection) throw new Errors.UnauthorizedError()
+    const h = await requireHost()
+    const result = await h.walletRequest({ walletId: connection.wallet.id, request: req })
+    if (req.method === 'eth_sendTransaction' && typeof result === 'string') void afterTransaction(result)
+    return result
+  }
+
+  function eip155ChainId(): Caip.ChainId {
+    const connection = connectionOf('eip155')
+    if (connection) return connection.chainId
+    const active = configured(activeNetworkId)
+    if (active?.namespace === 'eip155') return active.id
+    const first = networks.find((network) => network.namespace === 'eip155')
+    if (!first) throw new Errors.DisconnectedError()
+    return first.id
+  }
+
+  async function standard(req: Schema.SolanaRequest | Schema.Bip122Request): Promise<unknown> {
+    const { namespace } = req
+    switch (req.method) {
+      case 'standard:connect':
+      case 'bitcoin:connect': {
+        const silent = req.method === 'standard:connect' && req.params?.silent === true
+        if (silent && !connectionOf(namespace)) return { accounts: [] }
+        return connectResult(await requireConnection(namespace))
+      }
+      case 'standard:disconnect':
+        await disconnectNamespace(namespace)
+        return undefined
+    }
+    const connection = connectionOf(namespace)
+    if (!connection) throw new Errors.UnauthorizedError()
+    const h = await requireHost()
+    return h.walletRequest({ walletId: connection.wallet.id, request: req })
+  }
+
+  // Wallet events are applied one after another: checksumming an EVM address is asynchronous, and a
+  // chainChanged must not overtake the accountsChanged sent before it.
+  let walletEvents = Promise.resolve()
+  function queueWalletEvent(event: WalletEvent): Promise<void> {
+    walletEvents = walletEvents.then(() => onWalletEvent(event)).catch(() => {})
+    return walletEvents
+  }
+
+  async function onWalletEvent(event: WalletEvent) {
+    const namespace = Caip.namespaces.find((ns) => connectionOf(ns)?.wallet.id === event.walletId)
+    if (!namespace) return
+    const actor = connections[namespace]
+    switch (event.type) {
+      case 'accountsChanged': {
+        const addresses = namespace === 'eip155' ? await Injected.checksummed(event.accounts) : event.accounts
+        return actor.send({ type: 'ACCOUNTS_CHANGED', accounts: addresses.map((address) => ({ address })) })
+      }
+      case 'chainChanged': {
+        const chainId = toCaip(event.chainId)
+        if (chainId?.startsWith(`${namespace}:`)) actor.send({ type: 'CHAIN_CHANGED', chainId })
+        return
+      }
+      case 'disconnect':
+        return actor.send({ type: 'DISCONNECT' })
+    }
+  }
+
+  // ---- startup ----
+
+  async function start(session: { host: Host; origin: string }) {
+    host = session.host
+    origin = session.origin
+    changed()
+    try {
+      const registry = await options.loadRegistry()
+      networks = registry.resolve(config.networks, { rpcUrls: config.rpcUrls })
+      if (!configured(activeNetworkId)) activeNetworkId = undefined
+      const listed = await session.host.listWallets().catch(() => [] as PageWallet[])
+      wallets = mergeWallets(
+        wallets,
+        listed.filter((wallet) => !isExcluded(wallet)),
+      )
+      changed()
+      const stored = Caip.namespaces.map(
+        (namespace) => [namespace, storage.getConnections(namespace)] as const,
+      )
+      const missing = () => stored.some(([, keys]) => keys.length > 0 && !keys.some((key) => findWallet(key)))
+      if (missing()) await waitForWallets(() => !missing(), walletGrace)
+      const namespaces = configuredNamespaces()
+      for (const [namespace, keys] of stored) {
+        const candidates = namespaces.has(namespace)
+          ? unique(keys.flatMap((key) => findWallet(key) ?? []))
+          : []
+        connections[namespace].send({ type: 'RECONNECT', candidates })
+      }
+      await Promise.all(Caip.namespaces.map((namespace) => settled(namespace)))
+    } finally {
+      ready.resolve()
+      changed()
+    }
+  }
+
+  function findWallet(key: WalletKey): PageWallet | undefined {
+    return wallets.find((wallet) => sameWallet(key, wallet))
+  }
+
+  function waitForWallets(done: () => boolean, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = () => {
+        timers.clearTimeout(timer)
+        walletWatchers = walletWatchers.filter((watcher) => watcher !== check)
+        resolve()
+      }
+      const check = () => {
+        if (done()) finish()
+      }
+      const timer = timers.setTimeout(finish, ms)
+      walletWatchers.push(check)
+    })
+  }
+
+  function settled(namespace: Caip.Namespace): Promise<void> {
+    const actor = connections[namespace]
+    const done = () => !['connecting', 'reconnecting'].includes(actor.getSnapshot().value)
+    if (done()) return Promise.resolve()
+    return new Promise((resolve) => {
+      const subscription = actor.subscribe(() => {
+        if (!done()) return
+        subscription.unsubscribe()
+        resolve()
+      })
+    })
+  }
+
+  router.start()
+  for (const namespace of Caip.namespaces) connections[namespace].start()
+
+  // ---- the host's API ----
+
+  const api: Schema.ModalApi = {
+    open(input) {
+      const requested = input?.view
+      const view =
+        requested && openable.includes(requested) && (requested !== 'Account' || anyConnected())
+          ? requested
+          : undefined
+      filter = undefined
+      router.send({ type: 'OPEN', view })
+      changed()
+      void refreshBalance()
+    },
+    close() {
+      router.send({ type: 'CLOSE' })
+    },
+    request,
+    getState: () => state(),
+    async disconnect() {
+      await ready.promise
+      await disconnectAll()
+    },
+    async switchNetwork({ caipNetworkId }) {
+      await ready.promise
+      const network = configured(caipNetworkId)
+      if (!network) throw new Errors.UnrecognizedChainError()
+      await switchTo(network)
+    },
+    walletsChanged(list) {
+      wallets = list.filter((wallet) => !isExcluded(wallet))
+      for (const watcher of [...walletWatchers]) watcher()
+      changed()
+    },
+    walletEvent: (event) => queueWalletEvent(event),
+    ping: () => 'pong' as const,
+  }
+
+  // ---- the views' actions ----
+
+  const ui: Ui = {
+    selectWallet(wallet) {
+      const actor = connections[wallet.namespace]
+      if (connectionOf(wallet.namespace)) actor.send({ type: 'DISCONNECT' })
+      actor.send({ type: 'CONNECT', wallet })
+      const view = Router.currentView(router.getSnapshot().context)
+      router.send({ type: view === 'ConnectingExternal' ? 'REPLACE' : 'PUSH', view: 'ConnectingExternal' })
+    },
+    retry() {
+      for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'RETRY' })
+    },
+    back() {
+      if (Router.currentView(router.getSnapshot().context) === 'ConnectingExternal')
+        for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
+      router.send({ type: 'BACK' })
+    },
+    close() {
+      router.send({ type: 'CLOSE' })
+    },
+    showNetworks() {
+      router.send({ type: 'PUSH', view: 'Networks' })
+    },
+    async switchNetwork(id) {
+      const network = configured(id)
+      if (!network) return
+      snackbar.show('loading', texts.networks.switching(network.name))
+      try {
+        await switchTo(network)
+        snackbar.show('success', texts.networks.switched(network.name))
+        if (Router.currentView(router.getSnapshot().context) !== 'UnsupportedChain')
+          router.send({ type: 'BACK' })
+      } catch (error) {
+        snackbar.show('error', messageOf(error, texts.networks.failed))
+        startShake()
+      }
+    },
+    async disconnect() {
+      try {
+        await disconnectAll()
+        router.send({ type: 'CLOSE' })
+      } catch {
+        // disconnectAll told the user.
+      }
+    },
+    resized(height) {
+      host?.resize({ height: Math.min(10_000, Math.max(0, Math.ceil(height))) }).catch(() => {})
+    },
+    copied(ok) {
+      if (ok) snackbar.show('success', texts.account.copied)
+      else {
+        snackbar.show('error', texts.account.copyFailed)
+        startShake()
+      }
+    },
+  }
+
+  return {
+    api,
+    start,
+    alert(kind, detail) {
+      if (alerts.some((alert) => alert.kind === kind)) return
+      const text = alertTexts[kind]
+      alerts = [...alerts, { kind, title: text.title, detail: detail ?? text.detail }]
+      changed()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    getSnapshot() {
+      snapshot ??= build()
+      return snapshot
+    },
+    ui,
+  }
+}
+
+// ---- helpers ----
+
+function addresses(connection: Connection.Connection): string[] {
+  return connection.accounts.map((account) => account.address)
+}
+
+function connectResult(connection: Connection.Connection) {
+  return {
+    accounts: connection.accounts.map(({ address, publicKey, chains }) => ({
+      address,
+      publicKey: publicKey ?? new Uint8Array(),
+      chains: chains ?? [Injected.standardName(connection.chainId)],
+    })),
+  }
+}
+
+function switchTarget(params: Schema.Eip155Request['params']): string {
+  const first: unknown = Array.isArray(params) ? params[0] : undefined
+  const chainId =
+    typeof first === 'object' && first !== null ? (first as { chainId?: unknown }).chainId : undefined
+  if (typeof chainId !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(chainId))
+    throw new Errors.InvalidParamsError('Expected [{ chainId: "0x…" }].')
+  return chainId
+}
+
+// MetaMask mobile wraps 4902 in an internal error's `data.originalError`.
+function isUnrecognizedChain(error: unknown): boolean {
+  const code = codeOf(error)
+  if (code === Errors.UnrecognizedChainError.code) return true
+  const data = (error as { data?: { originalError?: unknown } } | undefined)?.data
+  return codeOf(data?.originalError) === Errors.UnrecognizedChainError.code
+}
+
+function codeOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return typeof code === 'number' ? code : undefined
+}
+
+function messageOf(error: unknown, fallback: string): string {
+  const message = (error as { message?: unknown } | undefined)?.message
+  return typeof message === 'string' && message ? message : fallback
+}
+
+function failureOf(error: unknown): Connection.Failure {
+  return {
+    code: codeOf(error) ?? Errors.InternalError.code,
+    message: messageOf(error, texts.errors.fallback),
+  }
+}
+
+function sameNamespace(id: Caip.ChainId | undefined, namespace: Caip.Namespace): boolean {
+  return id?.startsWith(`${namespace}:`) ?? false
+}
+
+function unique(list: PageWallet[]): PageWallet[] {
+  return list.filter((wallet, index) => list.findIndex((other) => other.id === wallet.id) === index)
+}
+
+// Wallets announced before the list arrived (through walletsChanged) are kept.
+function mergeWallets(known: PageWallet[], listed: PageWallet[]): PageWallet[] {
+  return [...listed, ...known.filter((wallet) => !listed.some((other) => other.id === wallet.id))]
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Errors.InternalError('The wallet did not answer in time.')), ms)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {}
+  const promise = new Promise<void>((done) => {
+    resolve = done
+  })
+  return { promise, resolve }
+}

@@ -1,0 +1,62 @@
+/**
+ * The snackbar of SPEC §2: one message at a time. A new one replaces an open one after 150 ms (the old one
+ * closes first); success and error close by themselves, loading stays until replaced.
+ */
+
+export type Variant = 'loading' | 'success' | 'error'
+export type Snack = { id: number; variant: Variant; message: string }
+
+export const swapDelay = 150
+export const autoCloseDelay = 2_500
+
+export type Timers = {
+  setTimeout: (callback: () => void, ms: number) => unknown
+  clearTimeout: (handle: unknown) => void
+}
+
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+}
+
+export type Snackbar = {
+  current(): Snack | undefined
+  show(variant: Variant, message: string): void
+  hide(): void
+}
+
+/** @example const snackbar = Snackbar.create({ onChange: render }); snackbar.show('success', 'Address copied') */
+export function create(options: { onChange: () => void; timers?: Timers }): Snackbar {
+  const { onChange, timers = realTimers } = options
+  let current: Snack | undefined
+  let counter = 0
+  let timer: unknown
+
+  const set = (snack: Snack | undefined) => {
+    current = snack
+    onChange()
+  }
+  const schedule = (callback: () => void, ms: number) => {
+    timers.clearTimeout(timer)
+    timer = timers.setTimeout(callback, ms)
+  }
+  const present = (snack: Snack) => {
+    set(snack)
+    if (snack.variant === 'loading') timers.clearTimeout(timer)
+    else schedule(() => set(undefined), autoCloseDelay)
+  }
+
+  return {
+    current: () => current,
+    show(variant, message) {
+      const snack = { id: ++counter, variant, message }
+      if (!current) return present(snack)
+      set(undefined)
+      schedule(() => present(snack), swapDelay)
+    },
+    hide() {
+      timers.clearTimeout(timer)
+      if (current) set(undefined)
+    },
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The modal's configuration, read once from its own URL (`?projectId=…&config=<JSON>`), which the host SDK
+ * builds. It is the host's word, so it is parsed here and nowhere else, with the bridge's own shapes.
+ */
+import { Caip } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+const chainId = S.check(S.string(80), Caip.isChainId, Caip.invalidChainId)
+const httpUrl = S.string(2048, 1, /^https?:\/\/\S+$/)
+const rpcUrls = S.check(
+  S.record(httpUrl, 64),
+  (urls) => Object.keys(urls).every(Caip.isChainId),
+  `rpcUrls: ${Caip.invalidChainId}`,
+)
+
+export const schema = S.object({
+  /** CAIP-2 ids of the networks the dApp supports, in its order. */
+  networks: S.array(chainId, 64),
+  rpcUrls: S.optional(rpcUrls),
+  themeMode: S.optional(S.picklist(['light', 'dark'])),
+  /** Checked key by key by `Theme.sanitize`; anything unsafe is dropped, not fatal. */
+  themeVariables: S.optional(S.record(S.string(256), 64)),
+  features: S.optional(S.record(S.boolean, 64)),
+  embedded: S.optional(S.boolean),
+})
+export type Config = S.Infer<typeof schema>
+
+const known = ['networks', 'rpcUrls', 'themeMode', 'themeVariables', 'features', 'embedded']
+
+/** What the URL said, or why it could not be used. */
+export type Parsed =
+  | { ok: true; projectId: string; config: Config }
+  | { ok: false; projectId: string; config: Config; message: string }
+
+/** The configuration a modal falls back to when the host's is unusable: nothing configured. */
+export const empty: Config = { networks: [] }
+
+/**
+ * Reads `projectId` and `config` from the modal's query string.
+ * @example
+ * Config.parse('?projectId=demo&config=' + encodeURIComponent(JSON.stringify({ networks: ['eip155:1'] })))
+ */
+export function parse(search: string): Parsed {
+  const params = new URLSearchParams(search)
+  const projectId = params.get('projectId') ?? ''
+  const raw = params.get('config')
+  const fail = (message: string): Parsed => ({ ok: false, projectId, config: empty, message })
+  if (raw === null) return fail('The modal URL has no config parameter.')
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch {
+    return fail('The config parameter is not valid JSON.')
+  }
+  const parsed = S.parse(schema, json)
+  if (!parsed.ok) return fail(`Invalid config: ${parsed.message}`)
+  // Unknown keys are dropped with a warning, so a newer host SDK does not break an older modal.
+  const unknown = Object.keys(json as object).filter((key) => !known.includes(key))
+  if (unknown.length > 0) console.warn(`[airlock] Unknown config keys are ignored: ${unknown.join(', ')}`)
+  return { ok: true, projectId, config: parsed.value }
+}

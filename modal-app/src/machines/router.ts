@@ -1,0 +1,125 @@
+/**
+ * The modal's view router (SPEC §2) as a pure machine: a view stack, opened and closed by rules.
+ *
+ * While closed the stack already holds the view that opening would show, so the card is rendered behind the
+ * hidden iframe and `OPEN` only flips `open`. Effects are named actions (`closed`), implemented by the
+ * runtime with `machine.provide`, so tests can read them from `transition()`.
+ */
+import type { View } from '@airlock/bridge-protocol'
+import { assign, type SnapshotFrom, setup } from 'xstate'
+
+export type RouterInput = {
+  /** Inline in a host element: never hidden, closing returns to Account or Connect. */
+  embedded: boolean
+  mobile: boolean
+  /** At least one chain namespace is configured. */
+  adapters: boolean
+  /** A connected address exists. */
+  connected: boolean
+}
+
+export type RouterContext = RouterInput & {
+  /** The view stack, current view last. Never empty. */
+  history: View[]
+}
+
+export type RouterEvent =
+  /** Opens on the requested view, else by SPEC §2's rule. */
+  | { type: 'OPEN'; view?: View | undefined }
+  | { type: 'PUSH'; view: View }
+  | { type: 'REPLACE'; view: View }
+  | { type: 'BACK' }
+  /** Closes unless blocked; `force` closes even on ApproveTransaction. */
+  | { type: 'CLOSE'; force?: boolean | undefined }
+  | { type: 'CONNECTED'; connected: boolean }
+
+/** The view SPEC §2 opens on when none is requested. */
+export function defaultView(context: RouterInput): View {
+  if (context.connected) return 'Account'
+  if (!context.adapters) return context.mobile ? 'AllWallets' : 'ConnectingWalletConnectBasic'
+  return 'Connect'
+}
+
+/** The current view. */
+export function currentView(context: RouterContext): View {
+  return context.history[context.history.length - 1] ?? defaultView(context)
+}
+
+const closesOnBack = (context: RouterContext) =>
+  context.history.length <= 1 || context.history.includes('UnsupportedChain')
+const blocked = (context: RouterContext, force: boolean | undefined) =>
+  !force && currentView(context) === 'ApproveTransaction'
+// Views that only make sense with a connected account.
+const needsAccount: readonly View[] = ['Account', 'UnsupportedChain', 'ApproveTransaction']
+
+export const machine = setup({
+  types: {} as { context: RouterContext; events: RouterEvent; input: RouterInput },
+  actions: {
+    /** The modal closed (or, embedded, returned to its resting view): pending connect requests end. */
+    closed: () => {},
+    /** Back to the resting view, the one opening without a request would show. */
+    reset: assign(({ context }) => ({ history: [defaultView(context)] })),
+  },
+  guards: {
+    embedded: ({ context }) => context.embedded,
+    blocked: ({ context, event }) => event.type === 'CLOSE' && blocked(context, event.force),
+    backBlocked: ({ context }) => closesOnBack(context) && blocked(context, false),
+    closesOnBack: ({ context }) => closesOnBack(context),
+  },
+}).createMachine({
+  id: 'router',
+  context: ({ input }) => ({ ...input, history: [defaultView(input)] }),
+  initial: 'boot',
+  states: {
+    // Embedded, the card is always on the page, so the modal counts as open from the start.
+    boot: { always: [{ guard: 'embedded', target: 'open' }, { target: 'closed' }] },
+    closed: {
+      on: {
+        OPEN: {
+          target: 'open',
+          actions: assign(({ context, event }) => ({ history: [event.view ?? defaultView(context)] })),
+        },
+        // Keep the resting view in step with the connection, so the next open only flips visibility.
+        CONNECTED: { actions: [assign({ connected: ({ event }) => event.connected }), 'reset'] },
+      },
+    },
+    open: {
+      on: {
+        OPEN: {
+          actions: assign(({ context, event }) => ({ history: event.view ? [event.view] : context.history })),
+        },
+        PUSH: { actions: assign(({ context, event }) => ({ history: [...context.history, event.view] })) },
+        REPLACE: {
+          actions: assign(({ context, event }) => ({
+            history: [...context.history.slice(0, -1), event.view],
+          })),
+        },
+        BACK: [
+          { guard: 'backBlocked' },
+          { guard: 'closesOnBack', target: 'closing' },
+          { actions: assign(({ context }) => ({ history: context.history.slice(0, -1) })) },
+        ],
+        CLOSE: [{ guard: 'blocked' }, { target: 'closing' }],
+        CONNECTED: {
+          actions: assign(({ context, event }) => {
+            const lost = !event.connected && context.history.some((view) => needsAccount.includes(view))
+            const connected = event.connected
+            return lost ? { connected, history: [defaultView({ ...context, connected })] } : { connected }
+          }),
+        },
+      },
+    },
+    // Transient: closing resets the stack to the resting view; embedded, the modal stays on the page.
+    closing: {
+      entry: ['reset', 'closed'],
+      always: [{ guard: 'embedded', target: 'open' }, { target: 'closed' }],
+    },
+  },
+})
+
+export type RouterSnapshot = SnapshotFrom<typeof machine>
+
+/** Whether the modal is showing. */
+export function isOpen(snapshot: { value: unknown }): boolean {
+  return snapshot.value === 'open'
+}

@@ -1,0 +1,79 @@
+/**
+ * Boot. The handshake listener starts first, synchronously: the host posts its hello as soon as the frame
+ * loads, and a hello that arrives before anyone listens is lost (modules are evaluated before the frame's
+ * load event, so listening in this module's first statement is early enough). Everything else comes after,
+ * and the heavy parts (network registry, viem, all views but Connect) load on demand.
+ */
+import { Handshake, Messenger, Origin, Schema } from '@airlock/bridge-protocol'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import * as Config from './config/Config.ts'
+import * as Projects from './config/projects.ts'
+import * as Modal from './Modal.ts'
+import * as Storage from './storage.ts'
+import * as Theme from './Theme.ts'
+import { App } from './ui/App.tsx'
+import { preloadAccount } from './ui/lazy.ts'
+import './styles.css'
+
+const parsed = Config.parse(location.search)
+const patterns = Projects.allowedOrigins(Projects.load(), parsed.projectId)
+
+const accepted = Handshake.accept({
+  window,
+  projectId: parsed.projectId,
+  isAllowed: (origin) => patterns !== undefined && Origin.isAllowed(patterns, origin),
+  onRefused: (refusal) =>
+    modal.alert(
+      patterns === undefined ? 'projectIdNotConfigured' : 'invalidAppConfiguration',
+      refusalDetail(refusal),
+    ),
+})
+
+const modal = Modal.create({
+  config: parsed.config,
+  configError: parsed.ok ? undefined : parsed.message,
+  storage: Storage.create(Storage.browser()),
+  mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
+  loadRegistry: () => import('./config/networks.ts'),
+  loadChainClient: () => import('./chain/client.ts'),
+})
+
+accepted.then(({ port, origin }) => {
+  // At once, in the same task: the host calls as soon as it is welcomed.
+  const messenger = Messenger.create({
+    port,
+    local: Schema.modalApi,
+    implementation: modal.api,
+    peer: Schema.hostApi,
+    timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
+  })
+  void modal.start({ host: messenger.remote, origin })
+  whenIdle(preloadAccount)
+})
+
+if (patterns === undefined) modal.alert('projectIdNotConfigured')
+if (parsed.config.embedded) document.documentElement.dataset.embedded = 'true'
+Theme.apply(document.documentElement, {
+  mode: parsed.config.themeMode,
+  variables: parsed.config.themeVariables,
+})
+
+const root = document.getElementById('root')
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App modal={modal} />
+    </StrictMode>,
+  )
+
+function refusalDetail(refusal: Handshake.Refusal): string | undefined {
+  if (refusal === 'version') return 'The host SDK and the modal speak different protocol versions.'
+  if (refusal === 'project') return 'The host SDK asked for another project than the modal was loaded with.'
+  return undefined
+}
+
+function whenIdle(task: () => void) {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(task, { timeout: 2_000 })
+  else setTimeout(task, 200)
+}

@@ -1,0 +1,58 @@
+/**
+ * Every text the user reads, in one place. Where SPEC.md names a text, it is quoted exactly.
+ */
+export const texts = {
+  alerts: {
+    invalidAppConfiguration: 'Invalid App Configuration',
+    invalidAppConfigurationDetail:
+      'This site is not allowed to use this project. Check the project’s allowed origins.',
+    projectIdNotConfigured: 'Project ID Not Configured',
+    projectIdNotConfiguredDetail:
+      'This project id is unknown to the modal. Check the projectId passed to Airlock.',
+    invalidConfig: 'Invalid Configuration',
+  },
+  close: 'Close',
+  back: 'Back',
+  connect: {
+    title: 'Connect Wallet',
+    wantsToConnect: 'wants to connect',
+    noWallets: 'No wallets were found on this page. Install a browser wallet and reload.',
+    recent: 'Recent',
+    walletList: 'Wallets',
+  },
+  connecting: {
+    continueIn: (wallet: string) => `Continue in ${wallet}`,
+    accept: 'Accept connection request in the wallet',
+    declined: 'Connection declined',
+    declinedDetail: 'Connection can be declined if a previous request is still active',
+    failed: 'Connection failed',
+    tryAgain: 'Try again',
+  },
+  account: {
+    title: 'Account',
+    copy: 'Copy address',
+    copied: 'Address copied',
+    copyFailed: 'Failed to copy address',
+    explorer: 'Block explorer',
+    disconnect: 'Disconnect',
+    balance: 'Balance',
+    network: 'Network',
+    alsoConnected: 'Also connected',
+  },
+  networks: {
+    title: 'Choose Network',
+    switching: (network: string) => `Switching to ${network}…`,
+    switched: (network: string) => `Switched to ${network}`,
+    failed: 'Failed to switch network',
+  },
+  unsupportedChain: {
+    title: 'Switch Network',
+    detail: 'This app doesn’t support your current network. Switch to an available option to continue.',
+  },
+  namespaces: { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' },
+  errors: {
+    failedToDisconnect: 'Failed to disconnect',
+    userRejected: 'User rejected the request.',
+    fallback: 'An error occurred',
+  },
+} as const

@@ -1,0 +1,21 @@
+import type { Snack as SnackData } from '../Snackbar.ts'
+import { CheckIcon, CloseIcon } from './icons.tsx'
+
+/**
+ * The snackbar. The live region is always in the page, so screen readers announce each new message; the
+ * message is keyed by id, so a replacement animates in again.
+ */
+export function Snack({ snack }: { snack: SnackData | undefined }) {
+  return (
+    <div className="snackbar-region" role="status" aria-live="polite" data-testid="snackbar">
+      {snack && (
+        <div key={snack.id} className={`snackbar snackbar-${snack.variant}`} data-variant={snack.variant}>
+          {snack.variant === 'loading' && <span className="spinner" aria-hidden="true" />}
+          {snack.variant === 'success' && <CheckIcon />}
+          {snack.variant === 'error' && <CloseIcon />}
+          <span>{snack.message}</span>
+        </div>
+      )}
+    </div>
+  )
+}
