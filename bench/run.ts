@@ -10,6 +10,7 @@ import { type Browser, chromium, type Page } from '@playwright/test'
 import { build } from 'esbuild'
 import { walletOptions } from '../e2e/journeys/fixtures.ts'
 import { walletInitScript } from '../e2e/wallets/index.ts'
+import { chromiumLaunchOptions } from '../e2e/wallets/playwright.config.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
@@ -17,7 +18,7 @@ const percentile = (samples: number[], p: number) => {
   const sorted = [...samples].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 }
-const round = (n: number) => Math.round(n * 100) / 100
+const round = (n: number) => Math.round(n * 1000) / 1000
 
 function sizes() {
   const html = readFileSync(root('modal-app/dist/index.html'), 'utf8')
@@ -54,12 +55,13 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: stri
     }),
   )
   await page.goto(`${dappUrl}/bench-bridge.html`)
+  page.setDefaultTimeout(60_000)
   const { bridgeSamples, rawSamples } = await page.evaluate(
     (runs) =>
       (window as unknown as { runBridgeBench(n: number): Promise<Record<string, number[]>> }).runBridgeBench(
         runs,
       ),
-    500,
+    200,
   )
   await page.close()
   return {
@@ -83,26 +85,27 @@ async function openLatency(browser: Browser, dappUrl: string, opens: number) {
   await frame.waitForSelector('[data-testid="wallet-list"] button', { state: 'attached' })
   const samples: number[] = []
   for (let i = 0; i < opens; i++) {
-    const shown = frame.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const check = () => {
-            const button = document.querySelector('[data-testid="wallet-list"] button')
-            const box = button?.getBoundingClientRect()
-            // A hidden frame lays nothing out; the first frame where the list has a size is the first it paints.
-            if (box && box.width > 0 && box.height > 0) resolve(performance.timeOrigin + performance.now())
-            else requestAnimationFrame(check)
-          }
-          requestAnimationFrame(check)
-        }),
-    )
+    // A string, not a function: tsx would wrap a named inner function in a helper the frame does not have.
+    const shown = frame.evaluate<number>(`new Promise((resolve) => {
+      function check() {
+        const button = document.querySelector('[data-testid="wallet-list"] button')
+        const box = button && button.getBoundingClientRect()
+        // A hidden frame lays nothing out: the first frame where the list has a size is the first it paints.
+        if (box && box.width > 0 && box.height > 0) resolve(performance.timeOrigin + performance.now())
+        else requestAnimationFrame(check)
+      }
+      requestAnimationFrame(check)
+      setTimeout(() => resolve(Number.NaN), 10000)
+    })`)
     await page.waitForTimeout(50)
     const clicked = await page.evaluate(() => {
       const at = performance.timeOrigin + performance.now()
       ;(document.getElementById('open') as HTMLButtonElement).click()
       return at
     })
-    samples.push((await shown) - clicked)
+    const at = await shown
+    if (Number.isNaN(at)) throw new Error('the modal card did not appear within 10 s')
+    samples.push(at - clicked)
     await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
     await page.waitForFunction(
       () => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open,
@@ -159,16 +162,7 @@ async function hostLoadDelta(browser: Browser, dappUrl: string, modalUrl: string
 async function main() {
   const results: Record<string, number | string> = { date: new Date().toISOString(), ...sizes() }
   const stack = await Stack.start()
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  const browser = await chromium.launch(chromiumLaunchOptions)
   try {
     Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl, stack.dappUrl))
     Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
