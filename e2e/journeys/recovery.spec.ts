@@ -47,7 +47,7 @@ test('a modal frame that reloads fails pending calls clearly and is usable again
   await expect(modal.getByRole('dialog')).toBeVisible()
   await page.evaluate(() => {
     const frame = document.querySelector('iframe[title="Airlock"]') as HTMLIFrameElement
-    frame.src = frame.src
+    frame.setAttribute('src', frame.src)
   })
   expect(await pending).toBe('4900 The Airlock modal reloaded.')
   await connectEvm(page, modal)
