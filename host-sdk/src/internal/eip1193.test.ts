@@ -58,7 +58,6 @@ describe('EIP-1193 provider', () => {
     expect(events).toEqual([
       ['connect', { chainId: '0x7a69' }],
       ['accountsChanged', ['0xabc']],
-      ['chainChanged', '0x7a69'],
       ['chainChanged', '0x7a6a'],
       ['accountsChanged', ['0xdef']],
       ['accountsChanged', []],

@@ -58,7 +58,8 @@ export function eip1193(send: Send, state: () => State, fallbackChainId: string 
     if (!was?.accounts.length && is?.accounts.length)
       events.emit('connect', { chainId: hexChainId(is.chainId) })
     if (list(was).join() !== list(is).join()) events.emit('accountsChanged', list(is))
-    if (is && was?.chainId !== is.chainId) events.emit('chainChanged', hexChainId(is.chainId))
+    // `connect` already carries the first chain; chainChanged is for a change while connected.
+    if (was && is && was.chainId !== is.chainId) events.emit('chainChanged', hexChainId(is.chainId))
     if (was?.accounts.length && !is?.accounts.length)
       events.emit('disconnect', { code: 4900, message: 'The Provider is disconnected from all chains.' })
   }
