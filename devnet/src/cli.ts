@@ -4,8 +4,9 @@
 import * as Accounts from './Accounts.ts'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Foreground from './Foreground.ts'
 
-async function main(): Promise<void> {
+Foreground.run(async () => {
   // `--host 0.0.0.0` inside a container, so the published ports reach the chains.
   const hostFlag = process.argv.indexOf('--host')
   const host = hostFlag > 0 ? process.argv[hostFlag + 1] : undefined
@@ -18,16 +19,5 @@ async function main(): Promise<void> {
   console.log(`  Account 0   ${first?.address}`)
   console.log(`  Private key ${first?.privateKey}  (public test key: never send real funds)`)
   console.log('Press Ctrl-C to stop.')
-  const shutdown = async (signal: NodeJS.Signals) => {
-    console.log(`\n${signal}: stopping devnet`)
-    await devnet.stop()
-    process.exit(0)
-  }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error)
-  process.exit(1)
+  return devnet.stop
 })

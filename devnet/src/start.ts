@@ -5,9 +5,10 @@
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
 import { testTokenAddress } from './Chains.ts'
+import * as Foreground from './Foreground.ts'
 import * as Stack from './Stack.ts'
 
-async function main(): Promise<void> {
+Foreground.run(async () => {
   if (!process.argv.includes('--no-build'))
     execSync('npx turbo run build --output-logs=errors-only', { stdio: 'inherit' })
   const stack = await Stack.start()
@@ -20,18 +21,5 @@ ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(13)} ${c.rpcUrl}   ${c
   ALT token     ${testTokenAddress}
   Test account  ${first?.address}  key ${first?.privateKey}
 Press Ctrl-C to stop.`)
-  let stopping = false
-  const shutdown = async () => {
-    if (stopping) return
-    stopping = true
-    await stack.stop()
-    process.exit(0)
-  }
-  process.on('SIGINT', shutdown)
-  process.on('SIGTERM', shutdown)
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error)
-  process.exit(1)
+  return stack.stop
 })
