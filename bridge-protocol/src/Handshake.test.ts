@@ -94,6 +94,31 @@ describe('Handshake.accept', () => {
     expect(project?.code).toBe(4100)
   })
 
+  it('welcomes only the first of two hellos checked at the same time', async () => {
+    const { self, post } = modalWindow()
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const accepted = Handshake.accept({
+      window: self,
+      projectId: 'demo',
+      isAllowed: () => gate.then(() => true),
+    })
+    const a = new MessageChannel()
+    const b = new MessageChannel()
+    const replies: unknown[] = []
+    a.port1.onmessage = (e) => replies.push(['a', e.data])
+    b.port1.onmessage = (e) => replies.push(['b', e.data])
+    post(hello, { ports: [a.port2] })
+    post(hello, { ports: [b.port2] })
+    release()
+    await accepted
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(replies).toEqual([['a', { type: 'airlock:welcome', version: protocolVersion }]])
+    a.port1.close()
+  })
+
   it('ignores any malformed message without replying or accepting', async () => {
     const { self, post } = modalWindow()
     let accepted = false

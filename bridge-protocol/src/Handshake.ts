@@ -70,9 +70,9 @@ export type Accepted = { port: MessagePort; origin: string }
 export function accept(options: AcceptOptions): Promise<Accepted> {
   const { window: self } = options
   return new Promise((resolve) => {
-    let busy = false
+    let accepted = false
     const onMessage = async (event: MessageEvent) => {
-      if (busy || event.source !== self.parent || event.source === null) return
+      if (accepted || event.source !== self.parent || event.source === null) return
       const parsed = parse(hello, event.data)
       const port = event.ports?.[0]
       if (!parsed.ok || !port || event.ports.length !== 1) return
@@ -93,15 +93,16 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
           code: 4100,
           message: 'Project id does not match the modal.',
         })
-      busy = true
       const allowed = await Promise.resolve(options.isAllowed(event.origin)).catch(() => false)
-      busy = false
       if (!allowed)
         return refuse('origin', {
           type: 'airlock:refused',
           code: UnauthorizedError.code,
           message: 'Invalid App Configuration',
         })
+      // Two hellos may be checked at once; the first through wins, and the other's port is closed.
+      if (accepted) return port.close()
+      accepted = true
       self.removeEventListener('message', onMessage as unknown as EventListener)
       port.postMessage({ type: 'airlock:welcome', version: protocolVersion } satisfies HandshakeReply)
       resolve({ port, origin: event.origin })

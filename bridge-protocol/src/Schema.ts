@@ -12,8 +12,9 @@ const text = (max: number) => S.string(max)
 const chainId = S.check(S.string(80), isChainId, invalidChainId)
 const accountId = S.check(S.string(220), isAccountId, invalidAccountId)
 const address = S.string(128, 1)
-// An icon is shown with <img>, where scripts never run; still only data: images and http(s) are accepted.
-const icon = S.string(200_000, 1, /^(data:image\/|https?:\/\/)/)
+// Only inline images: an http(s) icon would make the modal fetch a URL the page chose before the visitor
+// did anything (DESIGN §7). EIP-6963 and the Wallet Standard both require data URIs anyway.
+const icon = S.string(200_000, 1, /^data:image\//)
 const nothing = S.optional(S.literal(undefined))
 
 export const namespace = S.picklist(namespaces)

@@ -8,7 +8,7 @@ describe('createAirlock on a server', () => {
     await expect(airlock.open()).resolves.toBeUndefined()
     await expect(airlock.close()).resolves.toBeUndefined()
     await expect(airlock.disconnect()).resolves.toBeUndefined()
-    expect(airlock.getState()).toMatchObject({ open: false, status: 'connecting' })
+    expect(airlock.getState()).toMatchObject({ open: false, status: 'disconnected' })
     expect(() => airlock.destroy()).not.toThrow()
   })
 

@@ -61,7 +61,13 @@ function deferred(): Deferred {
   return { promise, ...handlers }
 }
 
-const initial: State = { open: false, view: 'Connect', status: 'connecting', namespaces: {} }
+// On a server nothing will ever connect, so the mirror starts settled there.
+const initial: State = {
+  open: false,
+  view: 'Connect',
+  status: typeof window === 'undefined' ? 'disconnected' : 'connecting',
+  namespaces: {},
+}
 const icon =
   'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PHJlY3Qgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIiByeD0iOCIgZmlsbD0iIzFmNGVkOCIvPjxjaXJjbGUgY3g9IjE2IiBjeT0iMTYiIHI9IjciIGZpbGw9Im5vbmUiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSIzIi8+PC9zdmc+'
 
@@ -153,10 +159,16 @@ export function createAirlock(options: AirlockOptions): Airlock {
       // Said once, for the developer: a refused origin or a modal that never loaded.
       console.error('Airlock:', (error as Error).message)
     }
-    const loadTimer = setTimeout(() => {
-      fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
-      options.onTimeout?.('iframe_load_failed')
-    }, timeouts.load)
+    // Armed for the first load and again after each reload, so no handshake can wait forever.
+    let loadTimer: ReturnType<typeof setTimeout> | undefined
+    const arm = () => {
+      clearTimeout(loadTimer)
+      loadTimer = setTimeout(() => {
+        fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
+        options.onTimeout?.('iframe_load_failed')
+      }, timeouts.load)
+    }
+    arm()
 
     loadBridge().then((bridge) => {
       if (failure) return
@@ -183,6 +195,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
           }
           ready?.reject(error)
           ready = deferred()
+          arm()
         },
       })
     }, fail)

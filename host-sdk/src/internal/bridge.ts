@@ -12,6 +12,7 @@ import {
   Schema,
   type State,
 } from '@airlock/bridge-protocol'
+import { parse } from '@airlock/bridge-protocol/Shape'
 import { pageWallets } from './pageWallets.ts'
 
 export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
@@ -68,10 +69,23 @@ export function start(options: BridgeOptions): () => void {
           local: Schema.hostApi,
           implementation: host,
           peer: Schema.modalApi,
+          // A switch waits on the wallet's prompt, like the requests that need a person.
           timeoutOf: (method, input) =>
-            method === 'request' && Schema.needsUser(input as Request) ? undefined : options.requestTimeout,
+            method === 'switchNetwork' || (method === 'request' && Schema.needsUser(input as Request))
+              ? undefined
+              : options.requestTimeout,
         })
-        options.ready(messenger.remote)
+        const remote = messenger.remote
+        // Wallet Standard results reach the dApp only in the shape the feature promises.
+        options.ready({
+          ...remote,
+          request: (request) =>
+            remote.request(request).then((result) => {
+              const parsed = parse(Schema.resultOf(request as Request), result)
+              if (parsed.ok) return parsed.value
+              throw new Errors.InternalError(`Malformed result of ${request.method}: ${parsed.message}`)
+            }),
+        })
         messenger.remote.getState().then(options.setState, () => {})
       },
       (error: Errors.BaseError) => options.failed(error, true),

@@ -42,6 +42,12 @@ describe('EIP-1193 provider', () => {
     expect(sent).toEqual([])
   })
 
+  it('asks the modal for eth_accounts while it is still reconnecting', async () => {
+    const { provider, sent } = setup({ ...disconnected, status: 'reconnecting' })
+    expect(await provider.request({ method: 'eth_accounts' })).toBe('from modal')
+    expect(sent).toEqual([{ namespace: 'eip155', method: 'eth_accounts' }])
+  })
+
   it('sends every other method to the modal in the eip155 namespace', async () => {
     const { provider, sent } = setup()
     expect(await provider.request({ method: 'personal_sign', params: ['0x00', '0xabc'] })).toBe('from modal')

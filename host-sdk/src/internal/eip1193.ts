@@ -36,9 +36,12 @@ export function eip1193(send: Send, state: () => State, fallbackChainId: string 
   const provider: Eip1193Provider = {
     async request(args) {
       const method = args?.method
-      if (method === 'eth_accounts') return accounts()
+      // While the modal is still reconnecting the mirror is not settled yet: ask the modal, which answers
+      // once the reconnect is done, so a dApp never mistakes a returning visitor for a new one.
+      const settled = state().status === 'connected' || state().status === 'disconnected'
+      if (method === 'eth_accounts' && settled) return accounts()
       if (method === 'eth_chainId' && chainId()) return chainId()
-      return send({ namespace: 'eip155', method, params: args.params as Schema.Eip155Request['params'] })
+      return send({ namespace: 'eip155', method, params: args?.params as Schema.Eip155Request['params'] })
     },
     on(event, listener) {
       events.on(event, listener)

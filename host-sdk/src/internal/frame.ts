@@ -38,6 +38,7 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
 
   const dialog = document.createElement('dialog')
   dialog.dataset.airlock = ''
+  dialog.setAttribute('aria-label', 'Airlock')
   dialog.style.cssText =
     'padding:0;margin:0;border:0;width:100%;height:100%;max-width:none;max-height:none;background:transparent;overflow:hidden'
   iframe.style.height = '100%'

@@ -2,13 +2,14 @@
  * The wallets that live on the host page: EIP-6963 providers and Wallet Standard wallets. The host SDK
  * finds them and describes them to the modal; it runs a request on one only when the modal asks.
  */
-import type { PageWallet, Request, WalletEvent } from '@airlock/bridge-protocol'
+import { type PageWallet, type Request, Schema, type WalletEvent } from '@airlock/bridge-protocol'
 import {
   DisconnectedError,
   InvalidParamsError,
   UnauthorizedError,
   UnsupportedMethodError,
 } from '@airlock/bridge-protocol/Errors'
+import { parse } from '@airlock/bridge-protocol/Shape'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { appReady, registerEvent } from './registry.ts'
 
@@ -31,8 +32,11 @@ export function pageWallets(
 ) {
   const entries = new Map<string, Entry>()
 
+  // A wallet that describes itself badly is left out alone, rather than failing the whole list.
   const add = (entry: Entry) => {
-    entries.set(entry.info.id, entry)
+    const info = parse(Schema.pageWallet, entry.info)
+    if (!info.ok) return
+    entries.set(info.value.id, { ...entry, info: info.value })
     onChange()
   }
 
@@ -45,11 +49,11 @@ export function pageWallets(
       info: {
         id,
         namespace: 'eip155',
-        name: `${info.name}`,
-        icon: `${info.icon}`,
-        rdns: `${info.rdns}`,
+        name: info.name,
+        icon: info.icon,
+        rdns: info.rdns,
         chains: [],
-      },
+      } as PageWallet,
     })
   }) as EventListener)
   dispatchEvent(new Event('eip6963:requestProvider'))

@@ -46,7 +46,10 @@ export function standardWallet(
 ) {
   const events = emitter()
   const version = '1.0.0'
-  const chains = networks.map((n) => standardChains[n]).filter(Boolean) as Chain[]
+  const chains = networks
+    .filter((n) => n.startsWith(`${namespace}:`))
+    .map((n) => standardChains[n])
+    .filter(Boolean) as Chain[]
   const signs = signFeatures[namespace]
   const cache = new Map<string, WalletAccount>()
   const accounts = () =>

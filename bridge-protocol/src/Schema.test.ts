@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import * as Schema from './Schema.ts'
+import * as S from './Shape.ts'
+
+const wallet = {
+  id: 'eip6963:1',
+  namespace: 'eip155',
+  name: 'Wallet',
+  icon: 'data:image/svg+xml;base64,PHN2Zy8+',
+  chains: [],
+}
+
+describe('Schema', () => {
+  it('accepts page wallets with inline icons only, so the modal never fetches a URL the page chose', () => {
+    expect(S.parse(Schema.pageWallet, wallet).ok).toBe(true)
+    expect(S.parse(Schema.pageWallet, { ...wallet, icon: 'https://tracker.example/pixel.png' }).ok).toBe(
+      false,
+    )
+    expect(S.parse(Schema.pageWallet, { ...wallet, icon: 'javascript:alert(1)' }).ok).toBe(false)
+  })
+
+  it('keeps only the keys a shape names', () => {
+    const parsed = S.parse(Schema.pageWallet, { ...wallet, extra: 'dropped', __proto__: { polluted: true } })
+    expect(parsed.ok && Object.keys(parsed.value).sort()).toEqual([
+      'chains',
+      'icon',
+      'id',
+      'name',
+      'namespace',
+    ])
+  })
+
+  it("shapes each namespace's requests by method, with the SPEC texts for CAIP ids", () => {
+    expect(
+      S.parse(Schema.request, { namespace: 'bip122', method: 'bitcoin:connect', params: { silent: true } })
+        .ok,
+    ).toBe(true)
+    expect(
+      S.parse(Schema.request, { namespace: 'solana', method: 'solana:signMessage', params: { address: 'a' } })
+        .ok,
+    ).toBe(false)
+    expect(S.parse(Schema.request, { namespace: 'cosmos', method: 'x' }).ok).toBe(false)
+    const state = {
+      open: true,
+      view: 'Account',
+      status: 'connected',
+      namespaces: {},
+      caipNetworkId: 'eip155',
+    }
+    expect(S.parse(Schema.state, state)).toEqual({ ok: false, message: 'Invalid CAIP-2 network id' })
+  })
+
+  it('knows which requests wait for a person', () => {
+    expect(Schema.needsUser({ method: 'eth_sendTransaction' })).toBe(true)
+    expect(Schema.needsUser({ method: 'solana:signAndSendTransaction' })).toBe(true)
+    expect(Schema.needsUser({ method: 'eth_blockNumber' })).toBe(false)
+    expect(Schema.needsUser({ method: 'eth_signTypedData_v4x' })).toBe(false)
+  })
+
+  it('picks the result shape of a request', () => {
+    const signed = Schema.resultOf({ namespace: 'bip122', method: 'bitcoin:signMessage' })
+    expect(S.parse(signed, { signedMessage: new Uint8Array(1), signature: new Uint8Array(65) }).ok).toBe(true)
+    expect(S.parse(signed, { signature: 'not bytes' }).ok).toBe(false)
+    expect(S.parse(Schema.resultOf({ namespace: 'eip155', method: 'eth_call' }), '0x').ok).toBe(true)
+  })
+})
