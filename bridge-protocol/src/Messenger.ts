@@ -1,15 +1,14 @@
 /**
- * The RPC channel over the private `MessagePort`, in both directions: each side exposes one contract
- * (Schema.ts) and calls the other's.
+ * The RPC channel over the private `MessagePort`: comlink in both directions, hardened for a peer that may
+ * be hostile. Each side exposes one contract (Schema.ts) and calls the other's.
  *
- * Messages are comlink's wire format (`{ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW',
- * value }] }`, answered by `{ id, type: 'RAW', value }`), so either end can be a comlink `wrap`/`expose`
- * peer (Messenger.test.ts proves it). The library itself is not shipped: it costs 1.8 KB gzip of the host
- * SDK's 5 KB, and its GET/SET/CONSTRUCT and proxy transfer would let a hostile peer walk the exposed object,
- * so only APPLY of a contract method is served. Arguments and results are parsed through the contract's
- * shapes, and results travel in an envelope `{ ok, value } | { ok, error: { code, message, data } }` so
- * errors keep their EIP-1193 code.
+ * comlink alone would let the peer GET, SET or CONSTRUCT anything reachable from the exposed object, hand
+ * over proxies, and turn a thrown error into a plain `Error`. So messages are filtered before comlink sees
+ * them (only APPLY of a contract method with plain values), arguments and results are parsed through the
+ * contract's shapes, and results travel in an envelope `{ ok, value } | { ok, error: { code, message,
+ * data } }` so errors keep their EIP-1193 code.
  */
+import * as Comlink from 'comlink'
 import {
   type BaseError,
   DisconnectedError,
@@ -72,57 +71,13 @@ export function create<Local extends Contract, Peer extends Contract>(
   options: CreateOptions<Local, Peer>,
 ): Messenger<Peer> {
   const { port, local, implementation, peer, timeoutOf } = options
-  const pending = new Map<string, { answer(value: unknown): void; fail(error: BaseError): void }>()
-  const prefix = Math.random().toString(36).slice(2)
-  let sequence = 0
-  let closed: BaseError | undefined
-
-  const serve = async (method: string, argumentList: unknown): Promise<Envelope> => {
-    const contract = Object.hasOwn(local, method) ? local[method] : undefined
-    const arg = Array.isArray(argumentList) && argumentList.length <= 1 ? argumentList[0] : null
-    if (!contract || (arg !== undefined && (arg?.type !== 'RAW' || !('value' in arg))))
-      return { ok: false, error: toWire(new UnsupportedMethodError()) }
-    const input = S.parse(contract.input, arg?.value)
-    if (!input.ok)
-      return { ok: false, error: toWire(new InvalidParamsError(`Invalid parameters: ${input.message}`)) }
-    try {
-      const run = implementation[method] as (input: unknown) => unknown
-      const output = S.parse(contract.output, await run(input.value))
-      if (output.ok) return { ok: true, value: output.value }
-      return {
-        ok: false,
-        error: toWire(new InternalError(`Malformed result of ${method}: ${output.message}`)),
-      }
-    } catch (error) {
-      return { ok: false, error: toWire(error) }
-    }
-  }
-
-  const onMessage = async (event: MessageEvent) => {
-    const message: unknown = event.data
-    if (typeof message !== 'object' || message === null) return
-    const { id, type, path, argumentList, value } = message as Record<string, unknown>
-    if (typeof id !== 'string' || id.length > 64) return
-    if (type === 'RAW') return pending.get(id)?.answer(value)
-    // A comlink peer reports thrown values this way; the envelope makes it rare, but it is not a hang.
-    if (type === 'HANDLER') return pending.get(id)?.fail(new InternalError())
-    if (type !== 'APPLY' || closed) return
-    const method = Array.isArray(path) && path.length === 1 && typeof path[0] === 'string' ? path[0] : ''
-    const answer = await serve(method, argumentList)
-    if (closed) return
-    try {
-      port.postMessage({ id, type: 'RAW', value: answer })
-    } catch (error) {
-      // The implementation's value could not be cloned; the caller gets an error, not silence.
-      port.postMessage({
-        id,
-        type: 'RAW',
-        value: { ok: false, error: toWire(new InternalError(String(error))) },
-      })
-    }
-  }
-  port.addEventListener('message', onMessage as unknown as EventListener)
+  const split = endpoints(port, Object.keys(local))
+  Comlink.expose(guard(local, implementation), split.exposed)
+  const proxy = Comlink.wrap<Record<string, (input: unknown) => Promise<unknown>>>(split.caller)
   port.start()
+
+  const pending = new Set<(error: BaseError) => void>()
+  let closed: BaseError | undefined
 
   const call = (method: string, input: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
@@ -132,38 +87,36 @@ export function create<Local extends Contract, Peer extends Contract>(
       const parsed = S.parse(contract.input, input)
       if (!parsed.ok) return reject(new InvalidParamsError(`Invalid parameters: ${parsed.message}`))
 
-      const id = `${prefix}.${++sequence}`
       const ms = timeoutOf?.(method as keyof Peer & string, parsed.value)
       const timer =
         ms === undefined ? undefined : setTimeout(() => fail(new TimeoutError('iframe_request_timeout')), ms)
       const settle = () => {
         clearTimeout(timer)
-        pending.delete(id)
+        pending.delete(fail)
       }
       const fail = (error: BaseError) => {
         settle()
         reject(error)
       }
-      const answer = (value: unknown) => {
-        settle()
-        const reply = S.parse(envelope, value)
-        if (!reply.ok) return reject(new InternalError('Malformed reply from the other side of the bridge.'))
-        if (!reply.value.ok) return reject(fromWire(reply.value.error))
-        const result = S.parse(contract.output, reply.value.value)
-        if (!result.ok) return reject(new InternalError(`Malformed result of ${method}: ${result.message}`))
-        resolve(result.value)
-      }
-      pending.set(id, { answer, fail })
-      try {
-        port.postMessage({
-          id,
-          type: 'APPLY',
-          path: [method],
-          argumentList: [{ type: 'RAW', value: parsed.value }],
-        })
-      } catch (error) {
-        fail(new InvalidParamsError(`Invalid parameters: ${String(error)}`))
-      }
+      pending.add(fail)
+      const send = proxy[method] as (input: unknown) => Promise<unknown>
+      send(parsed.value).then(
+        (answer) => {
+          if (!pending.has(fail)) return
+          settle()
+          const reply = S.parse(envelope, answer)
+          if (!reply.ok)
+            return reject(new InternalError('Malformed reply from the other side of the bridge.'))
+          if (!reply.value.ok) return reject(fromWire(reply.value.error))
+          const result = S.parse(contract.output, reply.value.value)
+          if (!result.ok) return reject(new InternalError(`Malformed result of ${method}: ${result.message}`))
+          resolve(result.value)
+        },
+        (error: unknown) => {
+          // comlink could not send the value (not cloneable) or the peer threw outside the envelope.
+          if (pending.has(fail)) fail(new InternalError(undefined, { cause: error }))
+        },
+      )
     })
 
   const remote = {} as Record<string, (input?: unknown) => Promise<unknown>>
@@ -174,9 +127,90 @@ export function create<Local extends Contract, Peer extends Contract>(
     close(error = new DisconnectedError()) {
       if (closed) return
       closed = error
-      for (const { fail } of [...pending.values()]) fail(error)
-      port.removeEventListener('message', onMessage as unknown as EventListener)
+      for (const fail of [...pending]) fail(error)
+      split.detach()
       port.close()
     },
   }
+}
+
+type Listener = (event: MessageEvent) => void
+
+/**
+ * Splits one port into the two comlink endpoints, letting through only what each may see: requests (APPLY
+ * of a contract method with plain arguments) to the exposed side, responses to the calling side. Any other
+ * APPLY is answered with 4200 here, so a version-skewed peer gets an error rather than silence.
+ */
+function endpoints(port: MessagePort, methods: readonly string[]) {
+  const requests = new Set<Listener>()
+  const responses = new Set<Listener>()
+
+  const onMessage = (event: MessageEvent) => {
+    const data: unknown = event.data
+    if (typeof data !== 'object' || data === null) return
+    const message = data as Record<string, unknown>
+    if (typeof message.id !== 'string' || message.id.length > 64) return
+    if (message.type === 'RAW' || message.type === 'HANDLER') return each(responses, event)
+    if (message.type !== 'APPLY') return
+    if (isPlainApply(message, methods)) return each(requests, event)
+    const answer: Envelope = { ok: false, error: toWire(new UnsupportedMethodError()) }
+    port.postMessage({ id: message.id, type: 'RAW', value: answer })
+  }
+  port.addEventListener('message', onMessage)
+
+  const endpoint = (listeners: Set<Listener>): Comlink.Endpoint => ({
+    postMessage: (message: unknown, transfer?: Transferable[]) => port.postMessage(message, transfer ?? []),
+    addEventListener: (_type: string, listener: EventListenerOrEventListenerObject) => {
+      listeners.add(listener as Listener)
+    },
+    removeEventListener: (_type: string, listener: EventListenerOrEventListenerObject) => {
+      listeners.delete(listener as Listener)
+    },
+    start: () => port.start(),
+  })
+  return {
+    exposed: endpoint(requests),
+    caller: endpoint(responses),
+    detach: () => port.removeEventListener('message', onMessage),
+  }
+}
+
+function each(listeners: Set<Listener>, event: MessageEvent) {
+  for (const listener of listeners) listener(event)
+}
+
+function isPlainApply(message: Record<string, unknown>, methods: readonly string[]): boolean {
+  const { path, argumentList } = message
+  if (!Array.isArray(path) || path.length !== 1 || !methods.includes(path[0] as string)) return false
+  if (!Array.isArray(argumentList) || argumentList.length > 1) return false
+  return argumentList.every(
+    (arg: unknown) =>
+      typeof arg === 'object' && arg !== null && (arg as { type?: unknown }).type === 'RAW' && 'value' in arg,
+  )
+}
+
+/** Wraps an implementation so every call is parsed on the way in and out and never throws across. */
+function guard<C extends Contract>(contract: C, implementation: Implementation<C>) {
+  // No prototype: comlink resolves the path on this object, and only contract methods may be found.
+  const target: Record<string, (input: unknown) => Promise<Envelope>> = Object.create(null)
+  for (const method of Object.keys(contract)) {
+    const shapes = contract[method] as C[string]
+    const run = implementation[method] as (input: unknown) => unknown
+    target[method] = async (input: unknown): Promise<Envelope> => {
+      const parsed = S.parse(shapes.input, input)
+      if (!parsed.ok)
+        return { ok: false, error: toWire(new InvalidParamsError(`Invalid parameters: ${parsed.message}`)) }
+      try {
+        const output = S.parse(shapes.output, await run(parsed.value))
+        if (output.ok) return { ok: true, value: output.value }
+        return {
+          ok: false,
+          error: toWire(new InternalError(`Malformed result of ${method}: ${output.message}`)),
+        }
+      } catch (error) {
+        return { ok: false, error: toWire(error) }
+      }
+    }
+  }
+  return target
 }
