@@ -1,7 +1,8 @@
 import { Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
 import { describe, expect, it, vi } from 'vitest'
 import type { Config } from './config/Config.ts'
-import { create, type Host, type Options } from './Modal.ts'
+import { create, type Host, type Options, shakeMs } from './Modal.ts'
+import { swapDelay, type Timers } from './Snackbar.ts'
 import { create as createStorage, memory, type Storage } from './storage.ts'
 
 const origin = 'http://localhost:5173'
@@ -98,10 +99,13 @@ function pageWallets(mode: { reject?: boolean } = {}) {
         standard.solana = true
         return { accounts: [{ address: solAddress, publicKey, chains: ['solana:devnet'] }] }
       }
-      case 'bitcoin:connect':
+      case 'bitcoin:connect': {
+        const silent = (request.params as { silent?: boolean } | undefined)?.silent
+        if (silent && !standard.bip122) return { accounts: [] }
         if (mode.reject) reject()
         standard.bip122 = true
         return { accounts: [{ address: btcAddress, publicKey, chains: ['bitcoin:regtest'] }] }
+      }
       case 'standard:disconnect':
         return undefined
       case 'solana:signMessage':
@@ -120,6 +124,35 @@ type Setup = {
   configError?: string
   reject?: boolean
   start?: boolean
+  timers?: Timers
+}
+
+/** Timers the test advances by hand (the snackbar swap, the shake). */
+function manualClock() {
+  let now = 0
+  let next = 0
+  let pending: { id: number; at: number; callback: () => void }[] = []
+  const timers: Timers = {
+    setTimeout: (callback, ms) => {
+      pending.push({ id: ++next, at: now + ms, callback })
+      return next
+    },
+    clearTimeout: (id) => {
+      pending = pending.filter((timer) => timer.id !== id)
+    },
+  }
+  const advance = (ms: number) => {
+    const until = now + ms
+    for (;;) {
+      const due = pending.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0]
+      if (!due) break
+      pending = pending.filter((timer) => timer !== due)
+      now = due.at
+      due.callback()
+    }
+    now = until
+  }
+  return { timers, advance }
 }
 
 async function setup(options: Setup = {}) {
@@ -147,7 +180,7 @@ async function setup(options: Setup = {}) {
     storage,
     loadRegistry: () => import('./config/networks.ts'),
     loadChainClient: async () => chain,
-    timers: { setTimeout: () => 0, clearTimeout: () => {} },
+    timers: options.timers ?? { setTimeout: () => 0, clearTimeout: () => {} },
     walletGrace: 20,
   }
   const modal = create(modalOptions)
@@ -767,5 +800,238 @@ describe('modal: views’ actions', () => {
       network: { name: 'Airlock Devnet A' },
       explorerUrl: undefined,
     })
+  })
+})
+
+describe('modal: review fixes', () => {
+  it('rests on the no-adapters view once the registry knows none of the configured networks', async () => {
+    vi.spyOn(console, 'warn').mockImplementationOnce(() => {})
+    const { last } = await setup({ config: { networks: ['eip155:424242'] } })
+    expect(last().view).toBe('ConnectingWalletConnectBasic')
+  })
+
+  it('prompts a wallet picked while the stored one is still reconnecting', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.other', name: 'Other EVM' })
+    const context = await setup({ storage, start: false, wallets: [evmWallet, otherEvm] })
+    let answerReconnect: (accounts: string[]) => void = () => {}
+    context.host.walletRequest.mockImplementation(async ({ walletId, request }) => {
+      if (request.method === 'eth_accounts') return new Promise((resolve) => (answerReconnect = resolve))
+      return context.page.handle(walletId, request)
+    })
+    const started = context.modal.start({ host: context.host as unknown as Host, origin })
+    await settle()
+    await context.api.open(undefined)
+    context.modal.ui.selectWallet(evmWallet)
+    expect(context.modal.getSnapshot()).toMatchObject({
+      view: 'ConnectingExternal',
+      prompt: { wallet: evmWallet },
+    })
+    await settle()
+    answerReconnect([evmAddress])
+    await started
+    await settle()
+    expect(context.modal.getSnapshot().account?.wallet).toBe(evmWallet)
+  })
+
+  it('reconnects Bitcoin silently', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'bip122', name: 'Test Bitcoin' })
+    const context = await setup({ storage, start: false })
+    context.page.standard.bip122 = true
+    await context.modal.start({ host: context.host as unknown as Host, origin })
+    expect(context.page.calls).toEqual([
+      { walletId: btcWallet.id, method: 'bitcoin:connect', params: { silent: true } },
+    ])
+    expect(context.last()).toMatchObject({ status: 'connected', address: btcAddress })
+  })
+
+  it('opens on UnsupportedChain after reconnecting onto a chain that is not configured', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const context = await setup({ storage, start: false })
+    context.page.evm.authorized = true
+    context.page.evm.chainId = 1
+    await context.modal.start({ host: context.host as unknown as Host, origin })
+    await settle()
+    await context.api.open(undefined)
+    expect(context.last()).toMatchObject({ open: true, view: 'UnsupportedChain', status: 'connected' })
+  })
+
+  it('opens UnsupportedChain on request only while connected on an unconfigured chain', async () => {
+    const context = await setup()
+    await context.api.open({ view: 'UnsupportedChain' })
+    expect(context.last().view).toBe('Connect')
+    await context.api.close(undefined)
+    await connectEvm(context)
+    await context.api.open({ view: 'UnsupportedChain' })
+    expect(context.last().view).toBe('Account')
+  })
+
+  it('keeps the current connection when the newly picked wallet declines', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.host.walletRequest.mockRejectedValueOnce(new Errors.UserRejectedRequestError())
+    context.modal.ui.selectWallet(otherEvm)
+    await settle()
+    expect(context.last()).toMatchObject({ status: 'connected', address: evmAddress })
+    expect(await context.api.request({ namespace: 'eip155', method: 'eth_accounts' })).toEqual([evmAddress])
+    context.modal.ui.back()
+    await settle()
+    expect(context.modal.getSnapshot().account?.wallet).toBe(evmWallet)
+    expect(context.storage.getConnections('eip155')).toEqual([
+      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' },
+    ])
+  })
+
+  it('replaces the connection once the newly picked wallet approves', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.selectWallet(otherEvm)
+    await settle()
+    expect(context.modal.getSnapshot().account?.wallet).toBe(otherEvm)
+    expect(context.storage.getConnections('eip155')).toEqual([
+      { namespace: 'eip155', rdns: 'dev.other', name: 'Other EVM' },
+    ])
+  })
+
+  it('narrows an open, unfiltered Connect to the namespace a dApp asks for', async () => {
+    const { api, modal } = await setup()
+    await api.open(undefined)
+    expect(modal.getSnapshot().wallets).toHaveLength(3)
+    void api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    expect(modal.getSnapshot().wallets.map((entry) => entry.wallet)).toEqual([solWallet])
+  })
+
+  it('ignores an EVM accountsChanged with a malformed address', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'accountsChanged', accounts: ['0x1234'] })
+    await settle()
+    expect(context.last()).toMatchObject({ status: 'connected', address: evmAddress })
+  })
+
+  it('ignores a Solana accountsChanged with an address that is not base58', async () => {
+    const context = await setup()
+    const pending = context.api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    context.modal.ui.selectWallet(solWallet)
+    await pending
+    await context.api.walletEvent({
+      walletId: solWallet.id,
+      type: 'accountsChanged',
+      accounts: ['0OIl-not-a-solana-address-at-all-000000'],
+    })
+    await settle()
+    expect(context.last()).toMatchObject({ status: 'connected', address: solAddress })
+  })
+})
+
+describe('modal: snackbars and shake', () => {
+  it('ends the shake after 500 ms', async () => {
+    const clock = manualClock()
+    const context = await setup({ reject: true, timers: clock.timers })
+    void Promise.resolve(context.api.request({ namespace: 'eip155', method: 'eth_requestAccounts' })).catch(
+      () => {},
+    )
+    await settle()
+    context.modal.ui.selectWallet(evmWallet)
+    await settle()
+    expect(context.modal.getSnapshot().shake).toBe(true)
+    clock.advance(shakeMs - 1)
+    expect(context.modal.getSnapshot().shake).toBe(true)
+    clock.advance(1)
+    expect(context.modal.getSnapshot().shake).toBe(false)
+  })
+
+  it('says which network it is switching to, then that it switched', async () => {
+    const clock = manualClock()
+    const context = await setup({ timers: clock.timers })
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.showNetworks()
+    clock.advance(10_000)
+    const switching = context.modal.ui.switchNetwork('eip155:31338')
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'loading',
+      message: 'Switching to Airlock Devnet B…',
+    })
+    await switching
+    clock.advance(swapDelay)
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'success',
+      message: 'Switched to Airlock Devnet B',
+    })
+  })
+
+  it('says Failed to switch network when the wallet gives no reason', async () => {
+    const clock = manualClock()
+    const context = await setup({ timers: clock.timers })
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.showNetworks()
+    context.host.walletRequest.mockRejectedValueOnce({ code: -32000 })
+    await context.modal.ui.switchNetwork('eip155:31338')
+    clock.advance(swapDelay)
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'error',
+      message: 'Failed to switch network',
+    })
+  })
+
+  it('shows an error snackbar when the wallet refuses to add the chain', async () => {
+    const clock = manualClock()
+    const context = await setup({ timers: clock.timers })
+    await connectEvm(context)
+    await context.api.open(undefined)
+    context.modal.ui.showNetworks()
+    const handle = context.page.handle
+    context.host.walletRequest.mockImplementation(async ({ walletId, request }) => {
+      if (request.method === 'wallet_addEthereumChain') throw new Errors.UserRejectedRequestError()
+      return handle(walletId, request)
+    })
+    await context.modal.ui.switchNetwork('eip155:31338')
+    clock.advance(swapDelay)
+    const snapshot = context.modal.getSnapshot()
+    expect(snapshot.snackbar).toMatchObject({ variant: 'error', message: 'User rejected the request.' })
+    expect(snapshot.account?.chainId).toBe('eip155:31337')
+    const methods = context.host.walletRequest.mock.calls.map(([call]) => call.request.method)
+    expect(methods).toContain('wallet_addEthereumChain')
+  })
+
+  it('confirms a copied address', async () => {
+    const context = await setup()
+    context.modal.ui.copied(true)
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'success',
+      message: 'Address copied',
+    })
+  })
+})
+
+describe('modal: Account and UnsupportedChain', () => {
+  it('links the account to the network’s block explorer when it has one', async () => {
+    const context = await setup()
+    const pending = context.api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    context.modal.ui.selectWallet(solWallet)
+    await pending
+    expect(context.modal.getSnapshot().account?.explorerUrl).toBe(
+      `https://explorer.solana.com/address/${solAddress}?cluster=devnet`,
+    )
+  })
+
+  it('disconnects from UnsupportedChain and closes', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    await context.api.walletEvent({ walletId: evmWallet.id, type: 'chainChanged', chainId: '0x1' })
+    await settle()
+    expect(context.last().view).toBe('UnsupportedChain')
+    await context.modal.ui.disconnect()
+    await settle()
+    expect(context.last()).toMatchObject({ open: false, status: 'disconnected', view: 'Connect' })
   })
 })

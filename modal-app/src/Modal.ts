@@ -186,12 +186,12 @@ export function create(options: Options): Modal {
   let origin: string | undefined
   let wallets: PageWallet[] = []
   let networks: Network[] = []
+  /** The registry resolved `config.networks`; until then the configured ids stand in for it. */
+  let resolved = false
   let activeNetworkId: Caip.ChainId | undefined = storage.getActiveNetwork()
   /** The namespace the Connect view is narrowed to while a dApp waits for that namespace. */
   let filter: Caip.Namespace | undefined
-  let alerts: Alert[] = options.configError
-    ? [{ kind: 'invalidConfig', title: texts.alerts.invalidConfig, detail: options.configError }]
-    : []
+  let alerts: Alert[] = []
   let balance: { key: string; value?: bigint | undefined; at: number } | undefined
   /** The pending end of a shake; set while the card shakes. */
   let shake: { timer: unknown } | undefined
@@ -205,7 +205,7 @@ export function create(options: Options): Modal {
   const configured = (id: string | undefined) => networks.find((network) => network.id === id)
   const configuredNamespaces = () =>
     new Set<Caip.Namespace>(
-      networks.length > 0
+      resolved
         ? networks.map((network) => network.namespace)
         : config.networks.filter(Caip.isChainId).map((id) => Caip.parseChainId(id).namespace),
     )
@@ -230,6 +230,7 @@ export function create(options: Options): Modal {
             withTimeout(
               requireHost().then((h) => Injected.connect(h, wallet, { silent: true, networks, fallback })),
               reconnectTimeout,
+              timers,
             )
               .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
@@ -252,11 +253,16 @@ export function create(options: Options): Modal {
     }),
   ) as Record<Caip.Namespace, ReturnType<typeof createActor<typeof Connection.machine>>>
 
-  const connectionOf = (namespace: Caip.Namespace) => {
-    const snap = connections[namespace].getSnapshot()
-    return snap.value === 'connected' ? snap.context.connection : undefined
-  }
+  const connectionOf = (namespace: Caip.Namespace) =>
+    Connection.connectionOf(connections[namespace].getSnapshot())
   const anyConnected = () => Caip.namespaces.some((namespace) => connectionOf(namespace))
+  /** SPEC §2: the EVM account is on a network that is not configured. */
+  const onUnsupportedChain = () => {
+    const connection = connectionOf('eip155')
+    return connection !== undefined && !configured(connection.chainId)
+  }
+  const connectedEvent = () =>
+    ({ type: 'CONNECTED', connected: anyConnected(), unsupported: onUnsupportedChain() }) as const
 
   // ---- reactions to machine transitions ----
 
@@ -279,8 +285,8 @@ export function create(options: Options): Modal {
     before: Connection.ConnectionSnapshot,
     next: Connection.ConnectionSnapshot,
   ) {
-    const was = before.value === 'connected' ? before.context.connection : undefined
-    const is = next.value === 'connected' ? next.context.connection : undefined
+    const was = Connection.connectionOf(before)
+    const is = Connection.connectionOf(next)
     if (next.value === 'failed' && before.value === 'prompting') {
       const failure = next.context.prompt?.failure
       snackbar.show(
@@ -289,10 +295,12 @@ export function create(options: Options): Modal {
       )
       startShake()
     }
-    if (!was && is) return onConnected(namespace, is, before.value === 'prompting')
+    // A new connection, also one that replaced another; not the old one coming back after a cancelled prompt.
+    if (is && is !== was && before.value !== 'connected')
+      return onConnected(namespace, is, before.value === 'prompting')
     if (was && !is) {
       if (namespace === 'eip155') balance = undefined
-      router.send({ type: 'CONNECTED', connected: anyConnected() })
+      router.send(connectedEvent())
       return
     }
     if (was && is && was.chainId !== is.chainId) onChainChanged(namespace, is)
@@ -307,7 +315,8 @@ export function create(options: Options): Modal {
     const answered = waiters.filter((waiter) => waiter.namespace === namespace)
     waiters = waiters.filter((waiter) => waiter.namespace !== namespace)
     for (const waiter of answered) waiter.resolve(connection)
-    router.send({ type: 'CONNECTED', connected: true })
+    // Also on reconnect, so the next open lands on UnsupportedChain (SPEC §2).
+    router.send(connectedEvent())
     if (namespace === 'eip155') void refreshBalance(true)
     const unsupported = namespace === 'eip155' && !configured(connection.chainId)
     if (byUser) {
@@ -326,7 +335,7 @@ export function create(options: Options): Modal {
       snap.context.history.length === 1 &&
       Router.currentView(snap.context) === 'Connect'
     )
-      router.send({ type: 'OPEN', view: 'Account' })
+      router.send({ type: 'OPEN', view: onUnsupportedChain() ? 'UnsupportedChain' : 'Account' })
   }
 
   function onChainChanged(namespace: Caip.Namespace, connection: Connection.Connection) {
@@ -334,6 +343,7 @@ export function create(options: Options): Modal {
     if (network && sameNamespace(activeNetworkId, namespace)) setActiveNetwork(network.id)
     if (namespace !== 'eip155') return
     void refreshBalance(true)
+    router.send(connectedEvent())
     const view = Router.currentView(router.getSnapshot().context)
     if (!network) return router.send({ type: 'OPEN', view: 'UnsupportedChain' })
     if (view === 'UnsupportedChain') router.send({ type: 'BACK' })
@@ -562,6 +572,10 @@ export function create(options: Options): Modal {
         filter = namespace
         router.send({ type: 'OPEN', view: 'Connect' })
         changed()
+      } else if (filter === undefined && view === 'Connect') {
+        // The visitor opened Connect before the dApp asked: only a wallet of this namespace can answer it.
+        filter = namespace
+        changed()
       }
       waiters.push({ namespace, resolve, reject })
     })
@@ -613,8 +627,7 @@ export function create(options: Options): Modal {
   // ---- requests ----
 
   async function request(req: Request): Promise<unknown> {
-    if (options.configError)
-      throw new Errors.InternalError(`Invalid Airlock configuration: ${options.configError}`)
+    if (options.configError) throw new Errors.InternalError(texts.errors.invalidConfig(options.configError))
     await ready.promise
     if (req.namespace === 'eip155') return eip155(req)
     return standard(req)
@@ -663,7 +676,7 @@ export function create(options: Options): Modal {
     switch (req.method) {
       case 'standard:connect':
       case 'bitcoin:connect': {
-        const silent = req.method === 'standard:connect' && req.params?.silent === true
+        const silent = req.params?.silent === true
         if (silent && !connectionOf(namespace)) return { accounts: [] }
         return connectResult(await requireConnection(namespace))
       }
@@ -691,7 +704,9 @@ export function create(options: Options): Modal {
     const actor = connections[namespace]
     switch (event.type) {
       case 'accountsChanged': {
-        const addresses = namespace === 'eip155' ? await Injected.checksummed(event.accounts) : event.accounts
+        // A page wallet's event is untrusted input: one malformed address and the whole event is ignored.
+        const addresses = await Injected.changedAccounts(namespace, event.accounts)
+        if (!addresses) return
         return actor.send({ type: 'ACCOUNTS_CHANGED', accounts: addresses.map((address) => ({ address })) })
       }
       case 'chainChanged': {
@@ -713,6 +728,9 @@ export function create(options: Options): Modal {
     try {
       const registry = await options.loadRegistry()
       networks = registry.resolve(config.networks, { rpcUrls: config.rpcUrls })
+      resolved = true
+      // Networks the registry does not know are dropped, which may leave no namespace configured.
+      router.send({ type: 'ADAPTERS', adapters: configuredNamespaces().size > 0 })
       if (!configured(activeNetworkId)) activeNetworkId = undefined
       const listed = await session.host.listWallets().catch(() => [] as PageWallet[])
       wallets = mergeWallets(
@@ -779,10 +797,7 @@ export function create(options: Options): Modal {
   const api: Schema.ModalApi = {
     open(input) {
       const requested = input?.view
-      const view =
-        requested && openable.includes(requested) && (requested !== 'Account' || anyConnected())
-          ? requested
-          : undefined
+      const view = requested && canOpen(requested) ? requested : undefined
       filter = undefined
       router.send({ type: 'OPEN', view })
       changed()
@@ -812,13 +827,19 @@ export function create(options: Options): Modal {
     ping: () => 'pong' as const,
   }
 
+  function canOpen(view: View): boolean {
+    if (!openable.includes(view)) return false
+    if (view === 'Account') return anyConnected()
+    if (view === 'UnsupportedChain') return onUnsupportedChain()
+    return true
+  }
+
   // ---- the views' actions ----
 
   const ui: Ui = {
     selectWallet(wallet) {
-      const actor = connections[wallet.namespace]
-      if (connectionOf(wallet.namespace)) actor.send({ type: 'DISCONNECT' })
-      actor.send({ type: 'CONNECT', wallet })
+      // A connection of the namespace stays until the new one succeeds (the machine keeps it meanwhile).
+      connections[wallet.namespace].send({ type: 'CONNECT', wallet })
       const view = Router.currentView(router.getSnapshot().context)
       router.send({ type: view === 'ConnectingExternal' ? 'REPLACE' : 'PUSH', view: 'ConnectingExternal' })
     },
@@ -870,15 +891,18 @@ export function create(options: Options): Modal {
     },
   }
 
+  function alert(kind: AlertKind, detail?: string) {
+    if (alerts.some((item) => item.kind === kind)) return
+    const text = alertTexts[kind]
+    alerts = [...alerts, { kind, title: text.title, detail: detail ?? text.detail }]
+    changed()
+  }
+  if (options.configError) alert('invalidConfig', options.configError)
+
   return {
     api,
     start,
-    alert(kind, detail) {
-      if (alerts.some((alert) => alert.kind === kind)) return
-      const text = alertTexts[kind]
-      alerts = [...alerts, { kind, title: text.title, detail: detail ?? text.detail }]
-      changed()
-    },
+    alert,
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -954,16 +978,16 @@ function mergeWallets(known: PageWallet[], listed: PageWallet[]): PageWallet[] {
   return [...listed, ...known.filter((wallet) => !listed.some((other) => other.id === wallet.id))]
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, timers: Snackbar.Timers): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Errors.InternalError('The wallet did not answer in time.')), ms)
+    const timer = timers.setTimeout(() => reject(new Errors.InternalError(texts.errors.walletTimeout)), ms)
     promise.then(
       (value) => {
-        clearTimeout(timer)
+        timers.clearTimeout(timer)
         resolve(value)
       },
       (error: unknown) => {
-        clearTimeout(timer)
+        timers.clearTimeout(timer)
         reject(error)
       },
     )

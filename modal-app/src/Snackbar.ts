@@ -22,7 +22,6 @@ export const realTimers: Timers = {
 export type Snackbar = {
   current(): Snack | undefined
   show(variant: Variant, message: string): void
-  hide(): void
 }
 
 /** @example const snackbar = Snackbar.create({ onChange: render }); snackbar.show('success', 'Address copied') */
@@ -53,10 +52,6 @@ export function create(options: { onChange: () => void; timers?: Timers }): Snac
       if (!current) return present(snack)
       set(undefined)
       schedule(() => present(snack), swapDelay)
-    },
-    hide() {
-      timers.clearTimeout(timer)
-      if (current) set(undefined)
     },
   }
 }

@@ -38,6 +38,13 @@ describe('Theme.sanitize', () => {
       'ur/**/l(x)',
       'expression(alert(1))',
       '</style>',
+      'image-set("https://evil.example/x.png" 1x)',
+      'src("https://evil.example")',
+      'var(--other)',
+      'calc(1px + 2px)',
+      'red !important',
+      'rgb(0 0 0) url(x)',
+      '',
     ]
     for (const value of bad) expect(sanitize({ '--airlock-accent': value }, quiet)).toEqual({})
   })
@@ -50,5 +57,29 @@ describe('Theme.sanitize', () => {
 
   it('accepts no variables at all', () => {
     expect(sanitize(undefined, quiet)).toEqual({})
+  })
+
+  it('keeps only colours, lengths, font-family lists and z-indexes', () => {
+    const good = [
+      '#f60',
+      '#ff6600cc',
+      'rgb(255, 102, 0)',
+      'rgba(0, 0, 0, 0.5)',
+      'hsl(210 40% 50% / 0.5)',
+      'rebeccapurple',
+      '12px',
+      '1.5rem',
+      '0.75em',
+      '50%',
+      "'Inter', system-ui, sans-serif",
+      '1000',
+    ]
+    for (const value of good)
+      expect(sanitize({ '--airlock-x': value }, quiet)).toEqual({ '--airlock-x': value })
+  })
+
+  it('drops values that are not strings instead of throwing', () => {
+    const variables = { '--airlock-z-index': 42 } as unknown as Record<string, string>
+    expect(sanitize(variables, quiet)).toEqual({})
   })
 })

@@ -12,6 +12,7 @@ import * as Projects from './config/projects.ts'
 import * as Modal from './Modal.ts'
 import * as Storage from './storage.ts'
 import * as Theme from './Theme.ts'
+import { texts } from './texts.ts'
 import { App } from './ui/App.tsx'
 import { preloadAccount } from './ui/lazy.ts'
 import './styles.css'
@@ -68,8 +69,8 @@ if (root)
   )
 
 function refusalDetail(refusal: Handshake.Refusal): string | undefined {
-  if (refusal === 'version') return 'The host SDK and the modal speak different protocol versions.'
-  if (refusal === 'project') return 'The host SDK asked for another project than the modal was loaded with.'
+  if (refusal === 'version') return texts.alerts.refusedVersion
+  if (refusal === 'project') return texts.alerts.refusedProject
   return undefined
 }
 

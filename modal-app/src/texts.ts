@@ -1,6 +1,8 @@
 /**
  * Every text the user reads, in one place. Where SPEC.md names a text, it is quoted exactly.
  */
+import { Errors } from '@airlock/bridge-protocol'
+
 export const texts = {
   alerts: {
     invalidAppConfiguration: 'Invalid App Configuration',
@@ -10,6 +12,8 @@ export const texts = {
     projectIdNotConfiguredDetail:
       'This project id is unknown to the modal. Check the projectId passed to Airlock.',
     invalidConfig: 'Invalid Configuration',
+    refusedVersion: 'The host SDK and the modal speak different protocol versions.',
+    refusedProject: 'The host SDK asked for another project than the modal was loaded with.',
   },
   close: 'Close',
   back: 'Back',
@@ -34,6 +38,7 @@ export const texts = {
     copied: 'Address copied',
     copyFailed: 'Failed to copy address',
     explorer: 'Block explorer',
+    newTab: '(opens in a new tab)',
     disconnect: 'Disconnect',
     balance: 'Balance',
     network: 'Network',
@@ -52,7 +57,11 @@ export const texts = {
   namespaces: { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' },
   errors: {
     failedToDisconnect: 'Failed to disconnect',
-    userRejected: 'User rejected the request.',
+    // The wallets' own EIP-1193 text, so the snackbar says what the dApp's error says.
+    userRejected: Errors.messages[4001],
     fallback: 'An error occurred',
+    invalidConfig: (detail: string) => `Invalid Airlock configuration: ${detail}`,
+    walletTimeout: 'The wallet did not answer in time.',
+    unexpectedAnswer: (method: string) => `The wallet answered ${method} with something unexpected.`,
   },
 } as const

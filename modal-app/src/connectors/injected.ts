@@ -7,6 +7,7 @@ import { type Caip, Errors, type PageWallet, Schema } from '@airlock/bridge-prot
 import * as S from '@airlock/bridge-protocol/Shape'
 import { type Network, standardChains, toCaip } from '../config/Network.ts'
 import type { Account, Connection } from '../machines/connection.ts'
+import { texts } from '../texts.ts'
 
 /** The host's API as the modal calls it. */
 export type Host = Schema.Remote<Schema.HostApiContract>
@@ -42,15 +43,12 @@ export async function connect(host: Host, wallet: PageWallet, options: ConnectOp
       chainId: `eip155:${BigInt(chain).toString()}`,
     }
   }
-  // Bitcoin's connect request has no `silent` flag in the protocol, so a reconnect asks plainly.
+  // A reconnect must not pop up the wallet: both Wallet Standard connects take `silent`.
+  const params = options.silent ? { params: { silent: true } } : {}
   const request: Schema.Request =
     wallet.namespace === 'solana'
-      ? {
-          namespace: 'solana',
-          method: 'standard:connect',
-          ...(options.silent ? { params: { silent: true } } : {}),
-        }
-      : { namespace: 'bip122', method: 'bitcoin:connect' }
+      ? { namespace: 'solana', method: 'standard:connect', ...params }
+      : { namespace: 'bip122', method: 'bitcoin:connect', ...params }
   const result = parse(Schema.connectResult, await ask(request), request.method)
   if (result.accounts.length === 0) throw new Errors.UnauthorizedError()
   const accounts: Account[] = result.accounts.map(({ address, publicKey, chains }) => ({
@@ -69,6 +67,25 @@ export async function connect(host: Host, wallet: PageWallet, options: ConnectOp
 export async function checksummed(addresses: readonly string[]): Promise<string[]> {
   const { checksumEvmAddress, isEvmAddress } = await import('@airlock/bridge-protocol/Address')
   return addresses.map((address) => (isEvmAddress(address) ? checksumEvmAddress(address) : address))
+}
+
+/**
+ * The addresses of a wallet's `accountsChanged`, checked as strictly as a connect's answer (EVM: 40 hex
+ * digits, then checksummed; Solana: base58). Undefined when any address is malformed.
+ */
+export async function changedAccounts(
+  namespace: Caip.Namespace,
+  accounts: readonly string[],
+): Promise<string[] | undefined> {
+  if (namespace === 'eip155') {
+    const parsed = S.parse(evmAccounts, accounts)
+    return parsed.ok ? checksummed(parsed.value) : undefined
+  }
+  if (namespace === 'solana') {
+    const { isSolanaAddress } = await import('@airlock/bridge-protocol/Address')
+    return accounts.every((address) => isSolanaAddress(address)) ? [...accounts] : undefined
+  }
+  return [...accounts]
 }
 
 /** Ends a connection on the wallet's side. EIP-1193 wallets have no disconnect, so only the modal forgets. */
@@ -106,6 +123,6 @@ export function standardName(chainId: Caip.ChainId): string {
 
 function parse<T>(shape: S.Shape<T>, value: unknown, method: string): T {
   const parsed = S.parse(shape, value)
-  if (!parsed.ok) throw new Errors.InternalError(`The wallet answered ${method} with something unexpected.`)
+  if (!parsed.ok) throw new Errors.InternalError(texts.errors.unexpectedAnswer(method))
   return parsed.value
 }

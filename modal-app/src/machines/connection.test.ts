@@ -212,3 +212,67 @@ describe('connection: wallet events while connected', () => {
     })
   })
 })
+
+describe('connection: a wallet picked while (re)connecting', () => {
+  it('prompts a wallet picked before the stored connectors are known', () => {
+    const result = run(start(), { type: 'CONNECT', wallet: rabby })
+    expect(result).toMatchObject({ value: 'prompting', context: { prompt: { wallet: rabby } } })
+    expect(result.effects).toEqual([{ type: 'prompt', params: { wallet: rabby, attempt: 1 } }])
+  })
+
+  it('stops the reconnect and prompts, ignoring the reconnect’s late answer', () => {
+    const result = run(
+      start(),
+      { type: 'RECONNECT', candidates: [metamask] },
+      { type: 'CONNECT', wallet: rabby },
+      { type: 'SUCCEEDED', attempt: 1, connection: connectionOf(metamask) },
+    )
+    expect(result).toMatchObject({
+      value: 'prompting',
+      context: { candidates: [], prompt: { wallet: rabby } },
+    })
+    expect(result.effects.at(-1)).toEqual({ type: 'prompt', params: { wallet: rabby, attempt: 2 } })
+    const connected = run(result.state, { type: 'SUCCEEDED', attempt: 2, connection: connectionOf(rabby) })
+    expect(connected.context.connection?.wallet).toBe(rabby)
+  })
+})
+
+describe('connection: replacing a connection', () => {
+  const connected = () =>
+    run(
+      start(),
+      { type: 'RECONNECT', candidates: [metamask] },
+      { type: 'SUCCEEDED', attempt: 1, connection: connectionOf(metamask) },
+    ).state
+
+  it('keeps the current connection while another wallet is prompted', () => {
+    const result = run(connected(), { type: 'CONNECT', wallet: rabby })
+    expect(result).toMatchObject({ value: 'prompting', status: 'connected' })
+    expect(result.context.connection?.wallet).toBe(metamask)
+    expect(result.effects.map((effect) => effect.type)).not.toContain('forget')
+  })
+
+  it('replaces the connection, and what is stored, when the new wallet approves', () => {
+    const result = run(
+      connected(),
+      { type: 'CONNECT', wallet: rabby },
+      { type: 'SUCCEEDED', attempt: 2, connection: connectionOf(rabby) },
+    )
+    expect(result.context.connection?.wallet).toBe(rabby)
+    expect(result.effects.slice(-2)).toEqual([
+      { type: 'forget' },
+      { type: 'remember', params: { wallet: rabby } },
+    ])
+  })
+
+  it('returns to the current connection when the user gives up on the new wallet', () => {
+    const result = run(
+      connected(),
+      { type: 'CONNECT', wallet: rabby },
+      { type: 'FAILED', attempt: 2, failure: { code: 4001, message: 'no' } },
+      { type: 'CANCEL' },
+    )
+    expect(result).toMatchObject({ value: 'connected', effects: [{ type: 'prompt' }] })
+    expect(result.context.connection?.wallet).toBe(metamask)
+  })
+})

@@ -3,6 +3,8 @@
  * the stored connectors that are on the page it goes `reconnecting` and tries them one at a time, most
  * recent first, ending `connected` if one succeeds, else `disconnected` with no connections. The user
  * connects from `disconnected` through `prompting` (the wallet asks) and `failed` (declined, may retry).
+ * A wallet picked while still (re)connecting, or while connected, is prompted at once; a connection that
+ * exists stays in the context until the new one succeeds, and comes back if the user gives up.
  *
  * Effects are named actions the runtime implements: `reconnect` and `prompt` start wallet calls whose
  * outcome comes back as events tagged with `attempt`, so a late answer to an abandoned call is ignored.
@@ -65,6 +67,15 @@ export const machine = setup({
     remember: (_, _params: { wallet: PageWallet }) => {},
     /** Drop this namespace's stored connections. */
     forget: () => {},
+    /**
+     * The user picked a wallet. Entering `prompting` bumps the attempt, so a reconnect still under way is
+     * abandoned: its late answer no longer matches and is ignored.
+     */
+    choose: assign(({ event }) =>
+      event.type === 'CONNECT' ? { prompt: { wallet: event.wallet }, candidates: [] } : {},
+    ),
+    /** The user gave up: back to the connection there was, if any. */
+    giveUp: assign({ prompt: undefined }),
     /** Every wallet call gets a new attempt number. */
     next: assign(({ context }) => ({ attempt: context.attempt + 1 })),
   },
@@ -72,6 +83,7 @@ export const machine = setup({
     current,
     moreCandidates: ({ context, event }) => current({ context, event }) && context.candidates.length > 1,
     noAccounts: ({ event }) => event.type === 'ACCOUNTS_CHANGED' && event.accounts.length === 0,
+    hasConnection: ({ context }) => context.connection !== undefined,
   },
 }).createMachine({
   id: 'connection',
@@ -88,6 +100,7 @@ export const machine = setup({
           },
           { target: 'disconnected' },
         ],
+        CONNECT: { target: 'prompting', actions: 'choose' },
       },
     },
     reconnecting: {
@@ -119,15 +132,13 @@ export const machine = setup({
           },
           { guard: 'current', target: 'disconnected', actions: [assign({ candidates: [] }), 'forget'] },
         ],
+        CONNECT: { target: 'prompting', actions: 'choose' },
       },
     },
     disconnected: {
       entry: assign({ connection: undefined }),
       on: {
-        CONNECT: {
-          target: 'prompting',
-          actions: assign({ prompt: ({ event }) => ({ wallet: event.wallet }) }),
-        },
+        CONNECT: { target: 'prompting', actions: 'choose' },
       },
     },
     prompting: {
@@ -147,6 +158,8 @@ export const machine = setup({
           target: 'connected',
           actions: [
             assign({ connection: ({ event }) => event.connection, prompt: undefined }),
+            // The new connection replaces whatever was stored for the namespace.
+            'forget',
             { type: 'remember', params: ({ event }) => ({ wallet: event.connection.wallet }) },
           ],
         },
@@ -157,12 +170,11 @@ export const machine = setup({
             prompt: ({ context, event }) => context.prompt && { ...context.prompt, failure: event.failure },
           }),
         },
-        CONNECT: {
-          target: 'prompting',
-          reenter: true,
-          actions: assign({ prompt: ({ event }) => ({ wallet: event.wallet }) }),
-        },
-        CANCEL: { target: 'disconnected', actions: assign({ prompt: undefined }) },
+        CONNECT: { target: 'prompting', reenter: true, actions: 'choose' },
+        CANCEL: [
+          { guard: 'hasConnection', target: 'connected', actions: 'giveUp' },
+          { target: 'disconnected', actions: 'giveUp' },
+        ],
       },
     },
     failed: {
@@ -171,11 +183,11 @@ export const machine = setup({
           target: 'prompting',
           actions: assign({ prompt: ({ context }) => context.prompt && { wallet: context.prompt.wallet } }),
         },
-        CONNECT: {
-          target: 'prompting',
-          actions: assign({ prompt: ({ event }) => ({ wallet: event.wallet }) }),
-        },
-        CANCEL: { target: 'disconnected', actions: assign({ prompt: undefined }) },
+        CONNECT: { target: 'prompting', actions: 'choose' },
+        CANCEL: [
+          { guard: 'hasConnection', target: 'connected', actions: 'giveUp' },
+          { target: 'disconnected', actions: 'giveUp' },
+        ],
       },
     },
     connected: {
@@ -199,6 +211,7 @@ export const machine = setup({
           }),
         },
         DISCONNECT: { target: 'disconnected', actions: 'forget' },
+        CONNECT: { target: 'prompting', actions: 'choose' },
       },
     },
   },
@@ -215,8 +228,16 @@ function withKnownKeys(accounts: Account[], connection: Connection): Account[] {
   })
 }
 
-/** The status of SPEC §4; a prompt in progress still counts as disconnected. */
-export function statusOf(snapshot: { value: unknown }): Status {
+/**
+ * The live connection: also while another wallet is being prompted to replace it, since it stays in use
+ * until the new one succeeds. Every state without one clears it (`disconnected`'s entry).
+ */
+export function connectionOf(snapshot: ConnectionSnapshot): Connection | undefined {
+  return snapshot.context.connection
+}
+
+/** The status of SPEC §4; a prompt in progress counts as disconnected unless it replaces a connection. */
+export function statusOf(snapshot: { value: unknown; context?: { connection?: unknown } }): Status {
   switch (snapshot.value) {
     case 'connecting':
       return 'connecting'
@@ -225,6 +246,6 @@ export function statusOf(snapshot: { value: unknown }): Status {
     case 'connected':
       return 'connected'
     default:
-      return 'disconnected'
+      return snapshot.context?.connection ? 'connected' : 'disconnected'
   }
 }

@@ -168,6 +168,15 @@ describe('router: closing', () => {
     expect(result).toMatchObject({ open: true, view: 'Account', history: ['Account'], effects: ['closed'] })
   })
 
+  it('in embedded mode returns to Connect, not the no-adapters view, when not connected', () => {
+    const result = run(
+      start({ embedded: true, adapters: false }),
+      { type: 'PUSH', view: 'Networks' },
+      { type: 'CLOSE' },
+    )
+    expect(result).toMatchObject({ open: true, view: 'Connect', history: ['Connect'] })
+  })
+
   it('in embedded mode returns to Connect when not connected', () => {
     const result = run(
       start({ embedded: true }),
@@ -203,5 +212,35 @@ describe('router: connection changes', () => {
       { type: 'CONNECTED', connected: true },
     )
     expect(result.history).toEqual(['Connect', 'ConnectingExternal'])
+  })
+})
+
+describe('router: unsupported network (SPEC §2)', () => {
+  it('rests on UnsupportedChain when the account reconnects onto an unconfigured chain', () => {
+    const result = run(start(), { type: 'CONNECTED', connected: true, unsupported: true }, { type: 'OPEN' })
+    expect(result).toMatchObject({ open: true, view: 'UnsupportedChain' })
+  })
+
+  it('rests on Account again once the chain is supported', () => {
+    const result = run(
+      start(),
+      { type: 'CONNECTED', connected: true, unsupported: true },
+      { type: 'CONNECTED', connected: true, unsupported: false },
+    )
+    expect(result.view).toBe('Account')
+  })
+})
+
+describe('router: adapters loaded late', () => {
+  it('moves the resting view when the registry finds no configured namespace', () => {
+    expect(run(start(), { type: 'ADAPTERS', adapters: false }).view).toBe('ConnectingWalletConnectBasic')
+  })
+
+  it('replaces an untouched resting view while open, keeping views the user went to', () => {
+    expect(run(start(), { type: 'OPEN' }, { type: 'ADAPTERS', adapters: false }).view).toBe(
+      'ConnectingWalletConnectBasic',
+    )
+    const moved = run(start(), { type: 'OPEN', view: 'Networks' }, { type: 'ADAPTERS', adapters: false })
+    expect(moved.history).toEqual(['Networks'])
   })
 })

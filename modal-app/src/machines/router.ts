@@ -16,6 +16,8 @@ export type RouterInput = {
   adapters: boolean
   /** A connected address exists. */
   connected: boolean
+  /** The connected EVM account is on a chain that is not configured. @default false */
+  unsupported?: boolean | undefined
 }
 
 export type RouterContext = RouterInput & {
@@ -31,13 +33,27 @@ export type RouterEvent =
   | { type: 'BACK' }
   /** Closes unless blocked; `force` closes even on ApproveTransaction. */
   | { type: 'CLOSE'; force?: boolean | undefined }
-  | { type: 'CONNECTED'; connected: boolean }
+  /** The connection changed; `unsupported` says whether the EVM account sits on an unconfigured chain. */
+  | { type: 'CONNECTED'; connected: boolean; unsupported?: boolean | undefined }
+  /** The network registry loaded: whether any chain namespace is configured after all. */
+  | { type: 'ADAPTERS'; adapters: boolean }
 
 /** The view SPEC §2 opens on when none is requested. */
 export function defaultView(context: RouterInput): View {
+  // SPEC §2: an unsupported network leads to UnsupportedChain.
+  if (context.connected && context.unsupported) return 'UnsupportedChain'
   if (context.connected) return 'Account'
   if (!context.adapters) return context.mobile ? 'AllWallets' : 'ConnectingWalletConnectBasic'
   return 'Connect'
+}
+
+/**
+ * The view closing returns to. Embedded, the card never leaves the page, so it rests on a view that can be
+ * used there (SPEC §2: Account if connected, else Connect), never on a flow the modal cannot start itself.
+ */
+export function restingView(context: RouterInput): View {
+  if (!context.embedded) return defaultView(context)
+  return context.connected ? 'Account' : 'Connect'
 }
 
 /** The current view. */
@@ -58,7 +74,7 @@ export const machine = setup({
     /** The modal closed (or, embedded, returned to its resting view): pending connect requests end. */
     closed: () => {},
     /** Back to the resting view, the one opening without a request would show. */
-    reset: assign(({ context }) => ({ history: [defaultView(context)] })),
+    reset: assign(({ context }) => ({ history: [restingView(context)] })),
   },
   guards: {
     embedded: ({ context }) => context.embedded,
@@ -80,7 +96,16 @@ export const machine = setup({
           actions: assign(({ context, event }) => ({ history: [event.view ?? defaultView(context)] })),
         },
         // Keep the resting view in step with the connection, so the next open only flips visibility.
-        CONNECTED: { actions: [assign({ connected: ({ event }) => event.connected }), 'reset'] },
+        CONNECTED: {
+          actions: [
+            assign({
+              connected: ({ event }) => event.connected,
+              unsupported: ({ event }) => event.unsupported ?? false,
+            }),
+            'reset',
+          ],
+        },
+        ADAPTERS: { actions: [assign({ adapters: ({ event }) => event.adapters }), 'reset'] },
       },
     },
     open: {
@@ -103,8 +128,18 @@ export const machine = setup({
         CONNECTED: {
           actions: assign(({ context, event }) => {
             const lost = !event.connected && context.history.some((view) => needsAccount.includes(view))
-            const connected = event.connected
-            return lost ? { connected, history: [defaultView({ ...context, connected })] } : { connected }
+            const next = { connected: event.connected, unsupported: event.unsupported ?? false }
+            return lost ? { ...next, history: [defaultView({ ...context, ...next })] } : next
+          }),
+        },
+        // Only a resting view that was picked for the old value follows; a view the user is on stays.
+        ADAPTERS: {
+          actions: assign(({ context, event }) => {
+            const resting = context.history.length === 1 && context.history[0] === defaultView(context)
+            const next = { ...context, adapters: event.adapters }
+            return resting
+              ? { adapters: event.adapters, history: [defaultView(next)] }
+              : { adapters: event.adapters }
           }),
         },
       },

@@ -1,4 +1,12 @@
-import { Suspense, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
+import {
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useSyncExternalStore,
+} from 'react'
 import type { Modal, Snapshot, Ui } from '../Modal.ts'
 import { texts } from '../texts.ts'
 import { Connect } from '../views/Connect.tsx'
@@ -15,7 +23,8 @@ const titleId = 'airlock-title'
  * keeps the frame hidden, so opening only flips state and the current view is already painted.
  */
 export function App({ modal }: { modal: Modal }) {
-  const snapshot = useSyncExternalStore(modal.subscribe, modal.getSnapshot)
+  // The server snapshot is the same one: it lets the markup be rendered outside a browser (tests).
+  const snapshot = useSyncExternalStore(modal.subscribe, modal.getSnapshot, modal.getSnapshot)
   const { ui } = modal
   const card = <Card snapshot={snapshot} ui={ui} />
   if (snapshot.embedded) return card
@@ -32,6 +41,23 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
   const ref = useRef<HTMLElement>(null)
   const { open, view, embedded } = snapshot
 
+  const place = useCallback(() => {
+    const card = ref.current
+    if (!card) return
+    const body = card.querySelector<HTMLElement>('.view')
+    const target = (body && focusables(body)[0]) ?? focusables(card)[0] ?? card
+    target.focus({ preventScroll: true })
+  }, [])
+
+  // A lazy view shows its fallback first, and focus placed then lands on Back or Close; once the view's
+  // chunk has rendered, focus moves into it, unless the user has already moved it there.
+  const onViewShown = useCallback(() => {
+    const card = ref.current
+    if (!open || !card || embedded) return
+    if (card.querySelector('.view')?.contains(document.activeElement)) return
+    place()
+  }, [open, embedded, place])
+
   // Focus moves into the card when it opens and onto the new view when the view changes. The host shows
   // the frame and focuses it a moment after the state that opened it, so a focus that landed nowhere
   // (on the body of a frame that was still hidden) is placed again when the frame's window gets focus.
@@ -39,18 +65,13 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
   useEffect(() => {
     const card = ref.current
     if (!open || !card || embedded) return
-    const place = () => {
-      const body = card.querySelector<HTMLElement>('.view')
-      const target = (body && focusables(body)[0]) ?? focusables(card)[0] ?? card
-      target.focus({ preventScroll: true })
-    }
     place()
     const onFocus = () => {
       if (!card.contains(document.activeElement)) place()
     }
     window.addEventListener('focus', onFocus)
     return () => window.removeEventListener('focus', onFocus)
-  }, [open, view, embedded])
+  }, [open, view, embedded, place])
 
   // Escape closes wherever focus is in the frame, also on its body; the router decides if it may.
   useEffect(() => {
@@ -73,15 +94,15 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
   }, [embedded, ui])
 
   const alert = snapshot.alerts[0]
+  // Embedded, the card is part of the page: a labelled region, and Tab may leave it.
   return (
     <section
       ref={ref}
       className={snapshot.shake ? 'card shake' : 'card'}
-      role="dialog"
-      aria-modal={embedded ? undefined : 'true'}
+      {...(embedded ? { role: 'region' } : { role: 'dialog', 'aria-modal': 'true' as const })}
       aria-labelledby={titleId}
       tabIndex={-1}
-      onKeyDown={trapTab}
+      onKeyDown={embedded ? undefined : trapTab}
     >
       <header className="card-header">
         {snapshot.canGoBack ? (
@@ -100,18 +121,23 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
           </button>
         )}
       </header>
-      {snapshot.alerts.length > 0 ? <Alerts snapshot={snapshot} /> : <Body snapshot={snapshot} ui={ui} />}
+      {snapshot.alerts.length > 0 ? (
+        <Alerts snapshot={snapshot} />
+      ) : (
+        <Body snapshot={snapshot} ui={ui} onShown={onViewShown} />
+      )}
       <Snack snack={snapshot.snackbar} />
     </section>
   )
 }
 
+// The first alert's title is the card's heading, so it is not repeated (screen readers read it twice).
 function Alerts({ snapshot }: { snapshot: Snapshot }) {
   return (
     <div className="view">
-      {snapshot.alerts.map((alert) => (
+      {snapshot.alerts.map((alert, index) => (
         <div key={alert.kind} className="alert" role="alert">
-          <p className="alert-title">{alert.title}</p>
+          {index > 0 && <p className="alert-title">{alert.title}</p>}
           {alert.detail && <p>{alert.detail}</p>}
         </div>
       ))}
@@ -119,34 +145,54 @@ function Alerts({ snapshot }: { snapshot: Snapshot }) {
   )
 }
 
-function Body({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
+function Body({ snapshot, ui, onShown }: { snapshot: Snapshot; ui: Ui; onShown: () => void }) {
   switch (snapshot.view) {
     case 'Connect':
+    // Not built yet: until they are, the router's no-adapters views show Connect and its "no wallets" text
+    // rather than an empty card.
+    case 'ConnectingWalletConnectBasic':
+    case 'AllWallets':
       return <Connect snapshot={snapshot} ui={ui} />
     case 'ConnectingExternal':
       return <ConnectingExternal snapshot={snapshot} ui={ui} />
     case 'Account':
       return (
-        <Suspense fallback={<Loading />}>
+        <LazyView onShown={onShown}>
           <Account snapshot={snapshot} ui={ui} />
-        </Suspense>
+        </LazyView>
       )
     case 'Networks':
       return (
-        <Suspense fallback={<Loading />}>
+        <LazyView onShown={onShown}>
           <Networks snapshot={snapshot} ui={ui} />
-        </Suspense>
+        </LazyView>
       )
     case 'UnsupportedChain':
       return (
-        <Suspense fallback={<Loading />}>
+        <LazyView onShown={onShown}>
           <UnsupportedChain snapshot={snapshot} ui={ui} />
-        </Suspense>
+        </LazyView>
       )
     default:
       // Views of later issues (WalletConnect, sign-in, approval): the router may name them, nothing shows.
       return <div className="view" />
   }
+}
+
+/** A view from its own chunk; `onShown` runs once the chunk has rendered in place of the fallback. */
+function LazyView({ children, onShown }: { children: ReactNode; onShown: () => void }) {
+  return (
+    <Suspense fallback={<Loading />}>
+      {children}
+      <Shown onShown={onShown} />
+    </Suspense>
+  )
+}
+
+// Effects inside a Suspense boundary run only when its content, not the fallback, is committed.
+function Shown({ onShown }: { onShown: () => void }) {
+  useEffect(() => onShown(), [onShown])
+  return null
 }
 
 function Loading() {
@@ -156,6 +202,8 @@ function Loading() {
 function titleOf(snapshot: Snapshot): string {
   switch (snapshot.view) {
     case 'Connect':
+    case 'ConnectingWalletConnectBasic':
+    case 'AllWallets':
       return texts.connect.title
     case 'ConnectingExternal':
       return snapshot.prompt?.wallet.name ?? texts.connect.title

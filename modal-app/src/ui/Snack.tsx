@@ -2,12 +2,14 @@ import type { Snack as SnackData } from '../Snackbar.ts'
 import { CheckIcon, CloseIcon } from './icons.tsx'
 
 /**
- * The snackbar. The live region is always in the page, so screen readers announce each new message; the
+ * The snackbar. The live region is always in the page, so screen readers announce each new message: an
+ * error interrupts (`alert`), the rest waits its turn (`status`); both roles imply their aria-live. The
  * message is keyed by id, so a replacement animates in again.
  */
 export function Snack({ snack }: { snack: SnackData | undefined }) {
+  const role = snack?.variant === 'error' ? 'alert' : 'status'
   return (
-    <div className="snackbar-region" role="status" aria-live="polite" data-testid="snackbar">
+    <div className="snackbar-region" role={role} data-testid="snackbar">
       {snack && (
         <div key={snack.id} className={`snackbar snackbar-${snack.variant}`} data-variant={snack.variant}>
           {snack.variant === 'loading' && <span className="spinner" aria-hidden="true" />}

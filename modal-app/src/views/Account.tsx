@@ -45,6 +45,7 @@ export default function Account({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }
       {account.explorerUrl && (
         <a className="row" href={account.explorerUrl} target="_blank" rel="noopener noreferrer">
           <span className="row-label">{texts.account.explorer}</span>
+          <span className="sr-only"> {texts.account.newTab}</span>
           <ExternalIcon />
         </a>
       )}
