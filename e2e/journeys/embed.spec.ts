@@ -10,7 +10,9 @@ test('embedded mode renders inline and follows the modal height', async ({ page,
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
   await expect.poll(async () => (await frame.boundingBox())?.height).not.toBe(before)
-  const card = await modal.locator('[role="dialog"]').boundingBox()
+  // Inline content is a labelled region, not a dialog.
+  await expect(modal.getByRole('dialog')).toHaveCount(0)
+  const card = await modal.getByRole('region', { name: 'Account' }).boundingBox()
   const box = await frame.boundingBox()
   expect(Math.abs((box?.height ?? 0) - (card?.height ?? 0))).toBeLessThan(40)
 })

@@ -77,7 +77,8 @@ test('a page on an origin the project does not allow gets no session', async ({ 
   expect(outcome).toEqual({ code: 4100, message: 'Invalid App Configuration' })
   expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
   // The host keeps its dialog closed for a refused page; the modal still says why, for the developer.
-  await expect(modal.locator('[role=alert]')).toContainText(/invalid app configuration/i)
+  await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
+  await expect(modal.locator('[role=alert]')).toContainText('This site is not allowed to use this project.')
 })
 
 test('after the handshake a forged message from the page cannot reach the modal', async ({ page, modal }) => {
