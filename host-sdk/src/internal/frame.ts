@@ -68,7 +68,7 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
       if (!dialog.open) return
       dialog.close()
       document.documentElement.style.overflow = overflow
-      if (returnFocus instanceof HTMLElement) returnFocus.focus()
+      if (returnFocus instanceof HTMLElement) returnFocus.focus({ preventScroll: true })
     },
     resize() {},
     destroy: () => dialog.remove(),

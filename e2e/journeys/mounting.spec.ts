@@ -1,0 +1,86 @@
+import { expect, test } from './fixtures.ts'
+
+test('the frame is sandboxed exactly as DESIGN §3 and shown in a labelled top-layer dialog', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  const frame = page.locator('iframe[title="Airlock"]')
+  await expect(frame).toHaveAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+  )
+  await expect(frame).toHaveAttribute('allow', 'clipboard-write')
+  await expect(page.locator('dialog[data-airlock]')).toHaveAttribute('aria-label', 'Airlock')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  expect(await page.evaluate(() => document.querySelector('dialog[data-airlock]')?.matches(':modal'))).toBe(
+    true,
+  )
+})
+
+test('focus stays in the modal while open, and focus and scroll come back on close', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await page.evaluate(() => {
+    document.body.style.height = '3000px'
+    window.scrollTo(0, 200)
+  })
+  const opener = page.getByRole('button', { name: 'Open Airlock' })
+  await opener.focus()
+  const scrolled = await page.evaluate(() => window.scrollY)
+  expect(scrolled).toBeGreaterThan(0)
+  await opener.press('Enter')
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden')
+
+  // However far a keyboard user tabs, focus stays on the card's controls.
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab')
+    const inCard = await modal
+      .locator(':focus')
+      .evaluate((el) => !!el.closest('[role="dialog"]'))
+      .catch(() => false)
+    expect(inCard).toBe(true)
+  }
+
+  await page.keyboard.press('Escape')
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  await expect(opener).toBeFocused()
+  expect(await page.evaluate(() => [document.documentElement.style.overflow, window.scrollY])).toEqual([
+    '',
+    scrolled,
+  ])
+})
+
+test('Wallet Standard apps on the page find Airlock for Solana and Bitcoin', async ({ page }) => {
+  await page.goto('/')
+  const found = await page.evaluate(() => {
+    const wallets: Array<{ name: string; chains: readonly string[]; features: string[] }> = []
+    const register = (wallet: { name: string; chains: readonly string[]; features: object }) => {
+      wallets.push({ name: wallet.name, chains: wallet.chains, features: Object.keys(wallet.features) })
+      return () => {}
+    }
+    // What @wallet-standard/app's getWallets() does when a dApp starts after the wallets.
+    window.dispatchEvent(Object.assign(new Event('wallet-standard:app-ready'), { detail: { register } }))
+    return wallets.filter((w) => w.name === 'Airlock')
+  })
+  expect(found).toEqual([
+    {
+      name: 'Airlock',
+      chains: ['solana:devnet'],
+      features: expect.arrayContaining([
+        'standard:connect',
+        'solana:signMessage',
+        'solana:signAndSendTransaction',
+      ]),
+    },
+    {
+      name: 'Airlock',
+      chains: ['bitcoin:regtest'],
+      features: expect.arrayContaining(['bitcoin:connect', 'bitcoin:signMessage', 'bitcoin:signTransaction']),
+    },
+  ])
+})
