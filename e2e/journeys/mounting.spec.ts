@@ -84,3 +84,22 @@ test('Wallet Standard apps on the page find Airlock for Solana and Bitcoin', asy
     },
   ])
 })
+
+test('destroy() removes the frame and stops announcing Airlock', async ({ page }) => {
+  await page.goto('/')
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
+  const announced = () =>
+    page.evaluate(() => {
+      const names: string[] = []
+      const listener = (event: Event) => names.push((event as CustomEvent).detail.info.rdns)
+      window.addEventListener('eip6963:announceProvider', listener)
+      window.dispatchEvent(new Event('eip6963:requestProvider'))
+      window.removeEventListener('eip6963:announceProvider', listener)
+      return names
+    })
+  expect(await announced()).toContain('dev.airlock')
+  await page.evaluate(() => window.airlock?.destroy())
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(0)
+  expect(await announced()).not.toContain('dev.airlock')
+  expect(await announced()).toContain('dev.airlock.testwallet')
+})

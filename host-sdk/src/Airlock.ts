@@ -87,6 +87,9 @@ export function createAirlock(options: AirlockOptions): Airlock {
   let ready: Deferred | undefined
   let failure: unknown
   let close: (() => void) | undefined
+  // Every page-level listener is added with this signal, so destroy() takes them all away.
+  const stop = new AbortController()
+  const { signal } = stop
 
   const timedOut = (error: unknown) => {
     const reason = (error as { reason?: Errors.TimeoutReason } | null)?.reason
@@ -178,6 +181,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         projectId: options.projectId,
         requestTimeout: timeouts.request,
         own,
+        signal,
         onFrameLoad(listener) {
           onLoad = listener
           if (loads) listener()
@@ -203,12 +207,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
 
   if (typeof window !== 'undefined') {
     own.add(evm.provider).add(solana.wallet).add(bip122.wallet)
-    registerWallet(solana.wallet)
-    registerWallet(bip122.wallet)
-    if (options.announce !== false) announce(evm.provider)
+    registerWallet(solana.wallet, signal)
+    registerWallet(bip122.wallet, signal)
+    if (options.announce !== false) announce(evm.provider, signal)
     // Mounting after `load` keeps the frame from delaying the host page's own load event.
     if (document.readyState === 'complete') mount()
-    else addEventListener('load', mount, { once: true })
+    else addEventListener('load', mount, { once: true, signal })
   }
 
   // On a server there is no modal: actions do nothing, and requests fail as from a disconnected wallet.
@@ -229,8 +233,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
     destroy() {
+      // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.
+      stop.abort()
       close?.()
       frame?.destroy()
+      frame = undefined
+      failure = new Error('This Airlock instance was destroyed.')
     },
   }
 }
@@ -248,13 +256,13 @@ const scriptOrigin =
     : undefined
 
 /** EIP-6963: announce now and whenever a dApp asks, so multi-injected discovery finds Airlock. */
-function announce(provider: Eip1193Provider) {
+function announce(provider: Eip1193Provider, signal: AbortSignal) {
   const detail = Object.freeze({
     info: Object.freeze({ uuid: uuid(), name: 'Airlock', icon, rdns: 'dev.airlock' }),
     provider,
   })
   const post = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
-  window.addEventListener('eip6963:requestProvider', post)
+  window.addEventListener('eip6963:requestProvider', post, { signal })
   post()
 }
 

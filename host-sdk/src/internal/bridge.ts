@@ -25,6 +25,8 @@ export type BridgeOptions = {
   requestTimeout: number
   /** Airlock's own providers and wallets, never listed as page wallets. */
   own: WeakSet<object>
+  /** Aborted when the dApp destroys Airlock: every page listener goes with it. */
+  signal: AbortSignal
   /** Calls back on every load of the frame, including one that happened before the bridge arrived. */
   onFrameLoad(listener: () => void): void
   setState(state: State): void
@@ -40,6 +42,7 @@ export function start(options: BridgeOptions): () => void {
   let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
   const wallets = pageWallets(
     options.own,
+    options.signal,
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
   )

@@ -27,6 +27,7 @@ type Fn = (...args: unknown[]) => unknown
  */
 export function pageWallets(
   own: WeakSet<object>,
+  signal: AbortSignal,
   onChange: () => void,
   onEvent: (event: WalletEvent) => void,
 ) {
@@ -40,22 +41,29 @@ export function pageWallets(
     onChange()
   }
 
-  addEventListener('eip6963:announceProvider', ((event: CustomEvent) => {
-    const { info, provider } = (event.detail ?? {}) as { info?: Record<string, unknown>; provider?: Eip1193 }
-    const id = `eip6963:${info?.uuid}`
-    if (!info || typeof provider?.request !== 'function' || own.has(provider) || entries.has(id)) return
-    add({
-      provider,
-      info: {
-        id,
-        namespace: 'eip155',
-        name: info.name,
-        icon: info.icon,
-        rdns: info.rdns,
-        chains: [],
-      } as PageWallet,
-    })
-  }) as EventListener)
+  addEventListener(
+    'eip6963:announceProvider',
+    ((event: CustomEvent) => {
+      const { info, provider } = (event.detail ?? {}) as {
+        info?: Record<string, unknown>
+        provider?: Eip1193
+      }
+      const id = `eip6963:${info?.uuid}`
+      if (!info || typeof provider?.request !== 'function' || own.has(provider) || entries.has(id)) return
+      add({
+        provider,
+        info: {
+          id,
+          namespace: 'eip155',
+          name: info.name,
+          icon: info.icon,
+          rdns: info.rdns,
+          chains: [],
+        } as PageWallet,
+      })
+    }) as EventListener,
+    { signal },
+  )
   dispatchEvent(new Event('eip6963:requestProvider'))
 
   // As a Wallet Standard app: ask the wallets already loaded, and hear from wallets that load later.
@@ -73,7 +81,9 @@ export function pageWallets(
       })
     return () => {}
   }
-  addEventListener(registerEvent, ((event: CustomEvent) => event.detail?.({ register })) as EventListener)
+  addEventListener(registerEvent, ((event: CustomEvent) => event.detail?.({ register })) as EventListener, {
+    signal,
+  })
   dispatchEvent(Object.assign(new Event(appReady), { detail: { register } }))
 
   const watch = (entry: Entry) => {

@@ -102,8 +102,8 @@ export function standardWallet(
 }
 
 /** Registers a wallet per the Wallet Standard: now for apps already listening, and for apps that start later. */
-export function registerWallet(wallet: Wallet) {
+export function registerWallet(wallet: Wallet, signal: AbortSignal) {
   const callback = (api: { register(wallet: Wallet): unknown }) => api.register(wallet)
   dispatchEvent(Object.assign(new Event(registerEvent), { detail: callback }))
-  addEventListener(appReady, ((event: CustomEvent) => callback(event.detail)) as EventListener)
+  addEventListener(appReady, ((event: CustomEvent) => callback(event.detail)) as EventListener, { signal })
 }
