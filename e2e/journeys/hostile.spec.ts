@@ -125,3 +125,19 @@ test('a modal URL that never answers makes the host report iframe_load_failed', 
     await new Promise((resolve) => silent.close(resolve))
   }
 })
+
+test('a bridge script that cannot load fails at once with iframe_load_failed, not after 20 s', async ({
+  page,
+}) => {
+  await page.route(`${modalOrigin}/airlock-bridge.js`, (route) => route.abort('connectionrefused'))
+  await page.goto('/plain.html')
+  const started = Date.now()
+  const outcome = await page.evaluate(() =>
+    window.airlock?.open().then(
+      () => 'opened',
+      (error: { code: number; reason: string }) => `${error.code} ${error.reason}`,
+    ),
+  )
+  expect(outcome).toBe('-32603 iframe_load_failed')
+  expect(Date.now() - started).toBeLessThan(5_000)
+})

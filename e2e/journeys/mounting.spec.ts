@@ -102,4 +102,9 @@ test('destroy() removes the frame and stops announcing Airlock', async ({ page }
   await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(0)
   expect(await announced()).not.toContain('dev.airlock')
   expect(await announced()).toContain('dev.airlock.testwallet')
+  const after = await page.evaluate(() =>
+    window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }).catch((error) => error.code),
+  )
+  expect(after).toBe(4900)
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(0)
 })

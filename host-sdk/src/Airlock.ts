@@ -97,6 +97,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     throw error
   }
   const remote = (): Promise<Remote> => {
+    if (signal.aborted) return Promise.reject(failure)
     if (typeof window === 'undefined')
       return loadBridge().then((bridge) => Promise.reject(bridge.disconnected()))
     mount()
@@ -164,12 +165,14 @@ export function createAirlock(options: AirlockOptions): Airlock {
     }
     // Armed for the first load and again after each reload, so no handshake can wait forever.
     let loadTimer: ReturnType<typeof setTimeout> | undefined
+    const loadFailed = () => {
+      if (failure) return
+      fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
+      options.onTimeout?.('iframe_load_failed')
+    }
     const arm = () => {
       clearTimeout(loadTimer)
-      loadTimer = setTimeout(() => {
-        fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
-        options.onTimeout?.('iframe_load_failed')
-      }, timeouts.load)
+      loadTimer = setTimeout(loadFailed, timeouts.load)
     }
     arm()
 
@@ -202,7 +205,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
           arm()
         },
       })
-    }, fail)
+    }, loadFailed)
   }
 
   if (typeof window !== 'undefined') {
@@ -234,11 +237,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
     destroy() {
       // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.
+      failure = Object.assign(new Error('This Airlock instance was destroyed.'), { code: 4900 })
       stop.abort()
+      ready?.reject(failure)
       close?.()
       frame?.destroy()
-      frame = undefined
-      failure = new Error('This Airlock instance was destroyed.')
     },
   }
 }

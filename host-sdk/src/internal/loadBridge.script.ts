@@ -17,6 +17,6 @@ export const loadBridge = (): Promise<Bridge> =>
       if (bridge) resolve(bridge)
       else reject(new Error('airlock-bridge.js did not load'))
     }
-    script.onerror = reject
+    script.onerror = () => reject(new Error('airlock-bridge.js did not load'))
     document.head.append(script)
   })
