@@ -1,3 +1,4 @@
+import { setWalletMode } from '../wallets/index.ts'
 import { axeViolations, connectEvm, expect, test } from './fixtures.ts'
 
 test('Connect, Account and Networks pass axe and work by keyboard', async ({ page, modal }) => {
@@ -35,4 +36,19 @@ test('closing the modal while a dApp waits for accounts rejects with 4001', asyn
   expect(await pending).toBe(4001)
   await expect(page.locator('dialog[data-airlock]')).not.toHaveAttribute('open')
   await connectEvm(page, modal)
+})
+
+test('a rejected connect shows the error on ConnectingExternal, which passes axe, and Try again works', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await setWalletMode(page, 'reject')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await expect(modal.getByRole('alert').filter({ hasText: 'User rejected the request.' })).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+  await setWalletMode(page, 'approve')
+  await modal.getByRole('button', { name: 'Try again' }).click()
+  await expect(modal.getByTestId('account-address')).toBeVisible()
 })

@@ -141,3 +141,18 @@ test('a bridge script that cannot load fails at once with iframe_load_failed, no
   expect(outcome).toBe('-32603 iframe_load_failed')
   expect(Date.now() - started).toBeLessThan(5_000)
 })
+
+test('a project id the modal does not know gets no session and the project-id alert', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/module.html?project=nobody')
+  const outcome = await page.evaluate(() =>
+    window.airlock?.open().then(
+      () => 'opened',
+      (error: { code: number }) => error.code,
+    ),
+  )
+  expect(outcome).toBe(4100)
+  await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
+})
