@@ -1,5 +1,5 @@
 import { setWalletMode } from '../wallets/index.ts'
-import { axeViolations, connectEvm, expect, test } from './fixtures.ts'
+import { axeViolations, connectEvm, expect, modalFrame, test } from './fixtures.ts'
 
 test('Connect, Account and Networks pass axe and work by keyboard', async ({ page, modal }) => {
   await page.goto('/')
@@ -51,4 +51,22 @@ test('a rejected connect shows the error on ConnectingExternal, which passes axe
   await setWalletMode(page, 'approve')
   await modal.getByRole('button', { name: 'Try again' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
+})
+
+test('a view that loads on demand takes focus inside its body, not on Back or Close', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await connectEvm(page, modal)
+  await modal.getByTestId('account-network').click()
+  await expect(modal.getByRole('button', { name: /Airlock Devnet B/ })).toBeVisible()
+  const frame = await modalFrame(page)
+  const active = () =>
+    frame.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null
+      return { tag: el?.tagName, label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() }
+    })
+  await expect.poll(active).toMatchObject({ tag: 'BUTTON' })
+  expect((await active()).label).not.toMatch(/^(Back|Close)$/)
 })

@@ -69,8 +69,22 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
     const onFocus = () => {
       if (!card.contains(document.activeElement)) place()
     }
+    // A focused control can vanish under the user (a view swapped, a Suspense boundary hiding its content
+    // while a chunk loads); focus would then fall to the body, so it is placed again in the card.
+    let lost: ReturnType<typeof setTimeout> | undefined
+    const onFocusOut = () => {
+      clearTimeout(lost)
+      lost = setTimeout(() => {
+        if (document.activeElement === document.body || document.activeElement === null) place()
+      })
+    }
     window.addEventListener('focus', onFocus)
-    return () => window.removeEventListener('focus', onFocus)
+    card.addEventListener('focusout', onFocusOut)
+    return () => {
+      clearTimeout(lost)
+      window.removeEventListener('focus', onFocus)
+      card.removeEventListener('focusout', onFocusOut)
+    }
   }, [open, view, embedded, place])
 
   // Escape closes wherever focus is in the frame, also on its body; the router decides if it may.
@@ -157,19 +171,19 @@ function Body({ snapshot, ui, onShown }: { snapshot: Snapshot; ui: Ui; onShown: 
       return <ConnectingExternal snapshot={snapshot} ui={ui} />
     case 'Account':
       return (
-        <LazyView onShown={onShown}>
+        <LazyView key="Account" onShown={onShown}>
           <Account snapshot={snapshot} ui={ui} />
         </LazyView>
       )
     case 'Networks':
       return (
-        <LazyView onShown={onShown}>
+        <LazyView key="Networks" onShown={onShown}>
           <Networks snapshot={snapshot} ui={ui} />
         </LazyView>
       )
     case 'UnsupportedChain':
       return (
-        <LazyView onShown={onShown}>
+        <LazyView key="UnsupportedChain" onShown={onShown}>
           <UnsupportedChain snapshot={snapshot} ui={ui} />
         </LazyView>
       )
@@ -179,7 +193,11 @@ function Body({ snapshot, ui, onShown }: { snapshot: Snapshot; ui: Ui; onShown: 
   }
 }
 
-/** A view from its own chunk; `onShown` runs once the chunk has rendered in place of the fallback. */
+/**
+ * A view from its own chunk; `onShown` runs once the chunk has rendered in place of the fallback. Each
+ * view gets its own boundary (a key): a shared one would keep the previous view's `Shown` mounted, so a
+ * second lazy view would never report itself shown, and focus would stay on the hidden previous view.
+ */
 function LazyView({ children, onShown }: { children: ReactNode; onShown: () => void }) {
   return (
     <Suspense fallback={<Loading />}>
