@@ -897,6 +897,21 @@ describe('modal: review fixes', () => {
     ])
   })
 
+  it('tells the replaced Solana wallet to disconnect once the new one approves', async () => {
+    const otherSol: PageWallet = { ...solWallet, id: 'standard:sol2', name: 'Other Solana' }
+    const context = await setup({ wallets: [evmWallet, solWallet, otherSol] })
+    const first = context.api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    context.modal.ui.selectWallet(solWallet)
+    await first
+    await context.api.open(undefined)
+    context.modal.ui.selectWallet(otherSol)
+    await settle()
+    expect(context.page.calls.filter((call) => call.method === 'standard:disconnect')).toEqual([
+      { walletId: solWallet.id, method: 'standard:disconnect' },
+    ])
+  })
+
   it('narrows an open, unfiltered Connect to the namespace a dApp asks for', async () => {
     const { api, modal } = await setup()
     await api.open(undefined)

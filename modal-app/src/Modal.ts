@@ -296,8 +296,14 @@ export function create(options: Options): Modal {
       startShake()
     }
     // A new connection, also one that replaced another; not the old one coming back after a cancelled prompt.
-    if (is && is !== was && before.value !== 'connected')
+    if (is && is !== was && before.value !== 'connected') {
+      // The wallet that was replaced is told, so it does not stay authorised for this site on its side.
+      if (was && was.wallet.id !== is.wallet.id)
+        void requireHost()
+          .then((host) => Injected.disconnect(host, was))
+          .catch(() => {})
       return onConnected(namespace, is, before.value === 'prompting')
+    }
     if (was && !is) {
       if (namespace === 'eip155') balance = undefined
       router.send(connectedEvent())
