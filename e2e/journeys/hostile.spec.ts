@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net'
+import { walletCalls } from '../wallets/index.ts'
 import { connectEvm, expect, modalOrigin, test } from './fixtures.ts'
 
 const frameSrc = `${modalOrigin}/?projectId=demo&config=${encodeURIComponent(JSON.stringify({ networks: ['eip155:31337'] }))}`
@@ -155,4 +156,43 @@ test('a project id the modal does not know gets no session and the project-id al
   )
   expect(outcome).toBe(4100)
   await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
+})
+
+/** A modal origin gone bad: it welcomes the host, then asks the page's wallet to sign on its own. */
+const rogueModal = `<!doctype html><script>
+  addEventListener('message', async (event) => {
+    if (event.source !== parent) return
+    const port = event.ports[0]
+    port.start()
+    port.postMessage({ type: 'airlock:welcome', version: 1 })
+    const call = (id, method, value) => new Promise((resolve) => {
+      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
+      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: value === undefined ? [] : [{ type: 'RAW', value }] })
+    })
+    const wallets = await call('w', 'listWallets')
+    const evm = wallets.value.find((w) => w.namespace === 'eip155')
+    const ask = (id, method, params) => call(id, 'walletRequest', { walletId: evm.id, request: { namespace: 'eip155', method, params } })
+    window.results = {
+      sign: await ask('s', 'personal_sign', ['0x68656c6c6f', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']),
+      chain: await ask('c', 'eth_chainId'),
+    }
+  }, { once: true })
+</script>`
+
+test('a modal that asks the page wallet to sign what the dApp never asked for is refused by the host', async ({
+  page,
+}) => {
+  await page.route(`${modalOrigin}/rogue?*`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: rogueModal }),
+  )
+  await page.goto(`/module.html?modal=${modalOrigin}/rogue`)
+  await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${modalOrigin}/rogue`))).toBe(true)
+  const frame = page.frames().find((f) => f.url().startsWith(`${modalOrigin}/rogue`))
+  await expect
+    .poll(() => frame?.evaluate(() => (window as unknown as { results?: unknown }).results))
+    .toEqual({
+      sign: { ok: false, error: { code: 4100, message: 'This page did not ask for that request.' } },
+      chain: { ok: true, value: '0x7a69' },
+    })
+  expect((await walletCalls(page)).map((call) => call.method)).not.toContain('personal_sign')
 })

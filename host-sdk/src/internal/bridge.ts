@@ -46,9 +46,19 @@ export function start(options: BridgeOptions): () => void {
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
   )
+  // Defence in depth: the modal may manage the connection on its own (connect, read accounts and chain,
+  // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
+  // a request of that method in flight. A modal origin that went bad cannot make the page's wallet sign
+  // something the dApp never asked for.
+  const inFlight = new Map<string, number>()
+  const track = (method: string, step: 1 | -1) => inFlight.set(method, (inFlight.get(method) ?? 0) + step)
   const host: HostApi = {
     listWallets: () => wallets.list(),
-    walletRequest: ({ walletId, request }) => wallets.run(walletId, request),
+    walletRequest: ({ walletId, request }) => {
+      if (!modalInitiated.test(request.method) && !inFlight.get(request.method))
+        throw new Errors.UnauthorizedError('This page did not ask for that request.')
+      return wallets.run(walletId, request)
+    },
     setState: options.setState,
     resize: ({ height }) => options.resize(height),
     ping: () => 'pong',
@@ -82,12 +92,17 @@ export function start(options: BridgeOptions): () => void {
         // Wallet Standard results reach the dApp only in the shape the feature promises.
         options.ready({
           ...remote,
-          request: (request) =>
-            remote.request(request).then((result) => {
-              const parsed = parse(Schema.resultOf(request as Request), result)
-              if (parsed.ok) return parsed.value
-              throw new Errors.InternalError(`Malformed result of ${request.method}: ${parsed.message}`)
-            }),
+          request: (request) => {
+            track(request.method, 1)
+            return remote
+              .request(request)
+              .then((result) => {
+                const parsed = parse(Schema.resultOf(request as Request), result)
+                if (parsed.ok) return parsed.value
+                throw new Errors.InternalError(`Malformed result of ${request.method}: ${parsed.message}`)
+              })
+              .finally(() => track(request.method, -1))
+          },
         })
         messenger.remote.getState().then(options.setState, () => {})
       },
@@ -96,6 +111,9 @@ export function start(options: BridgeOptions): () => void {
   })
   return () => messenger?.close()
 }
+
+const modalInitiated =
+  /^(eth_requestAccounts|eth_accounts|eth_chainId|wallet_(switch|add)EthereumChain|standard:(connect|disconnect)|bitcoin:connect)$/
 
 /** The error a call gets where no modal can exist (server-side rendering). */
 export const disconnected = () => new Errors.DisconnectedError()
