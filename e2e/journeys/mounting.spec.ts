@@ -108,3 +108,33 @@ test('destroy() removes the frame and stops announcing Airlock', async ({ page }
   expect(after).toBe(4900)
   await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(0)
 })
+
+test('the host sets the theme: dark mode and an accent colour reach the modal, a hostile value does not', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/module.html?theme=dark&accent=%23ff5500')
+  await page.evaluate(() => window.airlock?.open())
+  const card = modal.getByRole('dialog')
+  await expect(card).toBeVisible()
+  const frame = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+  const style = await frame?.evaluate(() => ({
+    theme: document.documentElement.dataset.theme,
+    accent: getComputedStyle(document.documentElement).getPropertyValue('--airlock-accent').trim(),
+    background: getComputedStyle(document.querySelector('[role="dialog"]') as Element).backgroundColor,
+  }))
+  expect(style?.theme).toBe('dark')
+  expect(style?.accent).toBe('#ff5500')
+  // A dark card: every channel of its background is dim.
+  const channels = (style?.background.match(/\d+/g) ?? []).slice(0, 3).map(Number)
+  expect(Math.max(...channels)).toBeLessThan(80)
+
+  await page.goto(`/module.html?accent=${encodeURIComponent('url(https://tracker.example/x)')}`)
+  await page.evaluate(() => window.airlock?.open())
+  await expect(card).toBeVisible()
+  const hostile = await page
+    .frames()
+    .find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+    ?.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--airlock-accent').trim())
+  expect(hostile).toBe('')
+})

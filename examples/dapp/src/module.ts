@@ -1,6 +1,7 @@
 /**
  * The ES module build, for bundled dApps and for tests that need options a script tag cannot carry:
- * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` shortens the frame-load time-out.
+ * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` shortens the frame-load time-out,
+ * `?theme=dark|light` and `?accent=<colour>` theme the modal.
  */
 import { createAirlock } from '@airlock/host-sdk'
 
@@ -12,6 +13,8 @@ const airlock = createAirlock({
   networks: ['eip155:31337', 'eip155:31338'],
   timeouts: { load: Number(query.get('loadTimeout') ?? 20_000) },
   onTimeout: (reason) => timeouts.push(reason),
+  ...(query.get('theme') && { themeMode: query.get('theme') as 'light' | 'dark' }),
+  ...(query.get('accent') && { themeVariables: { '--airlock-accent': query.get('accent') as string } }),
 })
 Object.assign(window, { airlock, airlockTimeouts: timeouts })
 ;(document.getElementById('open') as HTMLElement).onclick = () => airlock.open()
