@@ -1,0 +1,65 @@
+/**
+ * What a deployment configures: its chains (RPC URLs and the tokens whose balances it reports), where the
+ * modal origin and the API are reachable, and the ports. Read from a JSON file (`--config` or
+ * `AIRLOCK_CONFIG`), checked with the bridge's shapes before the service starts.
+ */
+import { readFileSync } from 'node:fs'
+import { Caip } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+const address = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
+const url = (schemes: RegExp) => S.string(2048, 1, schemes)
+
+const token = S.object({
+  address,
+  name: S.string(100, 1),
+  symbol: S.string(20, 1),
+  decimals: S.number(0, 255),
+  iconUrl: S.optional(url(/^https?:\/\/\S+$/)),
+})
+
+const chain = S.object({
+  /** CAIP-2 id, `eip155:1`. */
+  id: S.check(S.string(80), Caip.isChainId, Caip.invalidChainId),
+  name: S.string(100, 1),
+  rpcUrl: url(/^https?:\/\/\S+$/),
+  /** A WebSocket RPC URL, listed under `ws` by `/v1/supported-chains`. */
+  wsUrl: S.optional(url(/^wss?:\/\/\S+$/)),
+  nativeCurrency: S.object({ name: S.string(100, 1), symbol: S.string(20, 1), decimals: S.number(0, 255) }),
+  /** ERC-20 tokens whose balances `/v1/account/{address}/balance` reports on this chain. */
+  tokens: S.optional(S.array(token, 200)),
+})
+
+export const schema = S.object({
+  chains: S.array(chain, 200),
+  /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
+  apiUrl: url(/^https?:\/\/[^/\s]+$/),
+  /** The modal origin, e.g. `https://modal.example`; CORS always answers it. */
+  modalOrigin: url(/^https?:\/\/[^/\s]+$/),
+})
+
+export type Config = S.Infer<typeof schema>
+export type Chain = Config['chains'][number]
+export type Token = NonNullable<Chain['tokens']>[number]
+
+/**
+ * Parses a configuration, throwing an error that names the bad field.
+ * @example
+ * Config.parse({ chains: [], apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174' })
+ */
+export function parse(value: unknown): Config {
+  const parsed = S.parse(schema, value)
+  if (!parsed.ok) throw new Error(`Invalid Airlock API configuration: ${parsed.message}`)
+  return parsed.value
+}
+
+/** Reads and parses a JSON configuration file. */
+export function read(path: string): Config {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new Error(`Cannot read the Airlock API configuration ${path}: ${(error as Error).message}`)
+  }
+  return parse(json)
+}

@@ -1,0 +1,103 @@
+/**
+ * The service: the API and the modal origin over one database, each a Hono app, and {@link start} to
+ * serve both from one process. Stateless apart from the database, so any number of processes can run
+ * behind a load balancer on one PostgreSQL.
+ */
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import type { Hono } from 'hono'
+import * as Cache from './Cache.ts'
+import type { Config } from './Config.ts'
+import type { Database } from './Database.ts'
+import * as Api from './http/Api.ts'
+import * as ModalOrigin from './http/ModalOrigin.ts'
+import * as Identity from './Identity.ts'
+import * as Prices from './Prices.ts'
+
+export type ServiceOptions = {
+  db: Database
+  config: Config
+  /** The modal app's build folder; without it, no modal origin is served. */
+  modalDir?: string | undefined
+  /** Where prices come from. @default Prices.fromDatabase(db) */
+  prices?: Prices.PriceSource | undefined
+  /** Where names and avatars come from. @default Identity.fromDatabase(db) */
+  identity?: Identity.IdentitySource | undefined
+  /** The clock of the caches (tests move it). @default Date.now */
+  now?: (() => number) | undefined
+}
+
+/** A Hono app as the service uses it: something to serve, and to call in tests. */
+export type App = Pick<Hono, 'fetch' | 'request'>
+
+export type Service = { api: App; modal: App | undefined }
+
+/**
+ * @example
+ * const service = Service.create({ db, config })
+ * const response = await service.api.request('/v1/supported-chains?projectId=demo')
+ */
+export function create(options: ServiceOptions): Service {
+  const { db, config } = options
+  return {
+    api: Api.create({
+      db,
+      config,
+      cache: Cache.create(db, options.now ?? Date.now),
+      prices: options.prices ?? Prices.fromDatabase(db),
+      identity: options.identity ?? Identity.fromDatabase(db),
+    }),
+    modal: options.modalDir
+      ? ModalOrigin.create({ db, dir: options.modalDir, apiUrl: config.apiUrl })
+      : undefined,
+  }
+}
+
+export type ListenOptions = {
+  /** @default '127.0.0.1' */
+  host?: string
+  /** 0 picks a free port. @default 8787 */
+  apiPort?: number
+  /** 0 picks a free port. @default 5174 */
+  modalPort?: number
+}
+
+export type Running = { apiUrl: string; modalUrl: string | undefined; stop(): Promise<void> }
+
+/**
+ * Serves the API (and the modal origin when the service has one) until `stop()`.
+ * @example
+ * const running = await Service.listen(Service.create({ db, config, modalDir }), { apiPort: 8787, modalPort: 5174 })
+ */
+export async function listen(service: Service, options: ListenOptions = {}): Promise<Running> {
+  const host = options.host ?? '127.0.0.1'
+  const servers: ReturnType<typeof serve>[] = []
+  const open = (app: App, port: number) =>
+    new Promise<string>((resolve, reject) => {
+      const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) =>
+        resolve(`http://${host.includes(':') ? `[${host}]` : host}:${info.port}`),
+      )
+      server.once('error', reject)
+      servers.push(server)
+    })
+  const stop = async () => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve())
+            // Keep-alive connections (browsers, load generators) would hold close() open.
+            if ('closeAllConnections' in server) server.closeAllConnections()
+          }),
+      ),
+    )
+  }
+  try {
+    const apiUrl = await open(service.api, options.apiPort ?? 8787)
+    const modalUrl = service.modal ? await open(service.modal, options.modalPort ?? 5174) : undefined
+    return { apiUrl, modalUrl, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
