@@ -159,8 +159,7 @@ export function create(options: ApiOptions): Hono<Env> {
     const query = known(c, balanceQuery)
     const address = getAddress(parse(evmAddress, c.req.param('address')))
     const chain = config.chains.find((entry) => entry.id === query.chainId)
-    if (!chain?.id.startsWith('eip155:'))
-      throw new HttpError(400, messages.unsupportedChain(query.chainId))
+    if (!chain?.id.startsWith('eip155:')) throw new HttpError(400, messages.unsupportedChain(query.chainId))
     const currency = query.currency ?? 'usd'
     const key = `balance:${chain.id}:${address.toLowerCase()}:${currency}`
     try {
