@@ -40,3 +40,8 @@ export function create(db: Database, now: () => number): Cache {
     },
   }
 }
+
+/** Drops every cached value (the devnet does on start: its chains begin afresh, so old reads are wrong). */
+export async function clear(db: Pick<Database, 'query'>): Promise<void> {
+  await db.query('delete from cache')
+}

@@ -1,10 +1,12 @@
 /**
- * The whole local stack on its two origins: the devnet chains, the modal origin on http://127.0.0.1:5174
- * and the demo dApp on http://localhost:5173, both served from their production builds. `npm start` and
- * the e2e suite both run exactly this.
+ * The whole local stack: the devnet chains; the Airlock API on http://127.0.0.1:8787, which also serves the
+ * modal origin on http://127.0.0.1:5174 (from modal-app's production build); and the demo dApp on
+ * http://localhost:5173. `npm start`, the e2e suite and the bench all run exactly this.
  */
 import { fileURLToPath } from 'node:url'
+import { Cache, Config, Database, Prices, Projects, Registry, Service } from '@airlock/api'
 import { type PreviewServer, preview } from 'vite'
+import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
@@ -14,42 +16,104 @@ export type StackOptions = {
   modalPort?: number
   /** @default 5173 */
   dappPort?: number
+  /** @default 8787 */
+  apiPort?: number
+  /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
+  host?: string
+  /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
+  dataDir?: string
 }
 
 export type Stack = {
   devnet: Awaited<ReturnType<typeof Devnet.start>>
+  apiUrl: string
   modalUrl: string
   dappUrl: string
   stop(): Promise<void>
 }
 
+/** The origins of the demo project: the demo dApp, and any localhost port for development. */
+export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
+
+/** Devnet prices the demo shows (USD). */
+export const demoPrices = { ETH: 3000, ALT: 1.25 } as const
+
 /**
- * Starts chains, modal origin and dApp; expects `npm run build` to have run.
+ * Starts chains, API with modal origin, and dApp; expects `npm run build` to have run.
  * @example
  * const stack = await Stack.start()
  * console.log(stack.dappUrl)
  * await stack.stop()
  */
 export async function start(options: StackOptions = {}): Promise<Stack> {
-  const devnet = await Devnet.start()
-  const servers: PreviewServer[] = []
+  const apiPort = options.apiPort ?? 8787
+  const modalPort = options.modalPort ?? 5174
+  const dappPort = options.dappPort ?? 5173
+  const apiUrl = `http://127.0.0.1:${apiPort}`
+  const modalUrl = `http://127.0.0.1:${modalPort}`
+  const devnet = await Devnet.start(options.host ? { host: options.host } : {})
+  const stops: (() => Promise<void>)[] = [devnet.stop]
   const stop = async () => {
-    await Promise.allSettled(servers.map((server) => server.close()))
-    await devnet.stop()
+    for (const step of stops.splice(0).reverse()) await step().catch(() => {})
   }
   try {
-    servers.push(await serve('modal-app', '127.0.0.1', options.modalPort ?? 5174))
-    servers.push(await serve('examples/dapp', 'localhost', options.dappPort ?? 5173))
+    const db = await Database.open({ dataDir: options.dataDir ?? root('api/.airlock-data') })
+    stops.push(() => db.close())
+    await seed(db, devnet, apiUrl)
+    const config = Config.parse({
+      apiUrl,
+      modalOrigin: modalUrl,
+      chains: devnet.chains.map((running) => ({
+        id: running.caipNetworkId,
+        name: running.chain.name,
+        rpcUrl: running.rpcUrl,
+        nativeCurrency: running.chain.nativeCurrency,
+        tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
+      })),
+    })
+    const service = Service.create({ db, config, modalDir: root('modal-app/dist') })
+    const running = await Service.listen(service, { host: options.host, apiPort, modalPort })
+    stops.push(running.stop)
+    const dapp = await serve('examples/dapp', options.host ?? 'localhost', dappPort)
+    stops.push(() => dapp.close())
   } catch (error) {
     await stop()
     throw error
   }
-  return {
-    devnet,
-    modalUrl: `http://127.0.0.1:${options.modalPort ?? 5174}`,
-    dappUrl: `http://localhost:${options.dappPort ?? 5173}`,
-    stop,
-  }
+  return { devnet, apiUrl, modalUrl, dappUrl: `http://localhost:${dappPort}`, stop }
+}
+
+/** The demo project, the wallet registry and devnet prices; safe to run on every start. */
+async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: string) {
+  await Cache.clear(db)
+  await Projects.add(db, 'demo', demoOrigins)
+  await Projects.setAnalytics(db, 'demo', true)
+  await Registry.seed(db)
+  await Registry.putMonogram(db, 'token', 'alt', 'ALT')
+  const icon = `${apiUrl}/public/getTokenImage/alt?projectId=demo`
+  await Prices.set(
+    db,
+    devnet.chains.flatMap((running) => [
+      {
+        chainId: running.caipNetworkId,
+        address: Prices.native,
+        currency: 'usd' as const,
+        price: demoPrices.ETH,
+        name: 'Ether',
+        symbol: 'ETH',
+        iconUrl: null,
+      },
+      {
+        chainId: running.caipNetworkId,
+        address: testTokenAddress,
+        currency: 'usd' as const,
+        price: demoPrices.ALT,
+        name: 'Airlock Test Token',
+        symbol: 'ALT',
+        iconUrl: icon,
+      },
+    ]),
+  )
 }
 
 function serve(dir: string, host: string, port: number): Promise<PreviewServer> {

@@ -17,6 +17,7 @@ Foreground.run(async () => {
 Airlock is running.
   Demo dApp     ${stack.dappUrl}
   Modal origin  ${stack.modalUrl}   (script: ${stack.modalUrl}/airlock.js)
+  API           ${stack.apiUrl}   (project: demo)
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(13)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token     ${testTokenAddress}
   Test account  ${first?.address}  key ${first?.privateKey}

@@ -1,5 +1,4 @@
 import { createServer, type Socket } from 'node:net'
-import { walletCalls } from '../wallets/index.ts'
 import { connectEvm, expect, modalOrigin, test } from './fixtures.ts'
 
 const frameSrc = `${modalOrigin}/?projectId=demo&config=${encodeURIComponent(JSON.stringify({ networks: ['eip155:31337'] }))}`
@@ -58,28 +57,6 @@ test('a forged hello from another window is ignored, and 1000 malformed messages
     welcome: { type: 'airlock:welcome', version: 1 },
     pong: { id: 'ping-1', type: 'RAW', value: { ok: true, value: 'pong' } },
   })
-})
-
-test('a page on an origin the project does not allow gets no session', async ({ page, modal }) => {
-  await page.route('http://127.0.0.1:5175/', (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><title>intruder</title><script src="${modalOrigin}/airlock.js" data-project-id="demo" data-networks="eip155:31337"></script>`,
-    }),
-  )
-  await page.goto('http://127.0.0.1:5175/')
-  const outcome = await page.evaluate(async () => {
-    try {
-      return { result: await window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }) }
-    } catch (error) {
-      return { code: (error as { code: number }).code, message: (error as Error).message }
-    }
-  })
-  expect(outcome).toEqual({ code: 4100, message: 'Invalid App Configuration' })
-  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
-  // The host keeps its dialog closed for a refused page; the modal still says why, for the developer.
-  await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
-  await expect(modal.locator('[role=alert]')).toContainText('This site is not allowed to use this project.')
 })
 
 test('after the handshake a forged message from the page cannot reach the modal', async ({ page, modal }) => {
@@ -141,58 +118,4 @@ test('a bridge script that cannot load fails at once with iframe_load_failed, no
   )
   expect(outcome).toBe('-32603 iframe_load_failed')
   expect(Date.now() - started).toBeLessThan(5_000)
-})
-
-test('a project id the modal does not know gets no session and the project-id alert', async ({
-  page,
-  modal,
-}) => {
-  await page.goto('/module.html?project=nobody')
-  const outcome = await page.evaluate(() =>
-    window.airlock?.open().then(
-      () => 'opened',
-      (error: { code: number }) => error.code,
-    ),
-  )
-  expect(outcome).toBe(4100)
-  await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
-})
-
-/** A modal origin gone bad: it welcomes the host, then asks the page's wallet to sign on its own. */
-const rogueModal = `<!doctype html><script>
-  addEventListener('message', async (event) => {
-    if (event.source !== parent) return
-    const port = event.ports[0]
-    port.start()
-    port.postMessage({ type: 'airlock:welcome', version: 1 })
-    const call = (id, method, value) => new Promise((resolve) => {
-      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
-      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: value === undefined ? [] : [{ type: 'RAW', value }] })
-    })
-    const wallets = await call('w', 'listWallets')
-    const evm = wallets.value.find((w) => w.namespace === 'eip155')
-    const ask = (id, method, params) => call(id, 'walletRequest', { walletId: evm.id, request: { namespace: 'eip155', method, params } })
-    window.results = {
-      sign: await ask('s', 'personal_sign', ['0x68656c6c6f', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']),
-      chain: await ask('c', 'eth_chainId'),
-    }
-  }, { once: true })
-</script>`
-
-test('a modal that asks the page wallet to sign what the dApp never asked for is refused by the host', async ({
-  page,
-}) => {
-  await page.route(`${modalOrigin}/rogue?*`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: rogueModal }),
-  )
-  await page.goto(`/module.html?modal=${modalOrigin}/rogue`)
-  await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${modalOrigin}/rogue`))).toBe(true)
-  const frame = page.frames().find((f) => f.url().startsWith(`${modalOrigin}/rogue`))
-  await expect
-    .poll(() => frame?.evaluate(() => (window as unknown as { results?: unknown }).results))
-    .toEqual({
-      sign: { ok: false, error: { code: 4100, message: 'This page did not ask for that request.' } },
-      chain: { ok: true, value: '0x7a69' },
-    })
-  expect((await walletCalls(page)).map((call) => call.method)).not.toContain('personal_sign')
 })

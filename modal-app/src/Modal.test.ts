@@ -1,7 +1,8 @@
 import { Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
 import { describe, expect, it, vi } from 'vitest'
+import type { TokenBalance } from './api/Api.ts'
 import type { Config } from './config/Config.ts'
-import { create, type Host, type Options, shakeMs } from './Modal.ts'
+import { balanceRetryBlockMs, create, type Host, type Options, shakeMs } from './Modal.ts'
 import { swapDelay, type Timers } from './Snackbar.ts'
 import { create as createStorage, memory, type Storage } from './storage.ts'
 
@@ -117,6 +118,23 @@ function pageWallets(mode: { reject?: boolean } = {}) {
   return { evm, standard, calls, handle }
 }
 
+const ether = {
+  name: 'Ether',
+  symbol: 'ETH',
+  value: 29_999_998.74,
+  price: 3000,
+  quantity: { decimals: '18', numeric: '9999.99958' },
+  iconUrl: '',
+}
+const alt = {
+  name: 'Airlock Test Token',
+  symbol: 'ALT',
+  value: 1_250_000,
+  price: 1.25,
+  quantity: { decimals: '18', numeric: '1000000' },
+  iconUrl: 'http://127.0.0.1:8787/public/getTokenImage/alt',
+}
+
 type Setup = {
   wallets?: PageWallet[]
   storage?: Storage
@@ -125,6 +143,7 @@ type Setup = {
   reject?: boolean
   start?: boolean
   timers?: Timers
+  now?: () => number
 }
 
 /** Timers the test advances by hand (the snackbar swap, the shake). */
@@ -169,9 +188,14 @@ async function setup(options: Setup = {}) {
     resize: vi.fn(async () => undefined),
     ping: vi.fn(async () => 'pong' as const),
   }
-  const chain = {
-    getBalance: vi.fn(async () => 9_999_999_580_000_000_000_000n),
-    waitForReceipt: vi.fn(async () => {}),
+  const chain = { waitForReceipt: vi.fn(async () => {}) }
+  const balances = {
+    balances: vi.fn(
+      async (chainId: string, _address: string, _options?: { fresh?: boolean }): Promise<TokenBalance[]> => [
+        { ...ether, chainId, quantity: { decimals: '18', numeric: '9999.99958' } },
+        { ...alt, chainId, address: `${chainId}:0x5FbDB2315678afecb367f032d93F642f64180aa3` },
+      ],
+    ),
   }
   const storage = options.storage ?? createStorage(memory())
   const modalOptions: Options = {
@@ -180,13 +204,15 @@ async function setup(options: Setup = {}) {
     storage,
     loadRegistry: () => import('./config/networks.ts'),
     loadChainClient: async () => chain,
+    balances,
+    now: options.now,
     timers: options.timers ?? { setTimeout: () => 0, clearTimeout: () => {} },
     walletGrace: 20,
   }
   const modal = create(modalOptions)
   if (options.start !== false) await modal.start({ host: host as unknown as Host, origin })
   const last = () => states.at(-1) as State
-  return { modal, host, page, chain, storage, states, last, api: modal.api }
+  return { modal, host, page, chain, balances, storage, states, last, api: modal.api }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
@@ -440,7 +466,7 @@ describe('modal API: eip155 requests while connected', () => {
     const context = await setup()
     await connectEvm(context)
     expect(context.modal.getSnapshot().account?.balance).toBe('9999.999 ETH')
-    const balanceReads = context.chain.getBalance.mock.calls.length
+    const balanceReads = context.balances.balances.mock.calls.length
     const hash = await context.api.request({
       namespace: 'eip155',
       method: 'eth_sendTransaction',
@@ -452,7 +478,52 @@ describe('modal API: eip155 requests while connected', () => {
       expect.objectContaining({ id: 'eip155:31337' }),
       '0xhash',
     )
-    expect(context.chain.getBalance.mock.calls.length).toBeGreaterThan(balanceReads)
+    expect(context.balances.balances.mock.calls.length).toBeGreaterThan(balanceReads)
+    // After a transaction the API's own cache is stale too.
+    expect(context.balances.balances.mock.calls.at(-1)?.[2]).toEqual({ fresh: true })
+  })
+
+  it('shows the native balance and the tokens the API reports', async () => {
+    const context = await setup()
+    await connectEvm(context)
+    expect(context.balances.balances).toHaveBeenCalledWith('eip155:31337', evmAddress, { fresh: false })
+    expect(context.modal.getSnapshot().account?.tokens).toEqual([
+      {
+        symbol: 'ALT',
+        name: 'Airlock Test Token',
+        amount: '1000000.000',
+        fiat: '$1,250,000.00',
+        iconUrl: alt.iconUrl,
+      },
+    ])
+  })
+
+  it("shows 'Token Balance Unavailable' when balances fail, and blocks retries for 30 s", async () => {
+    let time = 1_000
+    const clock = manualClock()
+    const context = await setup({ now: () => time, timers: clock.timers })
+    context.balances.balances.mockRejectedValue(new Error('HTTP status code: 502'))
+    await connectEvm(context)
+    clock.advance(200)
+    expect(context.modal.getSnapshot().snackbar).toMatchObject({
+      variant: 'error',
+      message: 'Token Balance Unavailable',
+    })
+    expect(context.modal.getSnapshot().account?.balance).toBe('0.000 ETH')
+    const reads = context.balances.balances.mock.calls.length
+    context.api.open(undefined)
+    await settle()
+    time += balanceRetryBlockMs - 1
+    context.api.open(undefined)
+    await settle()
+    expect(context.balances.balances.mock.calls.length).toBe(reads)
+    context.balances.balances.mockReset()
+    context.balances.balances.mockResolvedValue([{ ...ether, chainId: 'eip155:31337' }])
+    time += 2
+    context.api.open(undefined)
+    await settle()
+    expect(context.balances.balances).toHaveBeenCalledTimes(1)
+    expect(context.modal.getSnapshot().account?.balance).toBe('9999.999 ETH')
   })
 
   it('refuses to switch to a chain that is not configured with 4902', async () => {

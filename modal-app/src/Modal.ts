@@ -15,10 +15,11 @@ import {
   type WalletEvent,
 } from '@airlock/bridge-protocol'
 import { createActor } from 'xstate'
+import type * as Api from './api/Api.ts'
 import type { Config } from './config/Config.ts'
 import { addChainParameters, addressUrl, type Network, toCaip } from './config/Network.ts'
 import * as Injected from './connectors/injected.ts'
-import { formatBalance } from './format.ts'
+import { formatFiat, formatQuantity } from './format.ts'
 import * as Connection from './machines/connection.ts'
 import * as Router from './machines/router.ts'
 import * as Snackbar from './Snackbar.ts'
@@ -27,11 +28,16 @@ import { texts } from './texts.ts'
 
 export type Host = Injected.Host
 
-/** Reads the chain for the Account view; loaded on demand because it carries viem. */
+/** Reads the chain; loaded on demand because it carries viem. */
 export type ChainClient = {
-  getBalance(network: Network, address: string): Promise<bigint>
   waitForReceipt(network: Network, hash: string): Promise<void>
 }
+
+/** Where balances come from: the API (`api/Api.ts`). */
+export type BalanceSource = Pick<Api.Client, 'balances'>
+
+/** A token row of the Account view, formatted per SPEC §5. */
+export type TokenRow = { symbol: string; name: string; amount: string; fiat: string; iconUrl: string }
 
 /** The network registry (`config/networks.ts`), loaded on demand. */
 export type Registry = {
@@ -57,6 +63,8 @@ export type AccountInfo = {
   explorerUrl?: string | undefined
   /** Native balance, SPEC §5's display (`9999.999 ETH`); EVM only for now. */
   balance?: string | undefined
+  /** The ERC-20 tokens the account holds, from the API. */
+  tokens: TokenRow[]
   wallet: PageWallet
 }
 
@@ -117,6 +125,7 @@ export type Options = {
   mobile?: boolean
   loadRegistry: () => Promise<Registry>
   loadChainClient: () => Promise<ChainClient>
+  balances: BalanceSource
   /** @default Snackbar.realTimers */
   timers?: Snackbar.Timers
   /** How long a silent reconnect may take before the wallet counts as gone. @default 10_000 */
@@ -127,8 +136,9 @@ export type Options = {
   now?: () => number
 }
 
-/** SPEC §9: the native balance is cached for 30 s. */
+/** SPEC §9: balances are cached for 30 s, and after a failure not asked for again for 30 s. */
 export const balanceCacheMs = 30_000
+export const balanceRetryBlockMs = 30_000
 /** SPEC §2: a shake lasts 500 ms. */
 export const shakeMs = 500
 
@@ -192,7 +202,9 @@ export function create(options: Options): Modal {
   /** The namespace the Connect view is narrowed to while a dApp waits for that namespace. */
   let filter: Caip.Namespace | undefined
   let alerts: Alert[] = []
-  let balance: { key: string; value?: bigint | undefined; at: number } | undefined
+  let balance: { key: string; entries?: Api.TokenBalance[] | undefined; at: number } | undefined
+  /** Until when balance reads are blocked after a failure (SPEC §8). */
+  let balanceBlockedUntil = 0
   /** The pending end of a shake; set while the card shakes. */
   let shake: { timer: unknown } | undefined
   let waiters: Waiter[] = []
@@ -452,7 +464,8 @@ export function create(options: Options): Modal {
   function accountInfo(namespace: Caip.Namespace, connection: Connection.Connection): AccountInfo {
     const address = connection.accounts[0]?.address ?? ''
     const network = configured(connection.chainId)
-    const known = network && balance?.key === `${network.id}:${address}` ? balance.value : undefined
+    const entries = network && balance?.key === `${network.id}:${address}` ? balance.entries : undefined
+    const native = entries?.find((entry) => entry.address === undefined)
     return {
       namespace,
       address,
@@ -461,8 +474,17 @@ export function create(options: Options): Modal {
       explorerUrl: network && addressUrl(network, address),
       balance:
         namespace === 'eip155' && network
-          ? `${formatBalance(known, network.nativeCurrency.decimals)} ${network.nativeCurrency.symbol}`
+          ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
           : undefined,
+      tokens: (entries ?? [])
+        .filter((entry) => entry.address !== undefined)
+        .map((entry) => ({
+          symbol: entry.symbol,
+          name: entry.name,
+          amount: formatQuantity(entry.quantity.numeric),
+          fiat: formatFiat(entry.value),
+          iconUrl: entry.iconUrl,
+        })),
       wallet: connection.wallet,
     }
   }
@@ -525,23 +547,26 @@ export function create(options: Options): Modal {
 
   // ---- chain reads ----
 
-  async function refreshBalance(force = false) {
+  /** `force` skips the modal's cache, `fresh` the API's too (after a transaction the API's is stale). */
+  async function refreshBalance(force = false, fresh = false) {
     const connection = connectionOf('eip155')
     const network = connection && configured(connection.chainId)
     const address = connection?.accounts[0]?.address
     if (!network || !address) return
     const key = `${network.id}:${address}`
+    if (now() < balanceBlockedUntil) return
     if (!force && balance?.key === key && now() - balance.at < balanceCacheMs) return
-    balance = { key, value: balance?.key === key ? balance.value : undefined, at: now() }
+    balance = { key, entries: balance?.key === key ? balance.entries : undefined, at: now() }
     try {
-      const client = await options.loadChainClient()
-      const value = await client.getBalance(network, address)
+      const entries = await options.balances.balances(network.id, address, { fresh })
       if (balance?.key !== key) return
-      balance = { key, value, at: now() }
+      balance = { key, entries, at: now() }
       changed()
     } catch (error) {
-      // The balance stays at its last value (SPEC: 0.000 by default); the next open retries.
+      // SPEC §8: the toast, and no new attempt for 30 s; the balance stays at its last value (0.000 at first).
+      balanceBlockedUntil = now() + balanceRetryBlockMs
       if (balance?.key === key) balance = { ...balance, at: 0 }
+      snackbar.show('error', texts.errors.tokenBalanceUnavailable)
       console.warn('[airlock] Could not read the balance.', error)
     }
   }
@@ -556,7 +581,7 @@ export function create(options: Options): Modal {
     } catch (error) {
       console.warn('[airlock] Could not wait for the transaction receipt.', error)
     }
-    await refreshBalance(true)
+    await refreshBalance(true, true)
   }
 
   // ---- connecting and switching ----

@@ -1,34 +1,39 @@
 import { describe, expect, it } from 'vitest'
-import { formatBalance, truncateAddress } from './format.ts'
+import { formatFiat, formatQuantity, truncateAddress } from './format.ts'
 
-describe('formatBalance', () => {
-  it('shows 0.000 when the balance is unknown', () => {
-    expect(formatBalance(undefined, 18)).toBe('0.000')
-  })
-
-  it('shows zero as 0.000', () => {
-    expect(formatBalance(0n, 18)).toBe('0.000')
+describe('formatQuantity', () => {
+  it('shows 0.000 when the amount is unknown or unreadable', () => {
+    expect(formatQuantity(undefined)).toBe('0.000')
+    expect(formatQuantity('1e21')).toBe('0.000')
+    expect(formatQuantity('')).toBe('0.000')
   })
 
   it('truncates to 3 decimals instead of rounding', () => {
-    expect(formatBalance(9_999_999_580_000_000_000_000n, 18)).toBe('9999.999')
-    expect(formatBalance(1_999_900_000_000_000_000n, 18)).toBe('1.999')
-    expect(formatBalance(999_999_999_999_999n, 18)).toBe('0.000')
+    expect(formatQuantity('9999.99958')).toBe('9999.999')
+    expect(formatQuantity('1.9999')).toBe('1.999')
+    expect(formatQuantity('0.000999999999999999')).toBe('0.000')
   })
 
-  it('pads short fractions', () => {
-    expect(formatBalance(10_000n * 10n ** 18n, 18)).toBe('10000.000')
-    expect(formatBalance(1_050_000_000_000_000_000n, 18)).toBe('1.050')
+  it('pads short fractions and whole amounts', () => {
+    expect(formatQuantity('10000')).toBe('10000.000')
+    expect(formatQuantity('1.05')).toBe('1.050')
+    expect(formatQuantity('5', 0)).toBe('5')
   })
 
-  it('handles other decimals (SOL 9, BTC 8)', () => {
-    expect(formatBalance(1_234_567_891n, 9)).toBe('1.234')
-    expect(formatBalance(123_456_789n, 8)).toBe('1.234')
-    expect(formatBalance(5n, 0)).toBe('5.000')
+  it('keeps huge amounts exact', () => {
+    expect(formatQuantity('123456789012345678901234567890.123456')).toBe('123456789012345678901234567890.123')
   })
 
-  it('keeps the sign of a negative amount', () => {
-    expect(formatBalance(-1_500_000_000_000_000_000n, 18)).toBe('-1.500')
+  it('keeps the sign of a negative amount, not of a zero', () => {
+    expect(formatQuantity('-1.5')).toBe('-1.500')
+    expect(formatQuantity('-0.0001')).toBe('0.000')
+  })
+})
+
+describe('formatFiat', () => {
+  it('shows dollars with 2 decimals and grouping', () => {
+    expect(formatFiat(1250.5)).toBe('$1,250.50')
+    expect(formatFiat(0)).toBe('$0.00')
   })
 })
 

@@ -1,21 +1,22 @@
 /** Display rules of SPEC §5: balances truncated (never rounded) to 3 decimals, `0.000` when unknown. */
 
 /**
- * A token amount in its smallest unit as a decimal string truncated to `fractionDigits`.
- * @example formatBalance(9_999_999_580_000_000_000_000n, 18) // '9999.999'
+ * A decimal amount (as the API gives it, `"9999.99958"`) truncated to `fractionDigits`, never rounded.
+ * @example formatQuantity('9999.99958') // '9999.999'
  */
-export function formatBalance(value: bigint | undefined, decimals: number, fractionDigits = 3): string {
-  if (value === undefined) return (0).toFixed(fractionDigits)
-  const negative = value < 0n
-  const abs = negative ? -value : value
-  const unit = 10n ** BigInt(decimals)
-  const whole = abs / unit
-  const scale = 10n ** BigInt(fractionDigits)
-  // Truncate: multiply the remainder up and drop what does not fit, never round up.
-  const fraction = ((abs % unit) * scale) / unit
-  const text =
-    fractionDigits > 0 ? `${whole}.${fraction.toString().padStart(fractionDigits, '0')}` : `${whole}`
-  return negative && (whole > 0n || fraction > 0n) ? `-${text}` : text
+export function formatQuantity(numeric: string | undefined, fractionDigits = 3): string {
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(numeric ?? '')
+  if (!match) return (0).toFixed(fractionDigits)
+  const [, sign = '', whole = '0', fraction = ''] = match
+  const digits = fraction.slice(0, fractionDigits).padEnd(fractionDigits, '0')
+  const zero = /^0*$/.test(whole) && /^0*$/.test(digits)
+  const text = fractionDigits > 0 ? `${BigInt(whole)}.${digits}` : `${BigInt(whole)}`
+  return sign && !zero ? `-${text}` : text
+}
+
+/** SPEC §5: fiat with 2 decimals. @example formatFiat(1250.5) // '$1,250.50' */
+export function formatFiat(value: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(value)
 }
 
 /**

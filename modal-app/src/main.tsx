@@ -7,8 +7,8 @@
 import { Handshake, Messenger, Origin, Schema } from '@airlock/bridge-protocol'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import * as Api from './api/Api.ts'
 import * as Config from './config/Config.ts'
-import * as Projects from './config/projects.ts'
 import * as Modal from './Modal.ts'
 import * as Storage from './storage.ts'
 import * as Theme from './Theme.ts'
@@ -18,16 +18,23 @@ import { preloadAccount } from './ui/lazy.ts'
 import './styles.css'
 
 const parsed = Config.parse(location.search)
-const patterns = Projects.allowedOrigins(Projects.load(), parsed.projectId)
+const api = Api.create({ baseUrl: Api.baseUrlOf(document), projectId: parsed.projectId })
+// Asked at once, so the list is usually here before the host's hello is.
+const patterns = api.origins()
 
 const accepted = Handshake.accept({
   window,
   projectId: parsed.projectId,
-  isAllowed: (origin) => patterns !== undefined && Origin.isAllowed(patterns, origin),
+  isAllowed: async (origin) => {
+    const allowed = await patterns
+    return allowed !== undefined && Origin.isAllowed(allowed, origin)
+  },
   onRefused: (refusal) =>
-    modal.alert(
-      patterns === undefined ? 'projectIdNotConfigured' : 'invalidAppConfiguration',
-      refusalDetail(refusal),
+    void patterns.then((allowed) =>
+      modal.alert(
+        allowed === undefined ? 'projectIdNotConfigured' : 'invalidAppConfiguration',
+        refusalDetail(refusal),
+      ),
     ),
 })
 
@@ -38,6 +45,7 @@ const modal = Modal.create({
   mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
   loadRegistry: () => import('./config/networks.ts'),
   loadChainClient: () => import('./chain/client.ts'),
+  balances: api,
 })
 
 accepted.then(({ port, origin }) => {
@@ -53,7 +61,9 @@ accepted.then(({ port, origin }) => {
   whenIdle(preloadAccount)
 })
 
-if (patterns === undefined) modal.alert('projectIdNotConfigured')
+void patterns.then((allowed) => {
+  if (allowed === undefined) modal.alert('projectIdNotConfigured')
+})
 if (parsed.config.embedded) document.documentElement.dataset.embedded = 'true'
 Theme.apply(document.documentElement, {
   mode: parsed.config.themeMode,

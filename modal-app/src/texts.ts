@@ -41,6 +41,7 @@ export const texts = {
     newTab: '(opens in a new tab)',
     disconnect: 'Disconnect',
     balance: 'Balance',
+    tokens: 'Tokens',
     network: 'Network',
     alsoConnected: 'Also connected',
   },
@@ -57,6 +58,7 @@ export const texts = {
   namespaces: { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' },
   errors: {
     failedToDisconnect: 'Failed to disconnect',
+    tokenBalanceUnavailable: 'Token Balance Unavailable',
     // The wallets' own EIP-1193 text, so the snackbar says what the dApp's error says.
     userRejected: Errors.messages[4001],
     fallback: 'An error occurred',

@@ -1,10 +1,12 @@
-import { Accounts, Devnet } from '@airlock/devnet'
-import { testTokenAddress } from '@airlock/devnet/chains'
+// By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
+
 import { createTestClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Accounts, Devnet, testTokenAddress } from '../../../devnet/src/index.ts'
 import type * as Config from '../Config.ts'
 import type { Database } from '../Database.ts'
 import * as Identity from '../Identity.ts'
+import { closedPort } from '../internal/closedPort.ts'
 import { databases } from '../internal/testing.ts'
 import * as Prices from '../Prices.ts'
 import * as Projects from '../Projects.ts'
@@ -14,8 +16,10 @@ import { balanceTtlMs, identityTtlMs, messages } from './Api.ts'
 
 // Ports of their own, so the suite runs beside `npm start` and the devnet's tests.
 let devnet: Devnet.Instance
+let deadRpc: string
 beforeAll(async () => {
   devnet = await Devnet.start({ ports: [18745, 18746] })
+  deadRpc = `http://127.0.0.1:${await closedPort()}`
 })
 afterAll(() => devnet?.stop())
 
@@ -40,8 +44,7 @@ function configOf(): Config.Config {
         tokens: [token],
       },
       { id: b.caipNetworkId, name: 'B', rpcUrl: b.rpcUrl, nativeCurrency: ether, tokens: [token] },
-      // Nothing listens on port 9: a dead RPC.
-      { id: 'eip155:999', name: 'Dead', rpcUrl: 'http://127.0.0.1:9', nativeCurrency: ether },
+      { id: 'eip155:999', name: 'Dead', rpcUrl: deadRpc, nativeCurrency: ether },
       {
         id: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
         name: 'Solana Devnet',

@@ -14,6 +14,7 @@ function render(config: Config, configError?: string) {
     storage: createStorage(memory()),
     loadRegistry: () => import('../config/networks.ts'),
     loadChainClient: () => Promise.reject(new Error('not used')),
+    balances: { balances: () => Promise.reject(new Error('not used')) },
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
   })
   return renderToStaticMarkup(<App modal={modal} />)
@@ -67,6 +68,7 @@ describe('Account view', () => {
       chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
       explorerUrl: 'https://explorer.solana.com/address/7v91?cluster=devnet',
       wallet: { id: 's', namespace: 'solana', name: 'S', icon: 'data:image/svg+xml,<svg/>', chains: [] },
+      tokens: [],
     }
     const snapshot = { account, otherAccounts: [] } as unknown as Snapshot
     const html = renderToStaticMarkup(<AccountView snapshot={snapshot} ui={{} as Ui} />)

@@ -1,9 +1,9 @@
 import { truncateAddress } from '../format.ts'
-import type { AccountInfo, Snapshot, Ui } from '../Modal.ts'
+import type { AccountInfo, Snapshot, TokenRow, Ui } from '../Modal.ts'
 import { texts } from '../texts.ts'
 import { CopyIcon, ExternalIcon } from '../ui/icons.tsx'
 
-/** The connected account: address, native balance, network, explorer link, Disconnect. */
+/** The connected account: address, native balance, tokens, network, explorer link, Disconnect. */
 export default function Account({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -37,6 +37,7 @@ export default function Account({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }
           </p>
         )}
       </div>
+      {account.tokens.length > 0 && <Tokens tokens={account.tokens} />}
       <p className="label">{texts.account.network}</p>
       <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
         <span className="network-dot" aria-hidden="true" />
@@ -70,6 +71,34 @@ function OtherAccounts({ accounts }: { accounts: AccountInfo[] }) {
             <span aria-hidden="true">{truncateAddress(account.address)}</span>
             <span className="sr-only">{account.address}</span>
             <span className="muted">{account.network?.name ?? account.chainId}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function Tokens({ tokens }: { tokens: TokenRow[] }) {
+  return (
+    <section aria-labelledby="account-tokens">
+      <h2 className="label" id="account-tokens">
+        {texts.account.tokens}
+      </h2>
+      <ul className="plain-list" data-testid="account-tokens">
+        {tokens.map((token) => (
+          <li key={token.symbol + token.name} className="token">
+            {token.iconUrl ? (
+              <img className="token-icon" src={token.iconUrl} alt="" width={28} height={28} />
+            ) : (
+              <span className="token-icon" aria-hidden="true" />
+            )}
+            <span className="token-name" title={token.name}>
+              {token.symbol}
+            </span>
+            <span className="token-amount">
+              <span data-testid="token-amount">{`${token.amount} ${token.symbol}`}</span>
+              <span className="muted">{token.fiat}</span>
+            </span>
           </li>
         ))}
       </ul>

@@ -1,0 +1,52 @@
+import { testTokenAddress } from '@airlock/devnet/chains'
+import { erc20Abi, formatUnits } from 'viem'
+import { addresses, clients, connectEvm, expect, test } from './fixtures.ts'
+
+const evm = addresses.evm?.address as `0x${string}`
+
+test('the Account view shows the ERC-20 balance the API read from anvil, priced', async ({ page, modal }) => {
+  await page.goto('/')
+  await connectEvm(page, modal)
+  const held = await clients.a.readContract({
+    address: testTokenAddress,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [evm],
+  })
+  expect(held).toBeGreaterThan(0n)
+  const [whole, fraction = ''] = formatUnits(held, 18).split('.')
+  const tokens = modal.getByTestId('account-tokens')
+  await expect(tokens.getByTestId('token-amount')).toHaveText(
+    `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ALT`,
+  )
+  // The devnet's price list says ALT is $1.25.
+  await expect(tokens).toContainText(
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+      Number(formatUnits(held, 18)) * 1.25,
+    ),
+  )
+  await expect(modal.getByRole('region', { name: 'Tokens' })).toBeVisible()
+})
+
+test("a failing balance API shows 'Token Balance Unavailable' and the account still works", async ({
+  page,
+  modal,
+}) => {
+  let calls = 0
+  await page.route('http://127.0.0.1:8787/v1/account/**', (route) => {
+    calls++
+    return route.fulfill({ status: 502, json: { message: 'The RPC of eip155:31337 is unavailable' } })
+  })
+  await page.goto('/')
+  await connectEvm(page, modal)
+  await expect(modal.getByRole('alert').filter({ hasText: 'Token Balance Unavailable' })).toBeVisible()
+  await expect(modal.getByTestId('account-balance')).toHaveText('0.000 ETH')
+  await expect(modal.getByTestId('account-tokens')).toHaveCount(0)
+  // Within the 30 s retry block, opening again asks no one.
+  const before = calls
+  await page.evaluate(() => window.airlock?.close())
+  await page.evaluate(() => window.airlock?.open())
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  expect(calls).toBe(before)
+  await expect(page.locator('#status')).toHaveText('connected')
+})

@@ -1,0 +1,91 @@
+import { Database, Projects, Service } from '@airlock/api'
+import { closedPort } from '@airlock/api/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as Api from './Api.ts'
+
+// The real service, in this process, on a free loopback port.
+let db: Database.Database
+let running: Service.Running
+let dead: string
+beforeAll(async () => {
+  dead = `http://127.0.0.1:${await closedPort()}`
+  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  await Projects.add(db, 'demo', ['http://localhost:*'])
+  const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
+  const service = Service.create({
+    db,
+    config: {
+      apiUrl: 'http://127.0.0.1:0',
+      modalOrigin: 'http://127.0.0.1:5174',
+      chains: [{ id: 'eip155:999', name: 'Dead', rpcUrl: dead, nativeCurrency: ether }],
+    },
+  })
+  running = await Service.listen(service, { apiPort: 0 })
+})
+afterAll(async () => {
+  await running?.stop()
+  await db?.close()
+})
+
+const client = (projectId = 'demo', fetch?: typeof globalThis.fetch) =>
+  Api.create({ baseUrl: running.apiUrl, projectId, fetch })
+
+describe('API client', () => {
+  it("reads the project's allowed origins", async () => {
+    expect(await client().origins()).toEqual(['http://localhost:*'])
+  })
+
+  it('has no origins for an unknown project or an API that is down', async () => {
+    expect(await client('nope').origins()).toBeUndefined()
+    const down = Api.create({ baseUrl: dead, projectId: 'demo' })
+    expect(await down.origins()).toBeUndefined()
+  })
+
+  it('sends projectId, st and sv with every call', async () => {
+    const urls: string[] = []
+    const spy: typeof fetch = (input, init) => {
+      urls.push(String(input))
+      return fetch(input, init)
+    }
+    await client('demo', spy).origins()
+    expect(new URL(urls[0] ?? '').searchParams.toString()).toBe('projectId=demo&st=airlock&sv=0.1.0')
+  })
+
+  it('does not ask for balances on a chain the API does not support', async () => {
+    const urls: string[] = []
+    const spy: typeof fetch = (input, init) => {
+      urls.push(new URL(String(input)).pathname)
+      return fetch(input, init)
+    }
+    await expect(
+      client('demo', spy).balances('eip155:1', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),
+    ).rejects.toBeInstanceOf(Api.UnsupportedNetworkError)
+    expect(urls).toEqual(['/v1/supported-chains'])
+  })
+
+  it("fails with the API's status when the chain RPC is dead", async () => {
+    await expect(
+      client().balances('eip155:999', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),
+    ).rejects.toThrow('HTTP status code: 502')
+  })
+
+  it('refuses an answer of the wrong shape', async () => {
+    const liar: typeof fetch = async (input) =>
+      new URL(String(input)).pathname === '/v1/supported-chains'
+        ? Response.json({ http: ['eip155:999'], ws: [] })
+        : Response.json({ balances: [{ name: 'X', symbol: 'X', value: 'lots' }] })
+    await expect(
+      client('demo', liar).balances('eip155:999', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),
+    ).rejects.toThrow(/Unexpected answer/)
+  })
+
+  it('reads the API URL from the page, and falls back for anything that is not an origin', () => {
+    const page = (content: string | null) =>
+      ({
+        querySelector: () => (content === null ? null : { getAttribute: () => content }),
+      }) as unknown as Document
+    expect(Api.baseUrlOf(page('https://api.example'))).toBe('https://api.example')
+    for (const bad of [null, '', 'javascript:alert(1)', 'https://api.example/path', '%AIRLOCK%'])
+      expect(Api.baseUrlOf(page(bad))).toBe(Api.defaultBaseUrl)
+  })
+})

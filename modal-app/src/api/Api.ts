@@ -1,0 +1,112 @@
+/**
+ * The modal's client of the Airlock API (`api/`): the project's allowed origins, the supported chains and
+ * balances. Every GET carries `projectId`, `st` and `sv` (SPEC §7); every answer is parsed with a shape,
+ * and a call that takes longer than SPEC §9's 10 s is aborted.
+ */
+import * as S from '@airlock/bridge-protocol/Shape'
+
+/** SDK type and version, sent with every call. */
+export const sdkType = 'airlock'
+export const sdkVersion = '0.1.0'
+/** SPEC §9: the default HTTP time-out. */
+export const timeoutMs = 10_000
+
+/** Where the API is when the page does not say: the local service of `npm start`. */
+export const defaultBaseUrl = 'http://127.0.0.1:8787'
+
+/** SPEC §3's token balance, as the API answers it. */
+export const tokenBalance = S.object({
+  name: S.string(200),
+  symbol: S.string(40),
+  chainId: S.string(80),
+  address: S.optional(S.string(200)),
+  value: S.number(),
+  price: S.number(),
+  quantity: S.object({ decimals: S.string(4, 1, /^\d+$/), numeric: S.string(100, 1, /^\d+(\.\d+)?$/) }),
+  iconUrl: S.string(2048),
+})
+export type TokenBalance = S.Infer<typeof tokenBalance>
+
+const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
+const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
+const originsAnswer = S.object({ allowedOrigins: S.array(S.string(256), 1000) })
+
+/** The API answered with an error status, or something else than expected. */
+export class ApiError extends Error {
+  override name = 'ApiError'
+}
+
+/** The chain is not among the API's supported chains (SPEC §5: answered without a call). */
+export class UnsupportedNetworkError extends Error {
+  override name = 'UnsupportedNetworkError'
+}
+
+/**
+ * The API's base URL: the modal origin's HTML names it in `<meta name="airlock:api">` (the service writes
+ * it when it serves the page), so one build of the modal runs against any deployment.
+ */
+export function baseUrlOf(doc: Pick<Document, 'querySelector'>): string {
+  const content = doc.querySelector('meta[name="airlock:api"]')?.getAttribute('content') ?? ''
+  return /^https?:\/\/[^/\s]+$/.test(content) ? content : defaultBaseUrl
+}
+
+export type Client = {
+  /** The project's allowed origin patterns; `undefined` when they cannot be had (unknown project, API down). */
+  origins(): Promise<string[] | undefined>
+  /** Native and token balances of an address on a CAIP-2 chain; `fresh` skips the API's 30 s cache. */
+  balances(chainId: string, address: string, options?: { fresh?: boolean }): Promise<TokenBalance[]>
+}
+
+export type ClientOptions = {
+  baseUrl: string
+  projectId: string
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch
+}
+
+/**
+ * @example
+ * const api = Api.create({ baseUrl: 'http://127.0.0.1:8787', projectId: 'demo' })
+ * await api.balances('eip155:31337', '0xf39F…2266')
+ */
+export function create(options: ClientOptions): Client {
+  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
+  let supported: Promise<Set<string>> | undefined
+
+  async function get<T>(path: string, shape: S.Shape<T>, query: Record<string, string> = {}): Promise<T> {
+    const url = new URL(path, options.baseUrl)
+    const params = { projectId: options.projectId, st: sdkType, sv: sdkVersion, ...query }
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
+    const response = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs), credentials: 'omit' })
+    if (!response.ok) throw new ApiError(`HTTP status code: ${response.status}`)
+    const parsed = S.parse(shape, await response.json())
+    if (!parsed.ok) throw new ApiError(`Unexpected answer from ${url.pathname}: ${parsed.message}`)
+    return parsed.value
+  }
+
+  return {
+    async origins() {
+      try {
+        return (await get('/projects/v1/origins', originsAnswer)).allowedOrigins
+      } catch (error) {
+        console.error('[airlock] Could not read the project’s allowed origins.', error)
+        return undefined
+      }
+    },
+    async balances(chainId, address, { fresh = false } = {}) {
+      supported ??= get('/v1/supported-chains', chainsAnswer).then(
+        (chains) => new Set(chains.http),
+        (error: unknown) => {
+          supported = undefined
+          throw error
+        },
+      )
+      if (!(await supported).has(chainId)) throw new UnsupportedNetworkError(chainId)
+      const query: Record<string, string> = { chainId, currency: 'usd' }
+      if (fresh) query.forceUpdate = 'true'
+      const answer = await get(`/v1/account/${encodeURIComponent(address)}/balance`, balancesAnswer, query)
+      // SPEC §5: token balances whose decimals are "0" are low quality.
+      return answer.balances.filter((balance) => balance.quantity.decimals !== '0')
+    },
+  }
+}
