@@ -41,6 +41,33 @@ export async function find(db: Pick<Database, 'query'>, id: string): Promise<Pro
   }
 }
 
+/**
+ * {@link find} behind a short in-process memo: every API request names its project, and a change to a
+ * project's origins (a rare admin act) may take `ttlMs` to reach every process. Bounded, so a flood of
+ * made-up ids cannot grow it without limit.
+ * @example
+ * const findProject = Projects.memo(db, 5_000)
+ * await findProject('demo')
+ */
+export function memo(
+  db: Pick<Database, 'query'>,
+  ttlMs: number,
+  now: () => number = Date.now,
+  limit = 1_000,
+): (id: string) => Promise<Project | undefined> {
+  const entries = new Map<string, { at: number; project: Promise<Project | undefined> }>()
+  return (id) => {
+    const hit = entries.get(id)
+    if (hit && now() - hit.at < ttlMs) return hit.project
+    if (entries.size >= limit) entries.clear()
+    const project = find(db, id)
+    entries.set(id, { at: now(), project })
+    // A failed lookup is not remembered.
+    project.catch(() => entries.delete(id))
+    return project
+  }
+}
+
 /** True when `origin` may use the project. */
 export function allows(project: Project, origin: string): boolean {
   return Origin.isAllowed(project.origins, origin)

@@ -64,18 +64,27 @@ export async function wallets(
   if (query.badgeType) where.push(`badge_type = ${param(query.badgeType)}`)
   if (query.search) where.push(`name ilike ${param(`%${query.search.replace(/[\\%_]/g, '\\$&')}%`)}`)
   const filter = where.length > 0 ? `where ${where.join(' and ')}` : ''
-  const [total] = await db.query<{ count: string | number }>(
-    `select count(*) as count from wallets ${filter}`,
-    params,
-  )
-  const rows = await db.query<Omit<Wallet, 'order'> & { rank: number }>(
-    `select id, name, image_id, rdns, chains, homepage, mobile_link, desktop_link, webapp_link, badge_type, rank
+  // One statement: the total comes along with the page as a window count.
+  const rows = await db.query<Omit<Wallet, 'order'> & { rank: number; total: string | number }>(
+    `select id, name, image_id, rdns, chains, homepage, mobile_link, desktop_link, webapp_link, badge_type, rank,
+       count(*) over () as total
      from wallets ${filter} order by rank, name limit ${param(query.entries)} offset ${param((query.page - 1) * query.entries)}`,
     params,
   )
+  // A page past the end has no rows to carry the total, so it is counted on its own.
+  const total =
+    rows[0]?.total ??
+    (query.page > 1
+      ? (
+          await db.query<{ count: string | number }>(
+            `select count(*) as count from wallets ${filter}`,
+            params.slice(0, -2),
+          )
+        )[0]?.count
+      : 0)
   return {
-    count: Number(total?.count ?? 0),
-    data: rows.map(({ rank, ...wallet }) => ({ ...wallet, order: rank })),
+    count: Number(total ?? 0),
+    data: rows.map(({ rank, total: _, ...wallet }) => ({ ...wallet, order: rank })),
   }
 }
 

@@ -46,6 +46,7 @@ export function create(options: ServiceOptions): Service {
       cache: Cache.create(db, options.now ?? Date.now),
       prices: options.prices ?? Prices.fromDatabase(db),
       identity: options.identity ?? Identity.fromDatabase(db),
+      now: options.now,
     }),
     modal: options.modalDir
       ? ModalOrigin.create({ db, dir: options.modalDir, apiUrl: config.apiUrl })

@@ -12,7 +12,7 @@ import * as Prices from '../Prices.ts'
 import * as Projects from '../Projects.ts'
 import * as Registry from '../Registry.ts'
 import * as Service from '../Service.ts'
-import { balanceTtlMs, identityTtlMs, messages } from './Api.ts'
+import { balanceTtlMs, identityTtlMs, messages, projectTtlMs } from './Api.ts'
 
 // Ports of their own, so the suite runs beside `npm start` and the devnet's tests.
 let devnet: Devnet.Instance
@@ -356,6 +356,19 @@ describe.each(databases())('API on $engine', ({ open }) => {
         body: { allowedOrigins: ['http://localhost:*', shop] },
       })
     })
+
+    it('sees an admin change within 5 s', async () => {
+      expect((await json('/projects/v1/origins?projectId=late')).status).toBe(403)
+      await Projects.add(db, 'late', ['https://late.example'])
+      expect((await json('/projects/v1/origins?projectId=late')).status).toBe(403)
+      time += projectTtlMs
+      expect((await json('/projects/v1/origins?projectId=late')).body).toEqual({
+        allowedOrigins: ['https://late.example'],
+      })
+      await Projects.remove(db, 'late')
+      time += projectTtlMs
+      expect((await json('/projects/v1/origins?projectId=late')).status).toBe(403)
+    })
   })
 
   describe('wallet registry', () => {
@@ -390,6 +403,12 @@ describe.each(databases())('API on $engine', ({ open }) => {
           'webapp_link',
         ])
       }
+    })
+
+    it('counts all matches on a page past the end', async () => {
+      const { count } = (await wallets()).body
+      expect((await wallets('&page=99')).body).toEqual({ count, data: [] })
+      expect((await wallets('&page=99&search=zzzz')).body).toEqual({ count: 0, data: [] })
     })
 
     it('searches names in any case, and treats % and _ literally', async () => {

@@ -24,6 +24,8 @@ import * as Registry from '../Registry.ts'
 /** SPEC §9: balances are cached 30 s, identities 5 min. */
 export const balanceTtlMs = 30_000
 export const identityTtlMs = 300_000
+/** How long a process may act on a project's old origins after an admin changed them. */
+export const projectTtlMs = 5_000
 
 /** Error texts clients may match on. */
 export const messages = {
@@ -53,6 +55,8 @@ export type ApiOptions = {
   cache: Cache
   prices: Prices.PriceSource
   identity: IdentitySource
+  /** @default Date.now */
+  now?: (() => number) | undefined
 }
 
 type Env = { Variables: { project: Projects.Project | undefined } }
@@ -118,11 +122,12 @@ const priceBody = S.object({
  */
 export function create(options: ApiOptions): Hono<Env> {
   const { db, config, cache } = options
+  const findProject = Projects.memo(db, projectTtlMs, options.now)
   const app = new Hono<Env>()
 
   app.use(async (c, next) => {
     const id = c.req.query('projectId')
-    c.set('project', id ? await Projects.find(db, id) : undefined)
+    c.set('project', id ? await findProject(id) : undefined)
     await next()
   })
   app.use(
@@ -179,7 +184,7 @@ export function create(options: ApiOptions): Hono<Env> {
   app.post('/v1/fungible/price', async (c) => {
     const body = parse(priceBody, await json(c))
     // SPEC §7 puts the project id of this call in its body.
-    if (!c.req.query('projectId') && body.projectId) c.set('project', await Projects.find(db, body.projectId))
+    if (!c.req.query('projectId') && body.projectId) c.set('project', await findProject(body.projectId))
     known(c, commonQuery, body.projectId)
     const assets = body.addresses.map((id) => {
       const { namespace, reference, address } = Caip.parseAccountId(id)
