@@ -165,9 +165,15 @@ async function hostLoadDelta(browser: Browser, modalUrl: string, runs: number) {
     await loadOf('without')
     const withScript: number[] = []
     const without: number[] = []
+    // The order flips every pair, so neither page always follows the other (and its unload).
     for (let i = 0; i < runs; i++) {
-      withScript.push(await loadOf('with'))
-      without.push(await loadOf('without'))
+      if (i % 2 === 0) {
+        withScript.push(await loadOf('with'))
+        without.push(await loadOf('without'))
+      } else {
+        without.push(await loadOf('without'))
+        withScript.push(await loadOf('with'))
+      }
     }
     const a = middleMean(withScript)
     const b = middleMean(without)
