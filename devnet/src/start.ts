@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds everything, then runs the local stack until Ctrl-C and prints where things are.
- * `--no-build` skips the build (the e2e suite builds once before it starts the stack).
+ * `--no-build` skips the build (the e2e suite builds once before it starts the stack); `--host 0.0.0.0`
+ * binds every server on all interfaces (inside a container).
  */
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
@@ -11,7 +12,9 @@ import * as Stack from './Stack.ts'
 Foreground.run(async () => {
   if (!process.argv.includes('--no-build'))
     execSync('npx turbo run build --output-logs=errors-only', { stdio: 'inherit' })
-  const stack = await Stack.start()
+  const hostFlag = process.argv.indexOf('--host')
+  const host = hostFlag > 0 ? process.argv[hostFlag + 1] : undefined
+  const stack = await Stack.start(host ? { host } : {})
   const [first] = Accounts.all()
   console.log(`
 Airlock is running.

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import * as Config from './Config.ts'
+
+describe('Config', () => {
+  it('reads the example configuration', () => {
+    const config = Config.read(new URL('../airlock.config.example.json', import.meta.url).pathname)
+    expect(config.chains.map((chain) => chain.id)).toEqual(['eip155:1'])
+    expect(config.chains[0]?.tokens?.map((token) => token.symbol)).toEqual(['USDC', 'USDT'])
+  })
+
+  it('names the field that is wrong', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174' }
+    const chain = {
+      id: 'eip155:1',
+      name: 'E',
+      rpcUrl: 'http://x',
+      nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+    }
+    expect(() => Config.parse({ ...base, chains: [{ ...chain, id: 'eip155' }] })).toThrow(
+      'Invalid CAIP-2 network id',
+    )
+    expect(() => Config.parse({ ...base, chains: [{ ...chain, rpcUrl: 'ftp://x' }] })).toThrow(
+      'chains[0].rpcUrl',
+    )
+    expect(() => Config.parse({ ...base, modalOrigin: 'http://x/path', chains: [] })).toThrow('modalOrigin')
+    expect(() =>
+      Config.parse({
+        ...base,
+        chains: [{ ...chain, tokens: [{ address: '0x1', name: 'T', symbol: 'T', decimals: 6 }] }],
+      }),
+    ).toThrow('chains[0].tokens[0].address')
+  })
+
+  it('says which file it could not read', () => {
+    expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
+  })
+})
