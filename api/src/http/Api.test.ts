@@ -43,7 +43,14 @@ function configOf(): Config.Config {
         nativeCurrency: ether,
         tokens: [token],
       },
-      { id: b.caipNetworkId, name: 'B', rpcUrl: b.rpcUrl, nativeCurrency: ether, tokens: [token] },
+      // The same contract listed again with decimals 0: SPEC §5 drops such balances as low quality.
+      {
+        id: b.caipNetworkId,
+        name: 'B',
+        rpcUrl: b.rpcUrl,
+        nativeCurrency: ether,
+        tokens: [token, { ...token, symbol: 'ALT0', decimals: 0 }],
+      },
       { id: 'eip155:999', name: 'Dead', rpcUrl: deadRpc, nativeCurrency: ether },
       {
         id: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
@@ -116,6 +123,8 @@ describe.each(databases())('API on $engine', ({ open }) => {
       '/projects/v1/origins',
       '/getWallets',
       '/getAnalyticsConfig',
+      '/getWalletImage/abc',
+      '/public/getTokenImage/abc',
     ]
     it.each(routes)('refuses %s without a configured project', async (route) => {
       const join = route.includes('?') ? '&' : '?'
@@ -126,6 +135,16 @@ describe.each(databases())('API on $engine', ({ open }) => {
         expect(status, suffix).toBe(400)
         expect(body.message, suffix).toMatch(/^projectId: expected/)
       }
+    })
+
+    it('refuses POST /e without a configured project', async () => {
+      const post = (query: string) =>
+        json(`/e${query}`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } })
+      expect(await post('?projectId=nope')).toEqual({
+        status: 403,
+        body: { message: messages.projectNotConfigured },
+      })
+      expect((await post('')).status).toBe(400)
     })
 
     it('answers unknown paths with a JSON 404', async () => {
@@ -218,6 +237,10 @@ describe.each(databases())('API on $engine', ({ open }) => {
       expect(alt).toMatchObject({ price: 0, value: 0 })
       const other = await balance(holder, 'chainId=eip155:31338')
       expect((other.body.balances as { price: number }[]).map((entry) => entry.price)).toEqual([0, 0])
+      expect((other.body.balances as { symbol: string }[]).map((entry) => entry.symbol)).toEqual([
+        'ETH',
+        'ALT',
+      ])
     })
 
     it('leaves out tokens the address does not hold', async () => {
