@@ -62,6 +62,12 @@ export const optional =
   (value, path) =>
     value === undefined ? undefined : shape(value, path)
 
+/** `null` or the shape's value (JSON APIs write "none" as `null`). */
+export const nullable =
+  <T>(shape: Shape<T>): Shape<T | null> =>
+  (value, path) =>
+    value === null ? null : shape(value, path)
+
 /** Refines a shape with a predicate; `message` is the whole error text (SPEC's texts go here). */
 export const check =
   <T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> =>

@@ -33,6 +33,14 @@ export type AirlockOptions = {
   onTimeout?: (reason: Errors.TimeoutReason) => void
   /** Announce the EIP-1193 provider through EIP-6963. @default true */
   announce?: boolean
+  /** Your WalletConnect project id; without it, WalletConnect (QR code, phone wallets) is off. */
+  walletConnectProjectId?: string
+  /** The WalletConnect relay. @default 'wss://relay.walletconnect.org' */
+  relayUrl?: string
+  /** Registry ids of wallets to show first on Connect. */
+  featuredWalletIds?: string[]
+  /** Registry ids of wallets never to show. */
+  excludeWalletIds?: string[]
 }
 
 /** What {@link createAirlock} returns. */
@@ -139,6 +147,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
       themeVariables: options.themeVariables,
       features: options.features,
       embedded: !!container || undefined,
+      walletConnect: options.walletConnectProjectId && {
+        projectId: options.walletConnectProjectId,
+        relayUrl: options.relayUrl,
+      },
+      featuredWalletIds: options.featuredWalletIds,
+      excludeWalletIds: options.excludeWalletIds,
     }
     const src = new URL(modalUrl)
     src.searchParams.set('projectId', options.projectId)

@@ -20,5 +20,7 @@ window.airlock = createAirlock({
   ...(data.modalUrl && { modalUrl: data.modalUrl }),
   ...(data.themeMode && { themeMode: data.themeMode as 'light' | 'dark' }),
   ...(data.embedded && { embedded: data.embedded }),
+  ...(data.walletconnectProjectId && { walletConnectProjectId: data.walletconnectProjectId }),
+  ...(data.relayUrl && { relayUrl: data.relayUrl }),
 })
 window.dispatchEvent(new Event('airlock:ready'))

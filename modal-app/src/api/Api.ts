@@ -27,8 +27,35 @@ export const tokenBalance = S.object({
 })
 export type TokenBalance = S.Infer<typeof tokenBalance>
 
+/** SPEC §3's wallet listing entry. */
+export const listing = S.object({
+  id: S.string(80, 1),
+  name: S.string(100, 1),
+  image_id: S.string(80, 1, /^[\w-]+$/),
+  rdns: S.optional(S.nullable(S.string(128))),
+  chains: S.array(S.string(80), 200),
+  mobile_link: S.optional(S.nullable(S.string(2048))),
+  desktop_link: S.optional(S.nullable(S.string(2048))),
+  webapp_link: S.optional(S.nullable(S.string(2048))),
+})
+export type Listing = S.Infer<typeof listing>
+const walletsAnswer = S.object({ count: S.number(0, 1e9), data: S.array(listing, 100) })
+
+/** A page of the registry: wallets and how many match in all. */
+export type WalletPage = { count: number; data: Listing[] }
+
+export type WalletQuery = {
+  page: number
+  entries: number
+  search?: string | undefined
+  include?: readonly string[] | undefined
+  exclude?: readonly string[] | undefined
+  chains?: readonly string[] | undefined
+}
+
 const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
 const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
+const analyticsAnswer = S.object({ isAnalyticsEnabled: S.boolean })
 const originsAnswer = S.object({ allowedOrigins: S.array(S.string(256), 1000) })
 
 /** The API answered with an error status, or something else than expected. */
@@ -55,6 +82,18 @@ export type Client = {
   origins(): Promise<string[] | undefined>
   /** Native and token balances of an address on a CAIP-2 chain; `fresh` skips the API's 30 s cache. */
   balances(chainId: string, address: string, options?: { fresh?: boolean }): Promise<TokenBalance[]>
+  /** A page of the wallet registry. */
+  wallets(query: WalletQuery): Promise<WalletPage>
+  /** Where a registry image is. */
+  imageUrl(imageId: string): string
+  /**
+   * Records an analytics event (SPEC §7: skipped unless the project enabled analytics). Never throws:
+   * analytics must not break anything.
+   */
+  track(
+    event: { event: string; properties?: Record<string, unknown>; address?: string },
+    page: string,
+  ): Promise<void>
 }
 
 export type ClientOptions = {
@@ -74,14 +113,20 @@ export function create(options: ClientOptions): Client {
   let supported: Promise<Set<string>> | undefined
 
   async function get<T>(path: string, shape: S.Shape<T>, query: Record<string, string> = {}): Promise<T> {
-    const url = new URL(path, options.baseUrl)
-    const params = { projectId: options.projectId, st: sdkType, sv: sdkVersion, ...query }
-    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
-    const response = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs), credentials: 'omit' })
+    const target = url(path, query)
+    const response = await fetcher(target, { signal: AbortSignal.timeout(timeoutMs), credentials: 'omit' })
     if (!response.ok) throw new ApiError(`HTTP status code: ${response.status}`)
     const parsed = S.parse(shape, await response.json())
-    if (!parsed.ok) throw new ApiError(`Unexpected answer from ${url.pathname}: ${parsed.message}`)
+    if (!parsed.ok) throw new ApiError(`Unexpected answer from ${target.pathname}: ${parsed.message}`)
     return parsed.value
+  }
+
+  let analytics: Promise<boolean> | undefined
+  const url = (path: string, query: Record<string, string> = {}) => {
+    const target = new URL(path, options.baseUrl)
+    const params = { projectId: options.projectId, st: sdkType, sv: sdkVersion, ...query }
+    for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value)
+    return target
   }
 
   return {
@@ -107,6 +152,46 @@ export function create(options: ClientOptions): Client {
       const answer = await get(`/v1/account/${encodeURIComponent(address)}/balance`, balancesAnswer, query)
       // SPEC §5: token balances whose decimals are "0" are low quality.
       return answer.balances.filter((balance) => balance.quantity.decimals !== '0')
+    },
+    wallets(query) {
+      const params: Record<string, string> = { page: String(query.page), entries: String(query.entries) }
+      if (query.search) params.search = query.search
+      if (query.include?.length) params.include = query.include.join(',')
+      if (query.exclude?.length) params.exclude = query.exclude.join(',')
+      if (query.chains?.length) params.chains = query.chains.join(',')
+      return get('/getWallets', walletsAnswer, params)
+    },
+    imageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`).href,
+    async track(event, page) {
+      try {
+        analytics ??= get('/getAnalyticsConfig', analyticsAnswer).then(
+          (answer) => answer.isAnalyticsEnabled,
+          // SPEC §7: false on failure.
+          () => false,
+        )
+        if (!(await analytics)) return
+        const { origin, host } = new URL(page)
+        await fetcher(url('/e'), {
+          method: 'POST',
+          credentials: 'omit',
+          signal: AbortSignal.timeout(timeoutMs),
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            eventId: crypto.randomUUID(),
+            url: origin,
+            domain: host,
+            timestamp: Date.now(),
+            props: {
+              type: 'track',
+              event: event.event,
+              properties: event.properties ?? {},
+              ...(event.address ? { address: event.address } : {}),
+            },
+          }),
+        })
+      } catch (error) {
+        console.warn('[airlock] Could not record an analytics event.', error)
+      }
     },
   }
 }

@@ -13,6 +13,8 @@ const rpcUrls = S.check(
   `rpcUrls: ${Caip.invalidChainId}`,
 )
 
+const walletId = S.string(80, 1, /^[\w-]+$/)
+
 export const schema = S.object({
   /** CAIP-2 ids of the networks the dApp supports, in its order. */
   networks: S.array(chainId, 64),
@@ -22,10 +24,30 @@ export const schema = S.object({
   themeVariables: S.optional(S.record(S.string(256), 64)),
   features: S.optional(S.record(S.boolean, 64)),
   embedded: S.optional(S.boolean),
+  /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
+  walletConnect: S.optional(
+    S.object({
+      projectId: S.string(128, 1, /^[\w-]+$/),
+      relayUrl: S.optional(S.string(2048, 1, /^wss?:\/\/[^\s]+$/)),
+    }),
+  ),
+  /** Registry ids of wallets to show first, and of wallets never to show. */
+  featuredWalletIds: S.optional(S.array(walletId, 64)),
+  excludeWalletIds: S.optional(S.array(walletId, 500)),
 })
 export type Config = S.Infer<typeof schema>
 
-const known = ['networks', 'rpcUrls', 'themeMode', 'themeVariables', 'features', 'embedded']
+const known = [
+  'networks',
+  'rpcUrls',
+  'themeMode',
+  'themeVariables',
+  'features',
+  'embedded',
+  'walletConnect',
+  'featuredWalletIds',
+  'excludeWalletIds',
+]
 
 /** What the URL said, or why it could not be used. */
 export type Parsed =
