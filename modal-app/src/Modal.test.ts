@@ -204,7 +204,12 @@ async function setup(options: Setup = {}) {
     storage,
     loadRegistry: () => import('./config/networks.ts'),
     loadChainClient: async () => chain,
-    balances,
+    api: {
+      ...balances,
+      wallets: async () => ({ count: 0, data: [] }),
+      imageUrl: () => '',
+      track: async () => {},
+    },
     now: options.now,
     timers: options.timers ?? { setTimeout: () => 0, clearTimeout: () => {} },
     walletGrace: 20,

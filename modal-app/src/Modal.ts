@@ -9,7 +9,7 @@ import {
   Errors,
   type PageWallet,
   type Request,
-  type Schema,
+  Schema,
   type State,
   type View,
   type WalletEvent,
@@ -19,12 +19,17 @@ import type * as Api from './api/Api.ts'
 import type { Config } from './config/Config.ts'
 import { addChainParameters, addressUrl, type Network, toCaip } from './config/Network.ts'
 import * as Injected from './connectors/injected.ts'
+import { pairingLink } from './connectors/links.ts'
+import type * as WalletConnect from './connectors/walletconnect.ts'
+import * as WcWallet from './connectors/wcWallet.ts'
 import { formatFiat, formatQuantity } from './format.ts'
 import * as Connection from './machines/connection.ts'
+import * as Pairing from './machines/pairing.ts'
 import * as Router from './machines/router.ts'
 import * as Snackbar from './Snackbar.ts'
 import { keyOf, type Storage, sameWallet, type WalletKey } from './storage.ts'
 import { texts } from './texts.ts'
+import * as WalletRegistry from './WalletRegistry.ts'
 
 export type Host = Injected.Host
 
@@ -33,8 +38,20 @@ export type ChainClient = {
   waitForReceipt(network: Network, hash: string): Promise<void>
 }
 
-/** Where balances come from: the API (`api/Api.ts`). */
-export type BalanceSource = Pick<Api.Client, 'balances'>
+/** What the modal asks the API (`api/Api.ts`): balances, the wallet registry, analytics. */
+export type ApiClient = Pick<Api.Client, 'balances' | 'wallets' | 'imageUrl' | 'track'>
+
+/** SPEC §3's default relay of WalletConnect. */
+export const defaultRelayUrl = 'wss://relay.walletconnect.org'
+
+/** The WalletConnect pairing as ConnectingWalletConnectBasic shows it. */
+export type PairingInfo = {
+  status: 'idle' | 'proposing' | 'waiting' | 'failed' | 'approved'
+  uri?: string | undefined
+  /** The registry wallet picked for it, with its deep links; none for the plain QR code. */
+  target?: Pairing.Target | undefined
+  failure?: Pairing.Failure | undefined
+}
 
 /** A token row of the Account view, formatted per SPEC §5. */
 export type TokenRow = { symbol: string; name: string; amount: string; fiat: string; iconUrl: string }
@@ -87,6 +104,12 @@ export type Snapshot = {
   activeNetworkId?: Caip.ChainId | undefined
   snackbar?: Snackbar.Snack | undefined
   shake: boolean
+  /** WalletConnect is configured (a project id was given). */
+  walletConnect: boolean
+  /** Registry wallets for Connect (SPEC §9: 4 featured, 4 recommended). */
+  featured: Api.Listing[]
+  recommended: Api.Listing[]
+  pairing: PairingInfo
 }
 
 /** What the views may do. Business rules stay here; views only call these. */
@@ -102,6 +125,15 @@ export type Ui = {
   copied(ok: boolean): void
   /** Embedded mode: the card's height changed, so the host resizes its element. */
   resized(height: number): void
+  /** Pairs over WalletConnect: the plain QR code, or for a registry wallet with its deep links. */
+  connectWalletConnect(listing?: Api.Listing): void
+  /** Opens the picked wallet's app with the pairing URI. */
+  openWallet(kind: 'mobile' | 'desktop' | 'webapp'): void
+  /** The view copied the pairing link (or failed to). */
+  copiedLink(ok: boolean): void
+  showAllWallets(): void
+  /** The URL of a registry wallet's image. */
+  imageUrl(listing: Api.Listing): string
 }
 
 export type Modal = {
@@ -113,6 +145,8 @@ export type Modal = {
   subscribe(listener: () => void): () => void
   getSnapshot(): Snapshot
   ui: Ui
+  /** The registry behind AllWallets; absent when WalletConnect is not configured. */
+  registry: WalletRegistry.WalletRegistry | undefined
 }
 
 /** Options of {@link create}. */
@@ -125,7 +159,15 @@ export type Options = {
   mobile?: boolean
   loadRegistry: () => Promise<Registry>
   loadChainClient: () => Promise<ChainClient>
-  balances: BalanceSource
+  api: ApiClient
+  /** Loads the WalletConnect connector; sign-client is large, so only when a flow needs it. */
+  loadWalletConnect?: (() => Promise<typeof WalletConnect>) | undefined
+  /** Opens a deep link. @default window.open in a new tab */
+  openUrl?: ((url: string) => void) | undefined
+  /** Loads a registry image into the cache. @default WalletRegistry.preloadImage */
+  preload?: ((url: string) => Promise<void>) | undefined
+  /** SPEC §4: on Telegram and iOS Safari the status is connecting while a pairing waits. @default false */
+  pairingConnects?: boolean | undefined
   /** @default Snackbar.realTimers */
   timers?: Snackbar.Timers
   /** How long a silent reconnect may take before the wallet counts as gone. @default 10_000 */
@@ -174,7 +216,14 @@ const isExcluded = (wallet: PageWallet) =>
 
 // Views a host may open explicitly. The others need a flow behind them (a wallet to connect, a
 // transaction to approve) or are not built yet, so asking for them opens by SPEC §2's rule instead.
-const openable: readonly View[] = ['Connect', 'Account', 'Networks', 'UnsupportedChain']
+const openable: readonly View[] = [
+  'Connect',
+  'Account',
+  'Networks',
+  'UnsupportedChain',
+  'AllWallets',
+  'ConnectingWalletConnectBasic',
+]
 
 /**
  * @example
@@ -214,6 +263,186 @@ export function create(options: Options): Modal {
   const listeners = new Set<() => void>()
   const ready = deferred()
 
+  // ---- WalletConnect ----
+
+  const wcConfig = config.walletConnect
+  const wcEnabled = Boolean(wcConfig && options.loadWalletConnect)
+  const openUrl = options.openUrl ?? ((url: string) => void window.open(url, '_blank', 'noopener,noreferrer'))
+  let wcClient: Promise<WalletConnect.Client> | undefined
+  let wcModule: typeof WalletConnect | undefined
+  /** The live WalletConnect session, shared by every namespace it was approved for. */
+  let session: WalletConnect.Session | undefined
+  let suggestions: { featured: Api.Listing[]; recommended: Api.Listing[] } = { featured: [], recommended: [] }
+  let expiryTimer: unknown
+
+  const pairing = createActor(
+    Pairing.machine.provide({
+      actions: {
+        propose: ({ self }, { attempt }) => {
+          timers.clearTimeout(expiryTimer)
+          const failed = (error: unknown) =>
+            self.send({ type: 'FAILED', attempt, failure: failureOf(error), now: now() })
+          walletConnect()
+            .then((client) => client.pair(networks))
+            .then(({ uri, approval }) => {
+              self.send({ type: 'PROPOSED', attempt, uri, now: now() })
+              const { expiresAt } = self.getSnapshot().context
+              if (expiresAt !== undefined)
+                expiryTimer = timers.setTimeout(
+                  () => self.send({ type: 'EXPIRING', attempt }),
+                  Math.max(0, expiresAt - now()),
+                )
+              approval.then((approved) => onApproved(approved, attempt), failed)
+            })
+            .catch(failed)
+        },
+        finalize: (_, { target, method }) => {
+          timers.clearTimeout(expiryTimer)
+          const link = target?.mobileLink && options.mobile ? target.mobileLink : undefined
+          if (link && target) storage.setDeepLink({ name: target.name, href: link })
+          void options.api.track(
+            {
+              event: 'CONNECT_SUCCESS',
+              properties: { method, name: target?.name ?? session?.peer.name ?? 'WalletConnect' },
+            },
+            origin ?? '',
+          )
+        },
+        reset: () => {
+          timers.clearTimeout(expiryTimer)
+          storage.clearDeepLink()
+        },
+      },
+    }),
+  )
+  pairing.subscribe(() => changed())
+
+  const registry = wcEnabled
+    ? WalletRegistry.create({
+        api: options.api,
+        installed: () => wallets,
+        exclude: config.excludeWalletIds ?? [],
+        featured: config.featuredWalletIds ?? [],
+        mobile: options.mobile ?? false,
+        timers,
+        preload: options.preload ?? WalletRegistry.preloadImage,
+        onChange: () => changed(),
+      })
+    : undefined
+
+  /** The sign-client, started on first use; a failed start is tried again next time. */
+  function walletConnect(): Promise<WalletConnect.Client> {
+    const load = options.loadWalletConnect
+    if (!wcConfig || !load)
+      return Promise.reject(new Errors.UnsupportedMethodError(texts.walletConnect.notConfigured))
+    wcClient ??= load().then((module) => {
+      wcModule = module
+      const page = origin ? new URL(origin) : undefined
+      return module.create({
+        projectId: wcConfig.projectId,
+        relayUrl: wcConfig.relayUrl ?? defaultRelayUrl,
+        // The wallet shows the site the visitor is on: the host page, as the browser reported it.
+        metadata: {
+          name: page?.host ?? 'Airlock',
+          description: texts.walletConnect.via,
+          url: origin ?? '',
+          icons: [],
+        },
+        onEvent: onWalletConnectEvent,
+      })
+    })
+    wcClient.catch(() => {
+      wcClient = undefined
+    })
+    return wcClient
+  }
+
+  /** A namespace's connection from the current session. */
+  async function fromSession(
+    namespace: Caip.Namespace,
+    fallback?: Caip.ChainId,
+  ): Promise<Connection.Connection> {
+    const connection = session && wcModule?.connectionOf(session, namespace, networks, fallback)
+    if (!connection) throw new Errors.UnauthorizedError()
+    const accounts =
+      namespace === 'eip155'
+        ? (await Injected.checksummed(connection.accounts.map((account) => account.address))).map(
+            (address) => ({
+              address,
+            }),
+          )
+        : connection.accounts
+    return { ...connection, accounts }
+  }
+
+  /** Reconnect after a reload: the session sign-client kept in the modal origin's storage. */
+  async function restoreWalletConnect(namespace: Caip.Namespace, fallback?: Caip.ChainId) {
+    const client = await walletConnect()
+    session ??= client.restore()
+    return fromSession(namespace, fallback)
+  }
+
+  function onApproved(approved: WalletConnect.Session, attempt: number) {
+    const snap = pairing.getSnapshot()
+    if (snap.value !== 'waiting' || snap.context.attempt !== attempt) {
+      // The visitor left this pairing; a session the wallet approved anyway must not linger.
+      void walletConnect()
+        .then((client) => client.disconnect(approved))
+        .catch(() => {})
+      return
+    }
+    session = approved
+    pairing.send({ type: 'APPROVED', attempt, method: snap.context.linking ? 'mobile' : 'qrcode' })
+    const namespaces = configuredNamespaces()
+    for (const namespace of Caip.namespaces)
+      if (namespaces.has(namespace) && wcModule?.connectionOf(approved, namespace, networks))
+        connections[namespace].send({ type: 'CONNECT', wallet: WcWallet.of(namespace, approved.peer.name) })
+  }
+
+  function onWalletConnectEvent(event: WalletConnect.Event) {
+    if (event.type === 'updated') {
+      if (session?.topic !== event.session.topic) return
+      session = event.session
+      for (const namespace of Caip.namespaces) {
+        const connection = connectionOf(namespace)
+        if (!connection || !WcWallet.is(connection.wallet)) continue
+        void fromSession(namespace, connection.chainId).then(
+          (next) => connections[namespace].send({ type: 'ACCOUNTS_CHANGED', accounts: next.accounts }),
+          () => connections[namespace].send({ type: 'DISCONNECT' }),
+        )
+      }
+      return
+    }
+    if (session?.topic !== event.topic) return
+    const served = Caip.namespaces.filter((namespace) =>
+      WcWallet.is(connectionOf(namespace)?.wallet ?? { id: '' }),
+    )
+    if (event.type === 'deleted') {
+      session = undefined
+      for (const namespace of served) connections[namespace].send({ type: 'DISCONNECT' })
+      return
+    }
+    if (event.type === 'chainChanged') {
+      const namespace = Caip.parseChainId(event.chainId).namespace
+      if (served.includes(namespace))
+        connections[namespace].send({ type: 'CHAIN_CHANGED', chainId: event.chainId })
+      return
+    }
+    const { namespace, accounts } = event
+    if (!served.includes(namespace)) return
+    // In the same queue as page wallets' events, so a later chainChanged cannot overtake it.
+    walletEvents = walletEvents
+      .then(async () => {
+        const addresses = await Injected.changedAccounts(namespace, accounts)
+        if (addresses)
+          connections[namespace].send({
+            type: 'ACCOUNTS_CHANGED',
+            accounts: addresses.map((address) => ({ address })),
+          })
+      })
+      .catch(() => {})
+  }
+
   const configured = (id: string | undefined) => networks.find((network) => network.id === id)
   const configuredNamespaces = () =>
     new Set<Caip.Namespace>(
@@ -239,18 +468,19 @@ export function create(options: Options): Modal {
         actions: {
           reconnect: ({ self }, { wallet, attempt }) => {
             const fallback = activeNetworkId
-            withTimeout(
-              requireHost().then((h) => Injected.connect(h, wallet, { silent: true, networks, fallback })),
-              reconnectTimeout,
-              timers,
-            )
+            const connecting = WcWallet.is(wallet)
+              ? restoreWalletConnect(namespace, fallback)
+              : requireHost().then((h) => Injected.connect(h, wallet, { silent: true, networks, fallback }))
+            withTimeout(connecting, reconnectTimeout, timers)
               .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           prompt: ({ self }, { wallet, attempt }) => {
             const fallback = activeNetworkId
-            requireHost()
-              .then((h) => Injected.connect(h, wallet, { silent: false, networks, fallback }))
+            const connecting = WcWallet.is(wallet)
+              ? fromSession(namespace, fallback)
+              : requireHost().then((h) => Injected.connect(h, wallet, { silent: false, networks, fallback }))
+            connecting
               .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
@@ -310,10 +540,7 @@ export function create(options: Options): Modal {
     // A new connection, also one that replaced another; not the old one coming back after a cancelled prompt.
     if (is && is !== was && before.value !== 'connected') {
       // The wallet that was replaced is told, so it does not stay authorised for this site on its side.
-      if (was && was.wallet.id !== is.wallet.id)
-        void requireHost()
-          .then((host) => Injected.disconnect(host, was))
-          .catch(() => {})
+      if (was && was.wallet.id !== is.wallet.id) void disconnectWallet(namespace, was).catch(() => {})
       return onConnected(namespace, is, before.value === 'prompting')
     }
     if (was && !is) {
@@ -373,6 +600,15 @@ export function create(options: Options): Modal {
     waiters = []
     for (const waiter of pending) waiter.reject(new Errors.UserRejectedRequestError())
     for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
+    // A pairing nobody looks at any more ends with the modal (SPEC §4's reset).
+    if (pairing.getSnapshot().value !== 'approved') pairing.send({ type: 'RESET' })
+  }
+
+  /** A view opened directly (by the host, or by SPEC §2's rule) starts the flow behind it. */
+  function enter(view: View) {
+    if (view === 'ConnectingWalletConnectBasic' && wcEnabled && pairing.getSnapshot().value === 'idle')
+      pairing.send({ type: 'START' })
+    if (view === 'AllWallets') registry?.open()
   }
 
   // ---- state ----
@@ -415,6 +651,7 @@ export function create(options: Options): Modal {
       Connection.statusOf(connections[namespace].getSnapshot()),
     )
     if (statuses.includes('connected')) return 'connected'
+    if (options.pairingConnects && pairing.getSnapshot().value === 'waiting') return 'connecting'
     if (statuses.includes('reconnecting')) return 'reconnecting'
     if (statuses.includes('connecting')) return 'connecting'
     return 'disconnected'
@@ -531,7 +768,17 @@ export function create(options: Options): Modal {
       activeNetworkId: caipNetworkId(),
       snackbar: snackbar.current(),
       shake: shake !== undefined,
+      walletConnect: wcEnabled,
+      featured: suggestions.featured,
+      recommended: suggestions.recommended,
+      pairing: pairingInfo(),
     }
+  }
+
+  function pairingInfo(): PairingInfo {
+    const snap = pairing.getSnapshot()
+    const { uri, target, failure } = snap.context
+    return { status: snap.value, uri, target, failure }
   }
 
   function startShake() {
@@ -558,7 +805,7 @@ export function create(options: Options): Modal {
     if (!force && balance?.key === key && now() - balance.at < balanceCacheMs) return
     balance = { key, entries: balance?.key === key ? balance.entries : undefined, at: now() }
     try {
-      const entries = await options.balances.balances(network.id, address, { fresh })
+      const entries = await options.api.balances(network.id, address, { fresh })
       if (balance?.key !== key) return
       balance = { key, entries, at: now() }
       changed()
@@ -621,9 +868,8 @@ export function create(options: Options): Modal {
 
   /** `wallet_switchEthereumChain`, adding the chain first when the wallet does not know it (4902). */
   async function switchWallet(connection: Connection.Connection, network: Network) {
-    const h = await requireHost()
     const ask = (method: string, params: unknown[]) =>
-      h.walletRequest({ walletId: connection.wallet.id, request: { namespace: 'eip155', method, params } })
+      walletRequest(connection, { namespace: 'eip155', method, params })
     const chainId = Caip.toHexChainId(network.id)
     try {
       await ask('wallet_switchEthereumChain', [{ chainId }])
@@ -639,8 +885,23 @@ export function create(options: Options): Modal {
   async function disconnectNamespace(namespace: Caip.Namespace) {
     const connection = connectionOf(namespace)
     if (!connection) return
-    await Injected.disconnect(await requireHost(), connection)
+    await disconnectWallet(namespace, connection)
     connections[namespace].send({ type: 'DISCONNECT' })
+  }
+
+  /**
+   * Ends a connection on the wallet's side. A WalletConnect session serves every namespace it was approved
+   * for, so it ends with the last of them (or at once when `all`).
+   */
+  async function disconnectWallet(namespace: Caip.Namespace, connection: Connection.Connection) {
+    if (!WcWallet.is(connection.wallet)) return Injected.disconnect(await requireHost(), connection)
+    const others = Caip.namespaces.filter(
+      (ns) => ns !== namespace && WcWallet.is(connectionOf(ns)?.wallet ?? { id: '' }),
+    )
+    if (others.length > 0 || !session) return
+    const ending = session
+    session = undefined
+    await (await walletConnect()).disconnect(ending)
   }
 
   async function disconnectAll() {
@@ -686,8 +947,7 @@ export function create(options: Options): Modal {
     }
     const connection = connectionOf('eip155')
     if (!connection) throw new Errors.UnauthorizedError()
-    const h = await requireHost()
-    const result = await h.walletRequest({ walletId: connection.wallet.id, request: req })
+    const result = await walletRequest(connection, req)
     if (req.method === 'eth_sendTransaction' && typeof result === 'string') void afterTransaction(result)
     return result
   }
@@ -717,8 +977,21 @@ export function create(options: Options): Modal {
     }
     const connection = connectionOf(namespace)
     if (!connection) throw new Errors.UnauthorizedError()
-    const h = await requireHost()
-    return h.walletRequest({ walletId: connection.wallet.id, request: req })
+    return walletRequest(connection, req)
+  }
+
+  /** Runs a request on the connection's wallet: on the host page, or over the WalletConnect session. */
+  async function walletRequest(connection: Connection.Connection, req: Request): Promise<unknown> {
+    if (!WcWallet.is(connection.wallet)) {
+      const h = await requireHost()
+      return h.walletRequest({ walletId: connection.wallet.id, request: req })
+    }
+    const client = await walletConnect()
+    if (!session) throw new Errors.DisconnectedError()
+    // On a phone the wallet is another app: take the visitor there to approve.
+    const link = options.mobile ? storage.getDeepLink() : undefined
+    if (link && Schema.needsUser(req)) openUrl(link.href)
+    return client.request(session, req, connection.chainId)
   }
 
   // Wallet events are applied one after another: checksumming an EVM address is asynchronous, and a
@@ -772,19 +1045,35 @@ export function create(options: Options): Modal {
       const stored = Caip.namespaces.map(
         (namespace) => [namespace, storage.getConnections(namespace)] as const,
       )
-      const missing = () => stored.some(([, keys]) => keys.length > 0 && !keys.some((key) => findWallet(key)))
+      const isWc = (key: WalletKey) => key.rdns === WcWallet.rdns
+      const missing = () =>
+        stored.some(([, keys]) => keys.length > 0 && !keys.some((key) => isWc(key) || findWallet(key)))
       if (missing()) await waitForWallets(() => !missing(), walletGrace)
       const namespaces = configuredNamespaces()
       for (const [namespace, keys] of stored) {
         const candidates = namespaces.has(namespace)
-          ? unique(keys.flatMap((key) => findWallet(key) ?? []))
+          ? unique(
+              keys.flatMap((key) =>
+                isWc(key) ? (wcEnabled ? [WcWallet.of(namespace, key.name)] : []) : (findWallet(key) ?? []),
+              ),
+            )
           : []
         connections[namespace].send({ type: 'RECONNECT', candidates })
       }
+      if (registry) void loadSuggestions()
       await Promise.all(Caip.namespaces.map((namespace) => settled(namespace)))
     } finally {
       ready.resolve()
       changed()
+    }
+  }
+
+  async function loadSuggestions() {
+    try {
+      suggestions = (await registry?.suggestions()) ?? suggestions
+      changed()
+    } catch (error) {
+      console.warn('[airlock] Could not read the wallet registry.', error)
     }
   }
 
@@ -831,6 +1120,7 @@ export function create(options: Options): Modal {
       const view = requested && canOpen(requested) ? requested : undefined
       filter = undefined
       router.send({ type: 'OPEN', view })
+      enter(Router.currentView(router.getSnapshot().context))
       changed()
       void refreshBalance()
     },
@@ -862,6 +1152,7 @@ export function create(options: Options): Modal {
     if (!openable.includes(view)) return false
     if (view === 'Account') return anyConnected()
     if (view === 'UnsupportedChain') return onUnsupportedChain()
+    if (view === 'AllWallets' || view === 'ConnectingWalletConnectBasic') return wcEnabled
     return true
   }
 
@@ -876,15 +1167,57 @@ export function create(options: Options): Modal {
     },
     retry() {
       for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'RETRY' })
+      // SPEC §9: a failed pairing may be retried 1 s after it failed; an earlier click waits for that.
+      const { failedAt } = pairing.getSnapshot().context
+      if (pairing.getSnapshot().value !== 'failed' || failedAt === undefined) return
+      const wait = failedAt + Pairing.retryAfterMs - now()
+      if (wait <= 0) pairing.send({ type: 'RETRY', now: now() })
+      else timers.setTimeout(() => pairing.send({ type: 'RETRY', now: now() }), wait)
     },
     back() {
-      if (Router.currentView(router.getSnapshot().context) === 'ConnectingExternal')
+      const view = Router.currentView(router.getSnapshot().context)
+      if (view === 'ConnectingExternal')
         for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
+      if (view === 'ConnectingWalletConnectBasic') pairing.send({ type: 'RESET' })
       router.send({ type: 'BACK' })
     },
     close() {
       router.send({ type: 'CLOSE' })
     },
+    connectWalletConnect(listing) {
+      const target = listing && {
+        id: listing.id,
+        name: listing.name,
+        mobileLink: listing.mobile_link,
+        desktopLink: listing.desktop_link,
+        webappLink: listing.webapp_link,
+      }
+      pairing.send({ type: 'START', target })
+      const view = Router.currentView(router.getSnapshot().context)
+      if (view !== 'ConnectingWalletConnectBasic')
+        router.send({ type: 'PUSH', view: 'ConnectingWalletConnectBasic' })
+    },
+    openWallet(kind) {
+      const { uri, target } = pairing.getSnapshot().context
+      const app =
+        kind === 'mobile' ? target?.mobileLink : kind === 'desktop' ? target?.desktopLink : target?.webappLink
+      const link = uri && app ? pairingLink(app, uri) : undefined
+      if (!link) return
+      pairing.send({ type: 'LINKED' })
+      openUrl(link)
+    },
+    copiedLink(ok) {
+      if (ok) snackbar.show('success', texts.walletConnect.linkCopied)
+      else {
+        snackbar.show('error', texts.walletConnect.copyFailed)
+        startShake()
+      }
+    },
+    showAllWallets() {
+      router.send({ type: 'PUSH', view: 'AllWallets' })
+      registry?.open()
+    },
+    imageUrl: (listing) => options.api.imageUrl(listing.image_id),
     showNetworks() {
       router.send({ type: 'PUSH', view: 'Networks' })
     },
@@ -943,6 +1276,7 @@ export function create(options: Options): Modal {
       return snapshot
     },
     ui,
+    registry,
   }
 }
 

@@ -45,7 +45,11 @@ const modal = Modal.create({
   mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
   loadRegistry: () => import('./config/networks.ts'),
   loadChainClient: () => import('./chain/client.ts'),
-  balances: api,
+  api,
+  loadWalletConnect: () => import('./connectors/walletconnect.ts'),
+  // SPEC §4: these browsers suspend a page that waits in the background, so a pairing counts as connecting.
+  pairingConnects:
+    /Telegram|iPhone|iPad/i.test(navigator.userAgent) && /Safari|Telegram/i.test(navigator.userAgent),
 })
 
 accepted.then(({ port, origin }) => {

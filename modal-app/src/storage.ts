@@ -26,6 +26,11 @@ const walletKey = S.object({
   name: S.string(64),
 })
 const walletKeys = S.array(walletKey, 16)
+// Only links that open an app or a secure page: the value is later handed to window.open.
+const deepLink = S.object({
+  name: S.string(100, 1),
+  href: S.string(4096, 1, /^(https:\/\/|(?!(javascript|data|vbscript|file|blob):)[a-z][a-z0-9+.-]*:\/\/)/i),
+})
 const connections = S.object({
   eip155: S.optional(walletKeys),
   solana: S.optional(walletKeys),
@@ -44,7 +49,13 @@ export type Storage = {
   /** Wallets recently connected, most recent first, at most {@link maxRecentWallets}. */
   getRecentWallets(): WalletKey[]
   addRecentWallet(wallet: WalletKey): void
+  /** The WalletConnect wallet's app link, opened for requests on a phone (SPEC §4). */
+  getDeepLink(): DeepLink | undefined
+  setDeepLink(link: DeepLink): void
+  clearDeepLink(): void
 }
+
+export type DeepLink = { name: string; href: string }
 
 /** True when both keys name the same wallet: same namespace, and same rdns (or same name without one). */
 export function sameWallet(a: WalletKey, b: WalletKey): boolean {
@@ -109,6 +120,13 @@ export function create(backend: KeyValue = memory()): Storage {
     getRecentWallets: () => (read('recentWallets', walletKeys) ?? []).slice(0, maxRecentWallets),
     addRecentWallet(wallet) {
       write('recentWallets', withFront(read('recentWallets', walletKeys) ?? [], wallet, maxRecentWallets))
+    },
+    getDeepLink: () => read('wcDeepLink', deepLink),
+    setDeepLink: (link) => write('wcDeepLink', link),
+    clearDeepLink() {
+      try {
+        backend.removeItem(`${prefix}wcDeepLink`)
+      } catch {}
     },
   }
 }

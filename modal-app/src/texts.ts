@@ -78,6 +78,8 @@ export const texts = {
     loading: 'Loading wallets…',
     unavailable: 'The wallet list is unavailable right now.',
     noUri: 'WalletConnect gave no pairing link.',
+    notConfigured: 'WalletConnect is not configured: pass walletConnectProjectId to Airlock.',
+    via: 'Connected through Airlock',
     notText: 'This wallet signs text messages only.',
   },
   namespaces: { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' },

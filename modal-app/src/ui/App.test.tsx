@@ -14,7 +14,12 @@ function render(config: Config, configError?: string) {
     storage: createStorage(memory()),
     loadRegistry: () => import('../config/networks.ts'),
     loadChainClient: () => Promise.reject(new Error('not used')),
-    balances: { balances: () => Promise.reject(new Error('not used')) },
+    api: {
+      balances: () => Promise.reject(new Error('not used')),
+      wallets: () => Promise.reject(new Error('not used')),
+      imageUrl: () => '',
+      track: async () => {},
+    },
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
   })
   return renderToStaticMarkup(<App modal={modal} />)

@@ -13,7 +13,7 @@ import { Connect } from '../views/Connect.tsx'
 import { ConnectingExternal } from '../views/ConnectingExternal.tsx'
 import { BackIcon, CloseIcon } from './icons.tsx'
 import { focusables, trapTab } from './keys.ts'
-import { Account, Networks, UnsupportedChain } from './lazy.ts'
+import { Account, AllWallets, ConnectingWalletConnect, Networks, UnsupportedChain } from './lazy.ts'
 import { Snack } from './Snack.tsx'
 
 const titleId = 'airlock-title'
@@ -26,7 +26,7 @@ export function App({ modal }: { modal: Modal }) {
   // The server snapshot is the same one: it lets the markup be rendered outside a browser (tests).
   const snapshot = useSyncExternalStore(modal.subscribe, modal.getSnapshot, modal.getSnapshot)
   const { ui } = modal
-  const card = <Card snapshot={snapshot} ui={ui} />
+  const card = <Card snapshot={snapshot} ui={ui} modal={modal} />
   if (snapshot.embedded) return card
   return (
     <div className="overlay" data-open={snapshot.open}>
@@ -37,7 +37,7 @@ export function App({ modal }: { modal: Modal }) {
   )
 }
 
-function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
+function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Modal }) {
   const ref = useRef<HTMLElement>(null)
   const { open, view, embedded } = snapshot
 
@@ -138,7 +138,7 @@ function Card({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
       {snapshot.alerts.length > 0 ? (
         <Alerts snapshot={snapshot} />
       ) : (
-        <Body snapshot={snapshot} ui={ui} onShown={onViewShown} />
+        <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
       )}
       <Snack snack={snapshot.snackbar} />
     </section>
@@ -159,14 +159,36 @@ function Alerts({ snapshot }: { snapshot: Snapshot }) {
   )
 }
 
-function Body({ snapshot, ui, onShown }: { snapshot: Snapshot; ui: Ui; onShown: () => void }) {
+function Body({
+  snapshot,
+  ui,
+  modal,
+  onShown,
+}: {
+  snapshot: Snapshot
+  ui: Ui
+  modal: Modal
+  onShown: () => void
+}) {
+  const { registry } = modal
   switch (snapshot.view) {
     case 'Connect':
-    // Not built yet: until they are, the router's no-adapters views show Connect and its "no wallets" text
-    // rather than an empty card.
-    case 'ConnectingWalletConnectBasic':
-    case 'AllWallets':
       return <Connect snapshot={snapshot} ui={ui} />
+    // Without WalletConnect these have nothing to show: Connect and its "no wallets" text stand in.
+    case 'ConnectingWalletConnectBasic':
+      if (!snapshot.walletConnect) return <Connect snapshot={snapshot} ui={ui} />
+      return (
+        <LazyView key="ConnectingWalletConnect" onShown={onShown}>
+          <ConnectingWalletConnect snapshot={snapshot} ui={ui} />
+        </LazyView>
+      )
+    case 'AllWallets':
+      if (!registry) return <Connect snapshot={snapshot} ui={ui} />
+      return (
+        <LazyView key="AllWallets" onShown={onShown}>
+          <AllWallets snapshot={snapshot} ui={ui} registry={registry} />
+        </LazyView>
+      )
     case 'ConnectingExternal':
       return <ConnectingExternal snapshot={snapshot} ui={ui} />
     case 'Account':
@@ -220,9 +242,11 @@ function Loading() {
 function titleOf(snapshot: Snapshot): string {
   switch (snapshot.view) {
     case 'Connect':
-    case 'ConnectingWalletConnectBasic':
-    case 'AllWallets':
       return texts.connect.title
+    case 'ConnectingWalletConnectBasic':
+      return snapshot.pairing.target?.name ?? texts.walletConnect.name
+    case 'AllWallets':
+      return texts.walletConnect.allWallets
     case 'ConnectingExternal':
       return snapshot.prompt?.wallet.name ?? texts.connect.title
     case 'Account':

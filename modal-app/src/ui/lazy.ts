@@ -6,6 +6,8 @@ const loadAccount = () => import('../views/Account.tsx')
 export const Account = lazy(loadAccount)
 export const Networks = lazy(() => import('../views/Networks.tsx'))
 export const UnsupportedChain = lazy(() => import('../views/UnsupportedChain.tsx'))
+export const AllWallets = lazy(() => import('../views/AllWallets.tsx'))
+export const ConnectingWalletConnect = lazy(() => import('../views/ConnectingWalletConnect.tsx'))
 
 /**
  * Fetches, while idle, what the first connect needs: the Account chunk and the EVM checksum (keccak), so a
