@@ -42,7 +42,7 @@ describe('App markup', () => {
     expect(html).not.toContain('aria-modal')
   })
 
-  it('shows Connect with its "no wallets" text for the no-adapters views, which are not built yet', () => {
+  it('shows Connect with its "no wallets" text for the no-adapters views when WalletConnect is off', () => {
     const html = render({ networks: [] })
     expect(html).toContain('No wallets were found on this page.')
     expect(html).toContain('Connect Wallet')

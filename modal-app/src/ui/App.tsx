@@ -244,9 +244,10 @@ function titleOf(snapshot: Snapshot): string {
     case 'Connect':
       return texts.connect.title
     case 'ConnectingWalletConnectBasic':
+      if (!snapshot.walletConnect) return texts.connect.title
       return snapshot.pairing.target?.name ?? texts.walletConnect.name
     case 'AllWallets':
-      return texts.walletConnect.allWallets
+      return snapshot.walletConnect ? texts.walletConnect.allWallets : texts.connect.title
     case 'ConnectingExternal':
       return snapshot.prompt?.wallet.name ?? texts.connect.title
     case 'Account':
