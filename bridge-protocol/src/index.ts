@@ -15,3 +15,4 @@ export type {
   WalletEvent,
 } from './Schema.ts'
 export * as Schema from './Schema.ts'
+export * as Siwx from './Siwx.ts'

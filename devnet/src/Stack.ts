@@ -1,13 +1,15 @@
 /**
  * The whole local stack: the devnet chains; the Airlock API on http://127.0.0.1:8787, which also serves the
- * modal origin on http://127.0.0.1:5174 (from modal-app's production build); and the demo dApp on
- * http://localhost:5173. `npm start`, the e2e suite and the bench all run exactly this.
+ * modal origin on http://127.0.0.1:5174 (from modal-app's production build); a WalletConnect relay on
+ * ws://127.0.0.1:8790; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the bench
+ * all run exactly this.
  */
 import { fileURLToPath } from 'node:url'
 import { Cache, Config, Database, Prices, Projects, Registry, Service } from '@airlock/api'
 import { type PreviewServer, preview } from 'vite'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Relay from './Relay.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -18,6 +20,8 @@ export type StackOptions = {
   dappPort?: number
   /** @default 8787 */
   apiPort?: number
+  /** The WalletConnect relay's port. @default 8790 */
+  relayPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -29,6 +33,7 @@ export type Stack = {
   apiUrl: string
   modalUrl: string
   dappUrl: string
+  relayUrl: string
   stop(): Promise<void>
 }
 
@@ -74,13 +79,15 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     const service = Service.create({ db, config, modalDir: root('modal-app/dist') })
     const running = await Service.listen(service, { host: options.host, apiPort, modalPort })
     stops.push(running.stop)
+    const relay = await Relay.start({ port: options.relayPort ?? Relay.defaultPort, host: options.host })
+    stops.push(relay.stop)
     const dapp = await serve('examples/dapp', options.host ?? 'localhost', dappPort)
     stops.push(() => dapp.close())
+    return { devnet, apiUrl, modalUrl, dappUrl: `http://localhost:${dappPort}`, relayUrl: relay.url, stop }
   } catch (error) {
     await stop()
     throw error
   }
-  return { devnet, apiUrl, modalUrl, dappUrl: `http://localhost:${dappPort}`, stop }
 }
 
 /** The demo project, the wallet registry and devnet prices; safe to run on every start. */

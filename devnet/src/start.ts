@@ -21,6 +21,7 @@ Airlock is running.
   Demo dApp     ${stack.dappUrl}
   Modal origin  ${stack.modalUrl}   (script: ${stack.modalUrl}/airlock.js)
   API           ${stack.apiUrl}   (project: demo)
+  WC relay      ${stack.relayUrl}
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(13)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token     ${testTokenAddress}
   Test account  ${first?.address}  key ${first?.privateKey}

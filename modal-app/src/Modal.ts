@@ -51,6 +51,8 @@ export type PairingInfo = {
   /** The registry wallet picked for it, with its deep links; none for the plain QR code. */
   target?: Pairing.Target | undefined
   failure?: Pairing.Failure | undefined
+  /** The picked wallet's app links this device can open: its mobile link on a phone, else its desktop link; its web app on both. */
+  links: ('mobile' | 'desktop' | 'webapp')[]
 }
 
 /** A token row of the Account view, formatted per SPEC §5. */
@@ -316,6 +318,7 @@ export function create(options: Options): Modal {
     }),
   )
   pairing.subscribe(() => changed())
+  pairing.start()
 
   const registry = wcEnabled
     ? WalletRegistry.create({
@@ -778,7 +781,11 @@ export function create(options: Options): Modal {
   function pairingInfo(): PairingInfo {
     const snap = pairing.getSnapshot()
     const { uri, target, failure } = snap.context
-    return { status: snap.value, uri, target, failure }
+    const links: PairingInfo['links'] = []
+    if (options.mobile && target?.mobileLink) links.push('mobile')
+    if (!options.mobile && target?.desktopLink) links.push('desktop')
+    if (target?.webappLink) links.push('webapp')
+    return { status: snap.value, uri, target, failure, links }
   }
 
   function startShake() {

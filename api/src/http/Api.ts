@@ -20,6 +20,7 @@ import type { IdentitySource } from '../Identity.ts'
 import * as Prices from '../Prices.ts'
 import * as Projects from '../Projects.ts'
 import * as Registry from '../Registry.ts'
+import * as Sessions from './Sessions.ts'
 
 /** SPEC §9: balances are cached 30 s, identities 5 min. */
 export const balanceTtlMs = 30_000
@@ -59,7 +60,7 @@ export type ApiOptions = {
   now?: (() => number) | undefined
 }
 
-type Env = { Variables: { project: Projects.Project | undefined } }
+export type Env = { Variables: { project: Projects.Project | undefined } }
 
 const common = {
   projectId: S.string(64, 1),
@@ -67,7 +68,7 @@ const common = {
   st: S.optional(S.string(64)),
   sv: S.optional(S.string(64)),
 }
-const commonQuery = S.object(common)
+export const commonQuery = S.object(common)
 const flag = S.optional(S.picklist(['true', 'false']))
 const integer = (min: number, max: number) =>
   S.check(
@@ -273,6 +274,8 @@ export function create(options: ApiOptions): Hono<Env> {
     return c.json({ stored: await Analytics.record(db, project.id, origin, event) }, 202)
   })
 
+  Sessions.routes(app, { db, config, now: options.now ?? Date.now })
+
   app.notFound((c) => c.json({ message: messages.notFound }, 404))
   app.onError((error, c) => {
     if (error instanceof HttpError) return c.json({ message: error.message }, error.status)
@@ -283,7 +286,7 @@ export function create(options: ApiOptions): Hono<Env> {
 }
 
 /** Parses the query with `shape` and requires a configured project (from the query or `bodyProjectId`). */
-function known<T extends { projectId: string }>(
+export function known<T extends { projectId: string }>(
   c: Context<Env>,
   shape: S.Shape<T>,
   bodyProjectId?: string,
@@ -298,13 +301,13 @@ function known<T extends { projectId: string }>(
   return { ...parsed, project }
 }
 
-function parse<T>(shape: S.Shape<T>, value: unknown): T {
+export function parse<T>(shape: S.Shape<T>, value: unknown): T {
   const parsed = S.parse(shape, value)
   if (!parsed.ok) throw new HttpError(400, parsed.message)
   return parsed.value
 }
 
-async function json(c: Context): Promise<unknown> {
+export async function json(c: Context): Promise<unknown> {
   try {
     return await c.req.json()
   } catch {

@@ -72,4 +72,31 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    name: 'siwx',
+    statements: [
+      // A nonce row outlives its use until it is pruned, so a replay is told "already used", not "unknown".
+      `create table siwx_nonces (
+        nonce text primary key,
+        project_id text not null references projects (id) on delete cascade,
+        expires_at bigint not null,
+        used_at bigint
+      )`,
+      'create index siwx_nonces_expiry on siwx_nonces (expires_at)',
+      `create table siwx_sessions (
+        id uuid primary key,
+        project_id text not null references projects (id) on delete cascade,
+        address text not null,
+        chain_id text not null,
+        message text not null,
+        signature text not null,
+        cacao jsonb,
+        issued_at bigint not null,
+        expires_at bigint,
+        revoked_at bigint,
+        created_at bigint not null
+      )`,
+      'create index siwx_sessions_account on siwx_sessions (project_id, address)',
+    ],
+  },
 ]

@@ -1,7 +1,7 @@
 /**
  * The ES module build, for bundled dApps and for tests that need options a script tag cannot carry:
  * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` shortens the frame-load time-out,
- * `?theme=dark|light` and `?accent=<colour>` theme the modal.
+ * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay.
  */
 import { createAirlock } from '@airlock/host-sdk'
 
@@ -13,6 +13,8 @@ const airlock = createAirlock({
   networks: ['eip155:31337', 'eip155:31338'],
   timeouts: { load: Number(query.get('loadTimeout') ?? 20_000) },
   onTimeout: (reason) => timeouts.push(reason),
+  walletConnectProjectId: 'demo',
+  relayUrl: query.get('relay') ?? 'ws://127.0.0.1:8790',
   ...(query.get('theme') && { themeMode: query.get('theme') as 'light' | 'dark' }),
   ...(query.get('accent') && { themeVariables: { '--airlock-accent': query.get('accent') as string } }),
 })

@@ -9,7 +9,7 @@ import { texts } from '../texts.ts'
  * expire on its own; after a failure, Try again.
  */
 export default function ConnectingWalletConnect({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
-  const { status, uri, target, failure } = snapshot.pairing
+  const { status, uri, target, failure, links } = snapshot.pairing
   const copy = async () => {
     if (!uri) return
     try {
@@ -40,27 +40,30 @@ export default function ConnectingWalletConnect({ snapshot, ui }: { snapshot: Sn
         </p>
       )}
       <div className="actions">
-        {target?.mobileLink && (
-          <button type="button" className="button" disabled={!uri} onClick={() => ui.openWallet('mobile')}>
-            {texts.walletConnect.openApp(target.name)}
-          </button>
-        )}
-        {target?.desktopLink && (
-          <button type="button" className="button" disabled={!uri} onClick={() => ui.openWallet('desktop')}>
-            {texts.walletConnect.openDesktop(target.name)}
-          </button>
-        )}
-        {target?.webappLink && (
-          <button type="button" className="button" disabled={!uri} onClick={() => ui.openWallet('webapp')}>
-            {texts.walletConnect.openWeb(target.name)}
-          </button>
-        )}
+        {target &&
+          links.map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              className="button"
+              disabled={!uri}
+              onClick={() => ui.openWallet(kind)}
+            >
+              {linkLabels[kind](target.name)}
+            </button>
+          ))}
         <button type="button" className="button button-secondary" disabled={!uri} onClick={copy}>
           {texts.walletConnect.copyLink}
         </button>
       </div>
     </div>
   )
+}
+
+const linkLabels = {
+  mobile: texts.walletConnect.openApp,
+  desktop: texts.walletConnect.openDesktop,
+  webapp: texts.walletConnect.openWeb,
 }
 
 /** The QR code as one SVG path: crisp at any size, and nothing but geometry reaches the DOM. */

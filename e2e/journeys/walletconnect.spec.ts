@@ -1,0 +1,151 @@
+/**
+ * WalletConnect end to end: the modal's sign-client and a phone wallet (a real SignClient in this process)
+ * meet on the local relay of `npm start`; the wallet signs with an anvil account.
+ */
+import { Accounts } from '@airlock/devnet'
+import { devnetA, devnetB } from '@airlock/devnet/chains'
+import type { FrameLocator, Page } from '@playwright/test'
+import { type Hex, parseEther, verifyMessage } from 'viem'
+import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
+import { clients, expect, modalOrigin, test } from './fixtures.ts'
+
+const relayUrl = 'ws://127.0.0.1:8790'
+const phoneKey = Accounts.all()[2]?.privateKey as Hex
+
+let peer: Peer
+test.beforeEach(async ({ context }) => {
+  peer = await createPeer({ relayUrl, privateKey: phoneKey, chains: [devnetA, devnetB] })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+})
+test.afterEach(() => peer.stop())
+
+/** The pairing URI, as a visitor copies it with the view's Copy link button. */
+async function copiedUri(page: Page, modal: FrameLocator): Promise<string> {
+  await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+  await modal.getByRole('button', { name: 'Copy link' }).click()
+  await expect(modal.getByTestId('snackbar')).toContainText('Link copied')
+  const uri = await page.evaluate(() => navigator.clipboard.readText())
+  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+  return uri
+}
+
+/** Opens Airlock on the demo page and pairs the phone wallet through the QR code's link. */
+async function pair(page: Page, modal: FrameLocator): Promise<string> {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await modal.getByRole('button', { name: 'WalletConnect' }).click()
+  const { topic } = await peer.pair(await copiedUri(page, modal))
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
+  await expect(page.locator('#status')).toHaveText('connected')
+  return topic
+}
+
+const request = (page: Page, method: string, params: unknown[] = []) =>
+  page.evaluate(
+    async ({ method, params }) => {
+      try {
+        return { result: await window.airlock?.providers.eip155.request({ method, params }) }
+      } catch (error) {
+        return { code: (error as { code: number }).code, message: (error as Error).message }
+      }
+    },
+    { method, params },
+  )
+
+test('a phone wallet pairs from the copied link; the dApp sends a transaction mined on anvil', async ({
+  page,
+  modal,
+}) => {
+  await pair(page, modal)
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [peer.account.address] })
+  const sent = await request(page, 'eth_sendTransaction', [
+    {
+      from: peer.account.address,
+      to: Accounts.all()[3]?.address,
+      value: `0x${parseEther('0.5').toString(16)}`,
+    },
+  ])
+  expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/)
+  const receipt = await clients.a.waitForTransactionReceipt({ hash: sent.result as Hex })
+  expect(receipt.status).toBe('success')
+  expect(receipt.from.toLowerCase()).toBe(peer.account.address.toLowerCase())
+  expect(peer.requests).toContain('eth_sendTransaction')
+})
+
+test('personal_sign through the session verifies; a rejection reaches the dApp as 4001', async ({
+  page,
+  modal,
+}) => {
+  await pair(page, modal)
+  const message = 'Sign in to Airlock over WalletConnect'
+  const signed = await request(page, 'personal_sign', [
+    `0x${Buffer.from(message).toString('hex')}`,
+    peer.account.address,
+  ])
+  expect(
+    await verifyMessage({ address: peer.account.address, message, signature: signed.result as Hex }),
+  ).toBe(true)
+  peer.setMode('reject')
+  const refused = await request(page, 'personal_sign', ['0x00', peer.account.address])
+  expect(refused.code).toBe(4001)
+})
+
+test('a reload keeps the session; the wallet disconnecting tells the dApp', async ({ page, modal }) => {
+  const topic = await pair(page, modal)
+  await page.reload()
+  await expect(page.locator('#status')).toHaveText('connected')
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [peer.account.address] })
+  await page.evaluate(() => {
+    const events: string[] = []
+    Object.assign(window, { providerEvents: events })
+    window.airlock?.providers.eip155.on('disconnect', () => events.push('disconnect'))
+  })
+  await peer.disconnect(topic)
+  await expect(page.locator('#status')).toHaveText('disconnected')
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { providerEvents: string[] }).providerEvents))
+    .toEqual(['disconnect'])
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
+})
+
+test('a pairing about to expire is replaced by a fresh one', async ({ page, modal }) => {
+  await page.clock.install()
+  await page.goto('/')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await modal.getByRole('button', { name: 'WalletConnect' }).click()
+  const first = await copiedUri(page, modal)
+  // SPEC §9: a pairing lasts 4 minutes and counts as expired with under 10 s left.
+  await page.clock.fastForward('03:51')
+  await expect.poll(() => copiedUri(page, modal)).not.toBe(first)
+  const { topic } = await peer.pair(await copiedUri(page, modal))
+  expect(topic).toMatch(/^[0-9a-f]{64}$/)
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
+})
+
+test('All Wallets finds a wallet by name and opens it with the pairing link', async ({ page, modal }) => {
+  // Records what the modal opens rather than leaving the test for a wallet app.
+  await page.addInitScript((origin) => {
+    if (location.origin !== origin) return
+    const opened: string[] = []
+    Object.assign(window, { opened })
+    window.open = (url?: string | URL) => {
+      opened.push(String(url))
+      return null
+    }
+  }, modalOrigin)
+  await page.goto('/')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await modal.getByRole('button', { name: 'All Wallets' }).click()
+  const grid = modal.getByTestId('all-wallets')
+  await expect(grid.getByRole('button')).toHaveCount(40)
+  await modal.getByRole('searchbox', { name: 'Search wallet' }).fill('ledger')
+  await expect(grid.getByRole('button')).toHaveText(['Ledger Live'])
+  await grid.getByRole('button', { name: 'Ledger Live' }).click()
+  await expect(modal.getByRole('heading', { name: 'Ledger Live' })).toBeVisible()
+  const uri = await copiedUri(page, modal)
+  await modal.getByRole('button', { name: 'Open Ledger Live for desktop' }).click()
+  const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
+  expect(await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([
+    `ledgerlive://wc?uri=${encodeURIComponent(uri)}`,
+  ])
+})

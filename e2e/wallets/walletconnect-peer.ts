@@ -1,0 +1,181 @@
+/**
+ * A phone wallet for the journeys: a real WalletConnect `SignClient` in the test process, on the local relay,
+ * with an anvil account (viem) and a Solana key. It pairs from the URI the modal shows, approves what the
+ * modal proposes, and answers requests — or rejects them when told to — the way a wallet app does.
+ */
+import { randomUUID } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519'
+import { SignClient } from '@walletconnect/sign-client'
+import bs58 from 'bs58'
+import { type Chain, createWalletClient, type Hex, http, isHex } from 'viem'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+
+type Storage = NonNullable<NonNullable<Parameters<typeof SignClient.init>[0]>['storage']>
+
+export type PeerOptions = {
+  relayUrl: string
+  privateKey: Hex
+  /** EVM chains the wallet can sign on, with their RPC URLs. */
+  chains: readonly Chain[]
+  /** 32-byte ed25519 seed of the Solana account. */
+  solanaSeed?: Uint8Array
+  name?: string
+}
+
+export type Peer = {
+  account: PrivateKeyAccount
+  solanaAddress: string
+  /** Every request the wallet received, by method. */
+  requests: string[]
+  /** From now on, requests are refused (4001) or answered. */
+  setMode(mode: 'approve' | 'reject'): void
+  /** Scans the URI: pairs, and approves the proposal with every chain the wallet supports. */
+  pair(uri: string): Promise<{ topic: string }>
+  /** Ends the session from the wallet's side. */
+  disconnect(topic: string): Promise<void>
+  stop(): Promise<void>
+}
+
+function memoryStorage(): Storage {
+  const entries = new Map<string, unknown>()
+  return {
+    getKeys: async () => [...entries.keys()],
+    getEntries: async <T>() => [...entries.entries()] as [string, T][],
+    getItem: async <T>(key: string) => entries.get(key) as T | undefined,
+    setItem: async (key: string, value: unknown) => {
+      entries.set(key, value)
+    },
+    removeItem: async (key: string) => {
+      entries.delete(key)
+    },
+  }
+}
+
+/**
+ * @example
+ * const peer = await createPeer({ relayUrl: 'ws://127.0.0.1:8790', privateKey, chains: [devnetA] })
+ * const { topic } = await peer.pair(uri)
+ */
+export async function createPeer(options: PeerOptions): Promise<Peer> {
+  const name = options.name ?? 'Airlock Phone Wallet'
+  const client = await SignClient.init({
+    projectId: 'airlock-e2e',
+    relayUrl: options.relayUrl,
+    logger: 'silent',
+    telemetryEnabled: false,
+    storage: memoryStorage(),
+    // sign-client shares one core per storage prefix in a process; each peer gets its own.
+    customStoragePrefix: `peer-${randomUUID()}`,
+    metadata: { name, description: 'Test wallet', url: 'https://wallet.airlock.test', icons: [] },
+  })
+  // Offline, Verify would stall each proposal and request on its 5 s time-out.
+  Object.assign(client.core.verify, { isDevEnv: true })
+  const account = privateKeyToAccount(options.privateKey)
+  const seed = options.solanaSeed ?? new Uint8Array(32).fill(7)
+  const solanaPublicKey = ed25519.getPublicKey(seed)
+  const solanaAddress = bs58.encode(solanaPublicKey)
+  const requests: string[] = []
+  let mode: 'approve' | 'reject' = 'approve'
+
+  const chainOf = (caip: string) => options.chains.find((chain) => `eip155:${chain.id}` === caip)
+
+  client.on('session_request', async ({ id, topic, params }) => {
+    const { method, params: args } = params.request as { method: string; params: unknown }
+    requests.push(method)
+    const respond = (result: unknown) => client.respond({ topic, response: { id, jsonrpc: '2.0', result } })
+    const fail = (code: number, message: string) =>
+      client.respond({ topic, response: { id, jsonrpc: '2.0', error: { code, message } } })
+    if (mode === 'reject') return fail(4001, 'User rejected the request.')
+    try {
+      return await respond(await answer(method, args, params.chainId))
+    } catch (error) {
+      return fail(-32603, (error as Error).message)
+    }
+  })
+
+  async function answer(method: string, args: unknown, chainId: string): Promise<unknown> {
+    const list = Array.isArray(args) ? args : []
+    switch (method) {
+      case 'personal_sign': {
+        const message = list[0] as string
+        return account.signMessage({ message: isHex(message) ? { raw: message } : message })
+      }
+      case 'eth_signTypedData_v4': {
+        const typed = JSON.parse(list[1] as string)
+        return account.signTypedData(typed)
+      }
+      case 'eth_sendTransaction': {
+        const chain = chainOf(chainId)
+        if (!chain) throw new Error(`No chain ${chainId}`)
+        const wallet = createWalletClient({ account, chain, transport: http() })
+        const tx = list[0] as { to: Hex; value?: Hex; data?: Hex }
+        return wallet.sendTransaction({
+          to: tx.to,
+          value: tx.value ? BigInt(tx.value) : undefined,
+          data: tx.data,
+        })
+      }
+      case 'wallet_switchEthereumChain':
+        return null
+      case 'solana_signMessage': {
+        const { message } = args as { message: string }
+        return { signature: bs58.encode(ed25519.sign(bs58.decode(message), seed)) }
+      }
+      default:
+        throw new Error(`Unsupported method ${method}`)
+    }
+  }
+
+  return {
+    account,
+    solanaAddress,
+    requests,
+    setMode: (next) => {
+      mode = next
+    },
+    async pair(uri) {
+      const proposal = new Promise<{
+        id: number
+        params: { optionalNamespaces: Record<string, { chains?: string[] }> }
+      }>((resolve) => client.once('session_proposal', resolve))
+      await client.pair({ uri })
+      const { id, params } = await proposal
+      const wanted = params.optionalNamespaces
+      const namespaces: Record<
+        string,
+        { chains: string[]; accounts: string[]; methods: string[]; events: string[] }
+      > = {}
+      const evmChains = (wanted.eip155?.chains ?? []).filter((chain) => chainOf(chain))
+      if (evmChains.length)
+        namespaces.eip155 = {
+          chains: evmChains,
+          accounts: evmChains.map((chain) => `${chain}:${account.address}`),
+          methods: [
+            'personal_sign',
+            'eth_signTypedData_v4',
+            'eth_sendTransaction',
+            'wallet_switchEthereumChain',
+          ],
+          events: ['accountsChanged', 'chainChanged'],
+        }
+      const solanaChains = wanted.solana?.chains ?? []
+      if (solanaChains.length)
+        namespaces.solana = {
+          chains: solanaChains,
+          accounts: solanaChains.map((chain) => `${chain}:${solanaAddress}`),
+          methods: ['solana_signMessage'],
+          events: [],
+        }
+      const approved = await client.approve({ id, namespaces })
+      await approved.acknowledged()
+      return { topic: approved.topic }
+    },
+    async disconnect(topic) {
+      await client.disconnect({ topic, reason: { code: 6000, message: 'User disconnected.' } })
+    },
+    async stop() {
+      client.core.heartbeat.stop()
+      await client.core.relayer.transportClose()
+    },
+  }
+}
