@@ -9,7 +9,7 @@ test('Connect, Account and Networks pass axe and work by keyboard', async ({ pag
 
   // Keyboard only: Tab to the wallet and press Enter.
   const wallet = modal.getByRole('button', { name: 'Airlock Test Wallet' })
-  for (let i = 0; i < 10 && !(await wallet.evaluate((el) => el === document.activeElement)); i++)
+  for (let i = 0; i < 20 && !(await wallet.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press('Tab')
   await page.keyboard.press('Enter')
   await expect(modal.getByTestId('account-address')).toBeVisible()
@@ -69,4 +69,34 @@ test('a view that loads on demand takes focus inside its body, not on Back or Cl
     })
   await expect.poll(active).toMatchObject({ tag: 'BUTTON' })
   expect((await active()).label).not.toMatch(/^(Back|Close)$/)
+})
+
+test('ConnectingWalletConnect and AllWallets pass axe; the wallet grid works by keyboard', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'WalletConnect' }).click()
+  await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+  await modal.getByRole('button', { name: 'Back' }).click()
+
+  await modal.getByRole('button', { name: 'All Wallets' }).click()
+  const grid = modal.getByTestId('all-wallets')
+  await expect(grid.getByRole('button')).toHaveCount(40)
+  expect(await axeViolations(page)).toEqual([])
+  // The search box takes focus first; Tab reaches the grid, arrows move through it, Enter picks.
+  await expect(modal.getByRole('searchbox', { name: 'Search wallet' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(grid.getByRole('button').nth(0)).toBeFocused()
+  await page.keyboard.press('ArrowRight')
+  await expect(grid.getByRole('button').nth(1)).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(grid.getByRole('button').nth(5)).toBeFocused()
+  const name = (await grid.getByRole('button').nth(5).textContent()) ?? ''
+  await page.keyboard.press('Enter')
+  await expect(modal.getByRole('heading', { name })).toBeVisible()
+  await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
 })
