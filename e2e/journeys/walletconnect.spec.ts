@@ -6,6 +6,7 @@ import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
 import { type Hex, parseEther, verifyMessage } from 'viem'
+import { verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
 import { clients, expect, modalOrigin, test } from './fixtures.ts'
 
@@ -148,4 +149,30 @@ test('All Wallets finds a wallet by name and opens it with the pairing link', as
   expect(await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([
     `ledgerlive://wc?uri=${encodeURIComponent(uri)}`,
   ])
+})
+
+test('one session serves Solana too: the dApp signs a message through Wallet Standard and it verifies', async ({
+  page,
+  modal,
+}) => {
+  await pair(page, modal)
+  const { address, signature } = await page.evaluate(async () => {
+    const wallet = window.airlock?.providers.solana
+    const connect = wallet?.features['standard:connect'] as {
+      connect(): Promise<{ accounts: { address: string }[] }>
+    }
+    const { accounts } = await connect.connect()
+    const account = accounts[0]
+    const sign = wallet?.features['solana:signMessage'] as {
+      signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
+    }
+    const [signed] = await sign.signMessage({
+      account,
+      message: new TextEncoder().encode('hello over WalletConnect'),
+    })
+    return { address: account?.address, signature: [...(signed?.signature ?? [])] }
+  })
+  expect(address).toBe(peer.solanaAddress)
+  expect(verifySolanaSignature('hello over WalletConnect', signature, address as string)).toBe(true)
+  expect(peer.requests).toContain('solana_signMessage')
 })
