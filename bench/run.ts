@@ -15,6 +15,7 @@ import { build } from 'esbuild'
 import { walletOptions } from '../e2e/journeys/fixtures.ts'
 import { walletInitScript } from '../e2e/wallets/index.ts'
 import { chromiumLaunchOptions } from '../e2e/wallets/playwright.config.ts'
+import { createPeer } from '../e2e/wallets/walletconnect-peer.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
@@ -240,6 +241,46 @@ async function apiLoad(apiUrl: string) {
   }
 }
 
+/**
+ * WalletConnect pairing time with the local relay: from the moment the QR code (its URI) is on screen to
+ * the dApp seeing the connected session. The phone wallet is a SignClient in this process that approves at
+ * once, so what is measured is the modal, the relay and the two clients' round trips.
+ */
+async function wcConnect(browser: Browser, dappUrl: string, relayUrl: string, runs: number) {
+  const { devnetA } = await import('@airlock/devnet/chains')
+  const { Accounts } = await import('@airlock/devnet')
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext()
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    const peer = await createPeer({
+      relayUrl,
+      privateKey: Accounts.all()[2]?.privateKey as `0x${string}`,
+      chains: [devnetA],
+    })
+    try {
+      const page = await context.newPage()
+      await page.goto(dappUrl)
+      const modal = page.frameLocator('iframe[title="Airlock"]')
+      await page.getByRole('button', { name: 'Open Airlock' }).click()
+      await modal.getByRole('button', { name: 'WalletConnect' }).click()
+      await modal.getByRole('img', { name: 'WalletConnect QR code' }).waitFor()
+      await modal.getByRole('button', { name: 'Copy link' }).click()
+      await modal.getByTestId('snackbar').getByText('Link copied').waitFor()
+      const uri = await page.evaluate(() => navigator.clipboard.readText())
+      if (!uri.startsWith('wc:')) throw new Error(`No pairing URI on the clipboard: ${uri}`)
+      const started = performance.now()
+      await peer.pair(uri)
+      await page.locator('#status', { hasText: /^connected$/ }).waitFor()
+      samples.push(performance.now() - started)
+    } finally {
+      await peer.stop()
+      await context.close()
+    }
+  }
+  return { wcConnectMs: round(percentile(samples, 50)), wcConnectMaxMs: round(Math.max(...samples)) }
+}
+
 async function main() {
   const results: Record<string, number | string> = { date: new Date().toISOString(), ...sizes() }
   const stack = await Stack.start()
@@ -249,6 +290,7 @@ async function main() {
     Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
     Object.assign(results, await hostLoadDelta(browser, stack.modalUrl, 150))
     Object.assign(results, await apiLoad(stack.apiUrl))
+    Object.assign(results, await wcConnect(browser, stack.dappUrl, stack.relayUrl, 10))
   } finally {
     await browser.close()
     await stack.stop()
