@@ -41,6 +41,20 @@ export type Status = S.Infer<typeof status>
 const account = S.object({ address, publicKey: S.optional(S.bytes(128)) })
 const namespaceState = S.object({ chainId, accounts: S.array(account, 32) })
 
+/** A sign-in session (SPEC §3) as the host sees it: the signed message, and who signed it when. */
+export const session = S.object({
+  id: text(64),
+  /** CAIP-10 account that signed in. */
+  address: accountId,
+  chainId,
+  message: S.string(8192, 1),
+  signature: S.string(4096, 1),
+  /** RFC 3339 times, as in the message. */
+  issuedAt: text(64),
+  expiresAt: S.optional(text(64)),
+})
+export type Session = S.Infer<typeof session>
+
 /** What the modal tells the host about itself; the host mirrors it read-only. */
 export const state = S.object({
   open: S.boolean,
@@ -54,6 +68,8 @@ export const state = S.object({
     solana: S.optional(namespaceState),
     bip122: S.optional(namespaceState),
   }),
+  /** The active account's sign-in session, when sign-in is on and it signed in. */
+  session: S.optional(session),
 })
 export type State = S.Infer<typeof state>
 export type NamespaceState = S.Infer<typeof namespaceState>
@@ -194,6 +210,8 @@ export const modalApi = {
   switchNetwork: method(S.object({ caipNetworkId: chainId }), nothing),
   walletsChanged: method(S.array(pageWallet, 64), nothing),
   walletEvent: method(walletEvent, nothing),
+  /** Ends the sign-in sessions of the connected accounts. */
+  signOut: method(nothing, nothing),
   ping: method(nothing, S.literal('pong')),
 }
 

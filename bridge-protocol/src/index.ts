@@ -9,6 +9,7 @@ export type {
   ModalApi,
   PageWallet,
   Request,
+  Session,
   State,
   Status,
   View,

@@ -1,4 +1,4 @@
-import type { Errors, State, View } from '@airlock/bridge-protocol'
+import type { Errors, Session, State, View } from '@airlock/bridge-protocol'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { Wallet } from '@wallet-standard/base'
@@ -41,6 +41,22 @@ export type AirlockOptions = {
   featuredWalletIds?: string[]
   /** Registry ids of wallets never to show. */
   excludeWalletIds?: string[]
+  /** Sign in with Ethereum (EIP-4361) after connecting an EVM wallet. The older of the two sign-in options. */
+  siweConfig?: SignInOptions
+  /** Sign in with any connected account: EIP-4361 for EVM, CAIP-122 for Solana and Bitcoin. */
+  siwx?: SignInOptions
+}
+
+/** Sign-in options; sessions are issued and verified by the Airlock API. */
+export type SignInOptions = {
+  /** Without a session the visitor cannot stay connected: cancelling the sign-in disconnects. @default false */
+  required?: boolean
+  /** One line shown in the message the wallet signs. */
+  statement?: string
+  /** URIs the session covers, listed in the message. */
+  resources?: string[]
+  /** Seconds until the session expires. @default 86_400 */
+  expiresIn?: number
 }
 
 /** What {@link createAirlock} returns. */
@@ -54,6 +70,15 @@ export type Airlock = {
   subscribeState(callback: (state: State) => void): () => void
   disconnect(): Promise<void>
   switchNetwork(caipNetworkId: string): Promise<void>
+  /**
+   * The active account's sign-in session, if it signed in.
+   * @example const session = airlock.getSession() // { address: 'eip155:1:0x…', message, signature, … }
+   */
+  getSession(): Session | undefined
+  /** Calls back when the session starts, ends or changes; returns the unsubscribe function. */
+  onSessionChange(callback: (session: Session | undefined) => void): () => void
+  /** Ends the sign-in sessions; with required sign-in, also disconnects. */
+  signOut(): Promise<void>
   providers: { eip155: Eip1193Provider; solana: Wallet; bip122: Wallet }
   /** Removes the frame and fails pending calls. */
   destroy(): void
@@ -88,6 +113,10 @@ const icon =
  * const [address] = await airlock.providers.eip155.request({ method: 'eth_requestAccounts' })
  */
 export function createAirlock(options: AirlockOptions): Airlock {
+  // Two sign-in configurations would contradict each other; say so at once rather than pick one.
+  if (options.siweConfig && options.siwx)
+    throw new TypeError('Cannot set both `siweConfig` and `siwx` options.')
+  const signIn = options.siweConfig ?? options.siwx
   const timeouts = { load: 20_000, request: 30_000, ...options.timeouts }
   let state = initial
   const subscribers = new Set<(state: State) => void>()
@@ -153,6 +182,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
       },
       featuredWalletIds: options.featuredWalletIds,
       excludeWalletIds: options.excludeWalletIds,
+      siwx: signIn && { ...signIn, legacy: !!options.siweConfig || undefined },
     }
     const src = new URL(modalUrl)
     src.searchParams.set('projectId', options.projectId)
@@ -199,6 +229,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         requestTimeout: timeouts.request,
         own,
         signal,
+        signIn: !!signIn,
         onFrameLoad(listener) {
           onLoad = listener
           if (loads) listener()
@@ -246,6 +277,19 @@ export function createAirlock(options: AirlockOptions): Airlock {
       subscribers.add(callback)
       return () => subscribers.delete(callback)
     },
+    getSession: () => state.session,
+    onSessionChange(callback) {
+      let last = JSON.stringify(state.session)
+      const onState = (next: State) => {
+        const now = JSON.stringify(next.session)
+        if (now === last) return
+        last = now
+        callback(next.session)
+      }
+      subscribers.add(onState)
+      return () => subscribers.delete(onState)
+    },
+    signOut: () => call((r) => r.signOut()),
     disconnect: () => call((r) => r.disconnect()),
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },

@@ -27,6 +27,7 @@ import * as Connection from './machines/connection.ts'
 import * as Pairing from './machines/pairing.ts'
 import * as Router from './machines/router.ts'
 import * as Snackbar from './Snackbar.ts'
+import type * as SignIn from './signIn.ts'
 import { keyOf, type Storage, sameWallet, type WalletKey } from './storage.ts'
 import { texts } from './texts.ts'
 import * as WalletRegistry from './WalletRegistry.ts'
@@ -39,7 +40,17 @@ export type ChainClient = {
 }
 
 /** What the modal asks the API (`api/Api.ts`): balances, the wallet registry, analytics. */
-export type ApiClient = Pick<Api.Client, 'balances' | 'wallets' | 'imageUrl' | 'track'>
+export type ApiClient = Pick<
+  Api.Client,
+  'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
+>
+
+/** The sign-in view's state (SPEC §4's sign-in flow). */
+export type SignInInfo = {
+  status: 'idle' | 'signing' | 'declined' | 'failed'
+  error?: string | undefined
+  required: boolean
+}
 
 /** SPEC §3's default relay of WalletConnect. */
 export const defaultRelayUrl = 'wss://relay.walletconnect.org'
@@ -112,6 +123,9 @@ export type Snapshot = {
   featured: Api.Listing[]
   recommended: Api.Listing[]
   pairing: PairingInfo
+  signIn: SignInInfo
+  /** The view may be closed (SPEC §4: not a required sign-in still open). */
+  closable: boolean
 }
 
 /** What the views may do. Business rules stay here; views only call these. */
@@ -134,6 +148,10 @@ export type Ui = {
   /** The view copied the pairing link (or failed to). */
   copiedLink(ok: boolean): void
   showAllWallets(): void
+  /** Signs in the active account: the wallet signs the message, the API opens a session. */
+  signIn(): Promise<void>
+  /** Leaves the sign-in: disconnects when sign-in is required, else closes. */
+  cancelSignIn(): Promise<void>
   /** The URL of a registry wallet's image. */
   imageUrl(listing: Api.Listing): string
 }
@@ -170,6 +188,8 @@ export type Options = {
   preload?: ((url: string) => Promise<void>) | undefined
   /** SPEC §4: on Telegram and iOS Safari the status is connecting while a pairing waits. @default false */
   pairingConnects?: boolean | undefined
+  /** Loads the sign-in flow (message, signature, session) on demand. */
+  loadSignIn?: (() => Promise<typeof SignIn>) | undefined
   /** @default Snackbar.realTimers */
   timers?: Snackbar.Timers
   /** How long a silent reconnect may take before the wallet counts as gone. @default 10_000 */
@@ -219,6 +239,8 @@ const isExcluded = (wallet: PageWallet) =>
 // Views a host may open explicitly. The others need a flow behind them (a wallet to connect, a
 // transaction to approve) or are not built yet, so asking for them opens by SPEC §2's rule instead.
 const openable: readonly View[] = [
+  'SIWXSignMessage',
+  'ConnectingSiwe',
   'Connect',
   'Account',
   'Networks',
@@ -264,6 +286,80 @@ export function create(options: Options): Modal {
   let published: string | undefined
   const listeners = new Set<() => void>()
   const ready = deferred()
+
+  // ---- sign in with X ----
+
+  const siwx = config.siwx
+  const signInView: View = siwx?.legacy ? 'ConnectingSiwe' : 'SIWXSignMessage'
+  let signInState: SignInInfo = { status: 'idle', required: Boolean(siwx?.required) }
+  /** Accounts whose stored session the API confirmed in this page load. */
+  const confirmed = new Set<string>()
+
+  /** The key a session is stored under: CAIP-10, lower-case for EVM as the API writes it. */
+  const accountKey = (connection: Connection.Connection) => {
+    const address = connection.accounts[0]?.address ?? ''
+    const id = `${connection.chainId}:${connection.chainId.startsWith('eip155:') ? address.toLowerCase() : address}`
+    return Caip.isAccountId(id) ? id : undefined
+  }
+
+  /** The connection's stored session, while it has not expired. */
+  function sessionOf(connection: Connection.Connection | undefined): Schema.Session | undefined {
+    const key = connection && accountKey(connection)
+    const session = key ? storage.getSession(key) : undefined
+    if (!session) return undefined
+    if (session.expiresAt && Date.parse(session.expiresAt) <= now()) return undefined
+    return session
+  }
+
+  /** SPEC §4: sign-in is on, the account is on a configured network, and it has no session. */
+  function needsSignIn(namespace: Caip.Namespace): boolean {
+    if (!siwx || (siwx.legacy && namespace !== 'eip155')) return false
+    const connection = connectionOf(namespace)
+    if (!connection || !configured(connection.chainId)) return false
+    return !sessionOf(connection)
+  }
+
+  function updateLock() {
+    const namespace = activeNamespace()
+    router.send({ type: 'LOCK', locked: Boolean(siwx?.required && namespace && needsSignIn(namespace)) })
+  }
+
+  function openSignIn() {
+    signInState = { status: 'idle', required: Boolean(siwx?.required) }
+    updateLock()
+    router.send({ type: 'OPEN', view: signInView })
+    changed()
+  }
+
+  /** After a connection, a switch of account or chain: asks for a sign-in where one is missing. */
+  function checkSignIn(namespace: Caip.Namespace): boolean {
+    updateLock()
+    if (!needsSignIn(namespace) || namespace !== activeNamespace()) return false
+    openSignIn()
+    return true
+  }
+
+  /**
+   * A stored session counts only while the API still has it: once per page load each is confirmed, and a
+   * revoked or expired one is dropped, which asks for a new sign-in. When the API cannot be reached the
+   * stored one stands, so a brief outage does not sign everyone out.
+   */
+  async function confirmSession(namespace: Caip.Namespace) {
+    const connection = connectionOf(namespace)
+    const key = connection && accountKey(connection)
+    const stored = sessionOf(connection)
+    if (!siwx || !key || !stored || confirmed.has(key)) return
+    try {
+      const active = await options.api.sessions(key)
+      confirmed.add(key)
+      if (active.some((session) => session.id === stored.id)) return
+      storage.removeSession(key)
+      changed()
+      checkSignIn(namespace)
+    } catch (error) {
+      console.warn('[airlock] Could not confirm the sign-in session.', error)
+    }
+  }
 
   // ---- WalletConnect ----
 
@@ -552,8 +648,12 @@ export function create(options: Options): Modal {
       return
     }
     if (was && is && was.chainId !== is.chainId) onChainChanged(namespace, is)
-    if (was && is && was.accounts[0]?.address !== is.accounts[0]?.address && namespace === 'eip155')
-      void refreshBalance(true)
+    if (was && is && was.accounts[0]?.address !== is.accounts[0]?.address) {
+      if (namespace === 'eip155') void refreshBalance(true)
+      // SPEC: switching to an account without a session asks again.
+      checkSignIn(namespace)
+    }
+    if (was && !is) updateLock()
   }
 
   function onConnected(namespace: Caip.Namespace, connection: Connection.Connection, byUser: boolean) {
@@ -570,11 +670,14 @@ export function create(options: Options): Modal {
     if (byUser) {
       filter = undefined
       if (unsupported) return router.send({ type: 'OPEN', view: 'UnsupportedChain' })
+      if (checkSignIn(namespace)) return
       // A dApp that asked for accounts has them: the modal gets out of the way. A visitor who opened the
       // modal to connect sees the account they connected.
       if (answered.length > 0) return router.send({ type: 'CLOSE' })
       return router.send({ type: 'OPEN', view: 'Account' })
     }
+    // A reconnected account without a session is asked once start-up has settled (see start()).
+    if (!needsSignIn(namespace)) void confirmSession(namespace)
     // Reconnected while the modal shows Connect (opened before the reconnect settled): show the account.
     const snap = router.getSnapshot()
     if (
@@ -588,6 +691,8 @@ export function create(options: Options): Modal {
 
   function onChainChanged(namespace: Caip.Namespace, connection: Connection.Connection) {
     const network = configured(connection.chainId)
+    // A session is bound to its chain: another chain without one asks again.
+    if (network && checkSignIn(namespace)) return
     if (network && sameNamespace(activeNetworkId, namespace)) setActiveNetwork(network.id)
     if (namespace !== 'eip155') return
     void refreshBalance(true)
@@ -686,6 +791,7 @@ export function create(options: Options): Modal {
         : {}),
       ...(network ? { caipNetworkId: network } : {}),
       namespaces,
+      ...(siwx && sessionOf(connection || undefined) ? { session: sessionOf(connection || undefined) } : {}),
     }
   }
 
@@ -775,6 +881,8 @@ export function create(options: Options): Modal {
       featured: suggestions.featured,
       recommended: suggestions.recommended,
       pairing: pairingInfo(),
+      signIn: signInState,
+      closable: !Router.closeBlocked(snap.context),
     }
   }
 
@@ -1069,6 +1177,8 @@ export function create(options: Options): Modal {
       }
       if (registry) void loadSuggestions()
       await Promise.all(Caip.namespaces.map((namespace) => settled(namespace)))
+      const active = activeNamespace()
+      if (active) checkSignIn(active)
     } finally {
       ready.resolve()
       changed()
@@ -1152,6 +1262,18 @@ export function create(options: Options): Modal {
       changed()
     },
     walletEvent: (event) => queueWalletEvent(event),
+    async signOut() {
+      if (!siwx) throw new Errors.InternalError(texts.signIn.notEnabled)
+      await ready.promise
+      for (const namespace of Caip.namespaces) {
+        const connection = connectionOf(namespace)
+        const key = connection && accountKey(connection)
+        if (key) storage.removeSession(key)
+      }
+      changed()
+      if (siwx.required) await disconnectAll()
+      updateLock()
+    },
     ping: () => 'pong' as const,
   }
 
@@ -1219,6 +1341,63 @@ export function create(options: Options): Modal {
         snackbar.show('error', texts.walletConnect.copyFailed)
         startShake()
       }
+    },
+    async signIn() {
+      const namespace = activeNamespace()
+      const connection = namespace && connectionOf(namespace)
+      if (!siwx) throw new Errors.InternalError(texts.signIn.notEnabled)
+      if (signInState.status === 'signing') return
+      signInState = { ...signInState, status: 'signing', error: undefined }
+      changed()
+      try {
+        if (!connection || !origin || !options.loadSignIn)
+          throw new Errors.InternalError(texts.signIn.noAccount)
+        const flow = await options.loadSignIn()
+        const session = await flow.signIn({
+          connection,
+          origin,
+          statement: siwx.statement,
+          resources: siwx.resources,
+          expiresIn: siwx.expiresIn,
+          api: options.api,
+          sign: (request) => walletRequest(connection, request),
+          now,
+        })
+        storage.setSession(session.address, session)
+        confirmed.add(session.address)
+        signInState = { status: 'idle', required: Boolean(siwx.required) }
+        updateLock()
+        router.send({ type: 'CLOSE', force: true })
+        changed()
+        void options.api.track(
+          { event: 'SIWX_AUTH_SUCCESS', properties: { network: connection.chainId } },
+          origin,
+        )
+      } catch (error) {
+        const rejected = codeOf(error) === Errors.UserRejectedRequestError.code
+        const message = rejected ? texts.signIn.declined : messageOf(error, texts.errors.fallback)
+        signInState = { ...signInState, status: rejected ? 'declined' : 'failed', error: message }
+        snackbar.show('error', message)
+        startShake()
+        void options.api.track(
+          {
+            event: 'SIWX_AUTH_ERROR',
+            properties: { network: connection ? connection.chainId : '', message },
+          },
+          origin ?? '',
+        )
+      }
+    },
+    async cancelSignIn() {
+      signInState = { status: 'idle', required: Boolean(siwx?.required) }
+      if (siwx?.required) {
+        // Without a session the visitor cannot stay: disconnecting returns the modal to Connect.
+        await disconnectAll().catch(() => {})
+        updateLock()
+        router.send({ type: 'OPEN', view: 'Connect' })
+        return
+      }
+      router.send({ type: 'CLOSE', force: true })
     },
     showAllWallets() {
       router.send({ type: 'PUSH', view: 'AllWallets' })

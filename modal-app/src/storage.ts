@@ -3,7 +3,7 @@
  * Everything goes through {@link KeyValue}, so the backing store can later be the host page's storage over
  * the bridge (DESIGN §7) when the browser partitions or blocks the iframe's.
  */
-import { Caip } from '@airlock/bridge-protocol'
+import { Caip, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** The backing store: synchronous, string values, like `localStorage`. */
@@ -19,6 +19,7 @@ export type WalletKey = { namespace: Caip.Namespace; rdns?: string | undefined; 
 export const prefix = '@airlock/'
 export const maxRecentWallets = 2
 const maxConnections = 4
+const maxSessions = 8
 
 const walletKey = S.object({
   namespace: S.picklist(Caip.namespaces),
@@ -26,6 +27,7 @@ const walletKey = S.object({
   name: S.string(64),
 })
 const walletKeys = S.array(walletKey, 16)
+const sessions = S.record(Schema.session, 16)
 // Only links that open an app or a secure page: the value is later handed to window.open.
 const deepLink = S.object({
   name: S.string(100, 1),
@@ -53,6 +55,10 @@ export type Storage = {
   getDeepLink(): DeepLink | undefined
   setDeepLink(link: DeepLink): void
   clearDeepLink(): void
+  /** Sign-in sessions by CAIP-10 account (SPEC §3's sign-in tokens). */
+  getSession(account: string): Schema.Session | undefined
+  setSession(account: string, session: Schema.Session): void
+  removeSession(account: string): void
 }
 
 export type DeepLink = { name: string; href: string }
@@ -120,6 +126,22 @@ export function create(backend: KeyValue = memory()): Storage {
     getRecentWallets: () => (read('recentWallets', walletKeys) ?? []).slice(0, maxRecentWallets),
     addRecentWallet(wallet) {
       write('recentWallets', withFront(read('recentWallets', walletKeys) ?? [], wallet, maxRecentWallets))
+    },
+    getSession: (account) => {
+      const all = read('siwx', sessions) ?? {}
+      return Object.hasOwn(all, account) ? all[account] : undefined
+    },
+    setSession(account, session) {
+      const all = read('siwx', sessions) ?? {}
+      // A handful of accounts at most; the oldest entries go first.
+      const kept = Object.entries(all)
+        .filter(([key]) => key !== account)
+        .slice(-(maxSessions - 1))
+      write('siwx', Object.fromEntries([...kept, [account, session]]))
+    },
+    removeSession(account) {
+      const { [account]: _, ...rest } = read('siwx', sessions) ?? {}
+      write('siwx', rest)
     },
     getDeepLink: () => read('wcDeepLink', deepLink),
     setDeepLink: (link) => write('wcDeepLink', link),

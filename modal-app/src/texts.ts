@@ -82,6 +82,19 @@ export const texts = {
     via: 'Connected through Airlock',
     notText: 'This wallet signs text messages only.',
   },
+  signIn: {
+    title: 'Sign In',
+    wantsYouToSignIn: 'wants you to sign in with your wallet',
+    explain: 'Sign this message to prove you own this wallet. It costs nothing and sends no transaction.',
+    sign: 'Sign',
+    signing: 'Waiting for your signature…',
+    cancel: 'Cancel',
+    disconnect: 'Disconnect',
+    // SPEC §8.
+    declined: 'Signature declined',
+    notEnabled: 'SIWX is not enabled',
+    noAccount: 'No ActiveCaipAddress found',
+  },
   namespaces: { eip155: 'EVM', solana: 'Solana', bip122: 'Bitcoin' },
   errors: {
     failedToDisconnect: 'Failed to disconnect',

@@ -1,21 +1,27 @@
 /**
  * The ES module build, for bundled dApps and for tests that need options a script tag cannot carry:
  * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` shortens the frame-load time-out,
- * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay.
+ * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
+ * `?networks=<caip2,…>` the networks, and `?siwx=optional|required|siwe` turns sign-in on.
  */
 import { createAirlock } from '@airlock/host-sdk'
 
 const query = new URLSearchParams(location.search)
 const timeouts: string[] = []
+const siwx = query.get('siwx')
 const airlock = createAirlock({
   projectId: query.get('project') ?? 'demo',
   modalUrl: query.get('modal') ?? 'http://127.0.0.1:5174',
-  networks: ['eip155:31337', 'eip155:31338'],
+  networks: query.get('networks')?.split(',') ?? ['eip155:31337', 'eip155:31338'],
   timeouts: { load: Number(query.get('loadTimeout') ?? 20_000) },
   onTimeout: (reason) => timeouts.push(reason),
   walletConnectProjectId: 'demo',
   relayUrl: query.get('relay') ?? 'ws://127.0.0.1:8790',
   ...(query.get('theme') && { themeMode: query.get('theme') as 'light' | 'dark' }),
+  ...(siwx === 'siwe' && { siweConfig: { statement: 'Sign in to the Airlock demo.' } }),
+  ...((siwx === 'optional' || siwx === 'required') && {
+    siwx: { required: siwx === 'required', statement: 'Sign in to the Airlock demo.' },
+  }),
   ...(query.get('accent') && { themeVariables: { '--airlock-accent': query.get('accent') as string } }),
 })
 Object.assign(window, { airlock, airlockTimeouts: timeouts })

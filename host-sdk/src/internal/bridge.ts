@@ -35,6 +35,8 @@ export type BridgeOptions = {
   ready(remote: Remote): void
   /** The modal refused the page, or the frame reloaded: pending calls fail with `error`. */
   failed(error: Errors.BaseError, final: boolean): void
+  /** The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed. */
+  signIn: boolean
 }
 
 /** Starts the bridge; returns the function that closes it. */
@@ -55,8 +57,11 @@ export function start(options: BridgeOptions): () => void {
   const host: HostApi = {
     listWallets: () => wallets.list(),
     walletRequest: ({ walletId, request }) => {
-      if (!modalInitiated.test(request.method) && !inFlight.get(request.method))
-        throw new Errors.UnauthorizedError('This page did not ask for that request.')
+      const allowed =
+        modalInitiated.test(request.method) ||
+        inFlight.get(request.method) ||
+        (options.signIn && isSignInForThisPage(request))
+      if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },
     setState: options.setState,
@@ -110,6 +115,32 @@ export function start(options: BridgeOptions): () => void {
     )
   })
   return () => messenger?.close()
+}
+
+/**
+ * A message the modal may have signed without the dApp asking: a sign-in (EIP-4361 / CAIP-122) whose first
+ * line names this page's host and whose URI is this page's origin. A modal that went bad can then get no
+ * more than a sign-in to this very site signed, which the dApp asked for by turning sign-in on.
+ */
+export function isSignInForThisPage(
+  request: Request,
+  page: Pick<Location, 'host' | 'origin'> = location,
+): boolean {
+  let bytes: Uint8Array | undefined
+  if (request.method === 'personal_sign' && Array.isArray(request.params)) {
+    const hex = request.params[0]
+    if (typeof hex === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(hex))
+      bytes = new Uint8Array((hex.slice(2).match(/../g) ?? []).map((byte) => Number.parseInt(byte, 16)))
+  } else if (request.method === 'solana:signMessage' || request.method === 'bitcoin:signMessage') {
+    bytes = (request.params as { message: Uint8Array }).message
+  }
+  if (!bytes) return false
+  const lines = new TextDecoder().decode(bytes).split('\n')
+  return (
+    /^[^\s]+ wants you to sign in with your (Ethereum|Solana|Bitcoin) account:$/.test(lines[0] ?? '') &&
+    lines[0]?.startsWith(`${page.host} wants you`) === true &&
+    lines.includes(`URI: ${page.origin}`)
+  )
 }
 
 const modalInitiated =

@@ -3,6 +3,7 @@
  * balances. Every GET carries `projectId`, `st` and `sv` (SPEC §7); every answer is parsed with a shape,
  * and a call that takes longer than SPEC §9's 10 s is aborted.
  */
+import { Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** SDK type and version, sent with every call. */
@@ -55,6 +56,29 @@ export type WalletQuery = {
 
 const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
 const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
+// The API writes "no expiry" as null; the host's session shape leaves it out.
+const sessionAnswer = S.object({ ...sessionFields(), expiresAt: S.optional(S.nullable(S.string(64))) })
+const sessionsAnswer = S.object({ sessions: S.array(sessionAnswer, 100) })
+const nonceAnswer = S.object({ nonce: S.string(64, 8, /^[A-Za-z0-9]+$/) })
+
+function sessionFields() {
+  return {
+    id: S.string(64, 1),
+    address: S.string(220, 1),
+    chainId: S.string(80, 1),
+    message: S.string(8192, 1),
+    signature: S.string(4096, 1),
+    issuedAt: S.string(64, 1),
+  }
+}
+
+function toSession(answer: S.Infer<typeof sessionAnswer>): Schema.Session {
+  const { expiresAt, ...rest } = answer
+  const parsed = S.parse(Schema.session, expiresAt ? { ...rest, expiresAt } : rest)
+  if (!parsed.ok) throw new ApiError(`Unexpected session: ${parsed.message}`)
+  return parsed.value
+}
+
 const analyticsAnswer = S.object({ isAnalyticsEnabled: S.boolean })
 const originsAnswer = S.object({ allowedOrigins: S.array(S.string(256), 1000) })
 
@@ -86,6 +110,12 @@ export type Client = {
   wallets(query: WalletQuery): Promise<WalletPage>
   /** Where a registry image is. */
   imageUrl(imageId: string): string
+  /** A single-use sign-in nonce. */
+  nonce(): Promise<string>
+  /** Verifies a signed sign-in message and opens a session; fails with the API's text (SPEC §8). */
+  signIn(message: string, signature: string): Promise<Schema.Session>
+  /** The account's active sessions (revoked and expired ones are not). */
+  sessions(account: string): Promise<Schema.Session[]>
   /**
    * Records an analytics event (SPEC §7: skipped unless the project enabled analytics). Never throws:
    * analytics must not break anything.
@@ -112,10 +142,21 @@ export function create(options: ClientOptions): Client {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
   let supported: Promise<Set<string>> | undefined
 
-  async function get<T>(path: string, shape: S.Shape<T>, query: Record<string, string> = {}): Promise<T> {
+  async function get<T>(
+    path: string,
+    shape: S.Shape<T>,
+    query: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<T> {
     const target = url(path, query)
-    const response = await fetcher(target, { signal: AbortSignal.timeout(timeoutMs), credentials: 'omit' })
-    if (!response.ok) throw new ApiError(`HTTP status code: ${response.status}`)
+    const response = await fetcher(target, {
+      signal: AbortSignal.timeout(timeoutMs),
+      credentials: 'omit',
+      ...(body === undefined
+        ? {}
+        : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    })
+    if (!response.ok) throw new ApiError(await errorText(response))
     const parsed = S.parse(shape, await response.json())
     if (!parsed.ok) throw new ApiError(`Unexpected answer from ${target.pathname}: ${parsed.message}`)
     return parsed.value
@@ -162,6 +203,16 @@ export function create(options: ClientOptions): Client {
       return get('/getWallets', walletsAnswer, params)
     },
     imageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`).href,
+    async nonce() {
+      return (await get('/v1/siwx/nonce', nonceAnswer, {}, {})).nonce
+    },
+    async signIn(message, signature) {
+      return toSession(await get('/v1/sessions', sessionAnswer, {}, { message, signature }))
+    },
+    async sessions(account) {
+      const answer = await get(`/v1/sessions/${encodeURIComponent(account)}`, sessionsAnswer)
+      return answer.sessions.map(toSession)
+    },
     async track(event, page) {
       try {
         analytics ??= get('/getAnalyticsConfig', analyticsAnswer).then(
@@ -193,5 +244,17 @@ export function create(options: ClientOptions): Client {
         console.warn('[airlock] Could not record an analytics event.', error)
       }
     },
+  }
+}
+
+/** SPEC §8's 'HTTP status code: N', with the API's own message when it sent one. */
+async function errorText(response: Response): Promise<string> {
+  const status = `HTTP status code: ${response.status}`
+  try {
+    const body: unknown = await response.json()
+    const message = (body as { message?: unknown } | null)?.message
+    return typeof message === 'string' && message ? `${status}: ${message}` : status
+  } catch {
+    return status
   }
 }

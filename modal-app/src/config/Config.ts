@@ -34,6 +34,17 @@ export const schema = S.object({
   /** Registry ids of wallets to show first, and of wallets never to show. */
   featuredWalletIds: S.optional(S.array(walletId, 64)),
   excludeWalletIds: S.optional(S.array(walletId, 500)),
+  /** Sign-in after connecting; `legacy` marks the EVM-only `siweConfig` of the host. */
+  siwx: S.optional(
+    S.object({
+      legacy: S.optional(S.boolean),
+      required: S.optional(S.boolean),
+      // EIP-4361: one line, no line breaks.
+      statement: S.optional(S.string(500, 0, /^[^\n\r]*$/)),
+      resources: S.optional(S.array(S.string(2048, 1, /^[a-z][a-z0-9+.-]*:\S+$/i), 32)),
+      expiresIn: S.optional(S.number(60, 31_536_000)),
+    }),
+  ),
 })
 export type Config = S.Infer<typeof schema>
 
@@ -47,6 +58,7 @@ const known = [
   'walletConnect',
   'featuredWalletIds',
   'excludeWalletIds',
+  'siwx',
 ]
 
 /** What the URL said, or why it could not be used. */

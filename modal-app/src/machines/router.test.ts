@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { initialTransition, transition } from 'xstate'
+import { createActor, initialTransition, transition } from 'xstate'
 import {
+  closeBlocked,
   currentView,
   isOpen,
   machine,
@@ -242,5 +243,46 @@ describe('router: adapters loaded late', () => {
     )
     const moved = run(start(), { type: 'OPEN', view: 'Networks' }, { type: 'ADAPTERS', adapters: false })
     expect(moved.history).toEqual(['Networks'])
+  })
+})
+
+describe('router: required sign-in', () => {
+  const open = (view: 'SIWXSignMessage' | 'ConnectingSiwe') => {
+    const actor = createActor(machine, {
+      input: { embedded: false, mobile: false, adapters: true, connected: true },
+    })
+    actor.start()
+    actor.send({ type: 'OPEN', view })
+    return actor
+  }
+
+  it('cannot close the sign-in views while locked, by Close, Back or Escape', () => {
+    for (const view of ['SIWXSignMessage', 'ConnectingSiwe'] as const) {
+      const actor = open(view)
+      actor.send({ type: 'LOCK', locked: true })
+      actor.send({ type: 'CLOSE' })
+      actor.send({ type: 'BACK' })
+      expect(actor.getSnapshot().value).toBe('open')
+      expect(currentView(actor.getSnapshot().context)).toBe(view)
+      expect(closeBlocked(actor.getSnapshot().context)).toBe(true)
+    }
+  })
+
+  it('closes them when not locked, and when forced', () => {
+    const free = open('SIWXSignMessage')
+    free.send({ type: 'CLOSE' })
+    expect(free.getSnapshot().value).toBe('closed')
+    const locked = open('SIWXSignMessage')
+    locked.send({ type: 'LOCK', locked: true })
+    locked.send({ type: 'CLOSE', force: true })
+    expect(locked.getSnapshot().value).toBe('closed')
+  })
+
+  it('does not lock other views', () => {
+    const actor = open('SIWXSignMessage')
+    actor.send({ type: 'LOCK', locked: true })
+    actor.send({ type: 'OPEN', view: 'Account' })
+    actor.send({ type: 'CLOSE' })
+    expect(actor.getSnapshot().value).toBe('closed')
   })
 })

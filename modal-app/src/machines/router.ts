@@ -18,6 +18,8 @@ export type RouterInput = {
   connected: boolean
   /** The connected EVM account is on a chain that is not configured. @default false */
   unsupported?: boolean | undefined
+  /** Sign-in is required and the account has no session: its views cannot be closed. @default false */
+  locked?: boolean | undefined
 }
 
 export type RouterContext = RouterInput & {
@@ -37,6 +39,8 @@ export type RouterEvent =
   | { type: 'CONNECTED'; connected: boolean; unsupported?: boolean | undefined }
   /** The network registry loaded: whether any chain namespace is configured after all. */
   | { type: 'ADAPTERS'; adapters: boolean }
+  /** Whether a required sign-in is outstanding (SPEC §4: its views then cannot be closed). */
+  | { type: 'LOCK'; locked: boolean }
 
 /** The view SPEC §2 opens on when none is requested. */
 export function defaultView(context: RouterInput): View {
@@ -63,8 +67,15 @@ export function currentView(context: RouterContext): View {
 
 const closesOnBack = (context: RouterContext) =>
   context.history.length <= 1 || context.history.includes('UnsupportedChain')
-const blocked = (context: RouterContext, force: boolean | undefined) =>
-  !force && currentView(context) === 'ApproveTransaction'
+/** The sign-in views of SPEC §2: EIP-4361's own (`siweConfig`) and the chain-agnostic one (`siwx`). */
+export const signInViews: readonly View[] = ['ConnectingSiwe', 'SIWXSignMessage']
+
+/** Closing is blocked on ApproveTransaction, and on a sign-in view while a required sign-in is open. */
+export function closeBlocked(context: RouterContext): boolean {
+  const view = currentView(context)
+  return view === 'ApproveTransaction' || (Boolean(context.locked) && signInViews.includes(view))
+}
+const blocked = (context: RouterContext, force: boolean | undefined) => !force && closeBlocked(context)
 // Views that only make sense with a connected account.
 const needsAccount: readonly View[] = ['Account', 'UnsupportedChain', 'ApproveTransaction']
 
@@ -106,6 +117,7 @@ export const machine = setup({
           ],
         },
         ADAPTERS: { actions: [assign({ adapters: ({ event }) => event.adapters }), 'reset'] },
+        LOCK: { actions: assign({ locked: ({ event }) => event.locked }) },
       },
     },
     open: {
@@ -132,6 +144,7 @@ export const machine = setup({
             return lost ? { ...next, history: [defaultView({ ...context, ...next })] } : next
           }),
         },
+        LOCK: { actions: assign({ locked: ({ event }) => event.locked }) },
         // Only a resting view that was picked for the old value follows; a view the user is on stays.
         ADAPTERS: {
           actions: assign(({ context, event }) => {

@@ -19,6 +19,9 @@ function render(config: Config, configError?: string) {
       wallets: () => Promise.reject(new Error('not used')),
       imageUrl: () => '',
       track: async () => {},
+      nonce: () => Promise.reject(new Error('not used')),
+      signIn: () => Promise.reject(new Error('not used')),
+      sessions: () => Promise.reject(new Error('not used')),
     },
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
   })

@@ -13,7 +13,7 @@ import { Connect } from '../views/Connect.tsx'
 import { ConnectingExternal } from '../views/ConnectingExternal.tsx'
 import { BackIcon, CloseIcon } from './icons.tsx'
 import { focusables, trapTab } from './keys.ts'
-import { Account, AllWallets, ConnectingWalletConnect, Networks, UnsupportedChain } from './lazy.ts'
+import { Account, AllWallets, ConnectingWalletConnect, Networks, SignIn, UnsupportedChain } from './lazy.ts'
 import { Snack } from './Snack.tsx'
 
 const titleId = 'airlock-title'
@@ -127,7 +127,7 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
           <span className="icon-spacer" />
         )}
         <h1 id={titleId}>{alert ? alert.title : titleOf(snapshot)}</h1>
-        {embedded ? (
+        {embedded || !snapshot.closable ? (
           <span className="icon-spacer" />
         ) : (
           <button type="button" className="icon-button" aria-label={texts.close} onClick={() => ui.close()}>
@@ -191,6 +191,13 @@ function Body({
       )
     case 'ConnectingExternal':
       return <ConnectingExternal snapshot={snapshot} ui={ui} />
+    case 'SIWXSignMessage':
+    case 'ConnectingSiwe':
+      return (
+        <LazyView key="SignIn" onShown={onShown}>
+          <SignIn snapshot={snapshot} ui={ui} />
+        </LazyView>
+      )
     case 'Account':
       return (
         <LazyView key="Account" onShown={onShown}>
@@ -250,6 +257,9 @@ function titleOf(snapshot: Snapshot): string {
       return snapshot.walletConnect ? texts.walletConnect.allWallets : texts.connect.title
     case 'ConnectingExternal':
       return snapshot.prompt?.wallet.name ?? texts.connect.title
+    case 'SIWXSignMessage':
+    case 'ConnectingSiwe':
+      return texts.signIn.title
     case 'Account':
       return texts.account.title
     case 'Networks':

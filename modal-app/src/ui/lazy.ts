@@ -8,6 +8,7 @@ export const Networks = lazy(() => import('../views/Networks.tsx'))
 export const UnsupportedChain = lazy(() => import('../views/UnsupportedChain.tsx'))
 export const AllWallets = lazy(() => import('../views/AllWallets.tsx'))
 export const ConnectingWalletConnect = lazy(() => import('../views/ConnectingWalletConnect.tsx'))
+export const SignIn = lazy(() => import('../views/SignIn.tsx'))
 
 /**
  * Fetches, while idle, what the first connect needs: the Account chunk and the EVM checksum (keccak), so a

@@ -1,0 +1,158 @@
+/**
+ * Sign in with X: the modal builds the message with the page's real origin, the page wallet signs it, the
+ * API verifies it and keeps the session. Each namespace, decline and retry, required mode, reload, revoke.
+ */
+import { Siwx } from '@airlock/bridge-protocol'
+import type { FrameLocator, Page } from '@playwright/test'
+import { type Hex, verifyMessage } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { ANVIL_ACCOUNT_0_PRIVATE_KEY, setWalletMode } from '../wallets/index.ts'
+import { addresses, expect, test } from './fixtures.ts'
+
+const api = 'http://127.0.0.1:8787'
+const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
+const regtest = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
+type Session = { id: string; address: string; chainId: string; message: string; signature: string }
+
+const session = (page: Page) => page.evaluate(() => window.airlock?.getSession() as Session | undefined)
+
+/** The sessions the API holds for an account, as anyone can ask for them. */
+async function apiSessions(account: string): Promise<Session[]> {
+  const response = await fetch(`${api}/v1/sessions/${encodeURIComponent(account)}?projectId=demo`)
+  return ((await response.json()) as { sessions: Session[] }).sessions
+}
+
+/** Opens the modal, picks the wallet and waits for the sign-in view. */
+async function connect(page: Page, modal: FrameLocator, wallet: string) {
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: wallet }).click()
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  await expect(modal.getByTestId('signin-origin')).toHaveText('http://localhost:5173')
+}
+
+test('EVM: signing in on connect opens a session the API verified, and the dApp is told', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/module.html?siwx=optional')
+  await page.evaluate(() => {
+    const changes: unknown[] = []
+    Object.assign(window, { sessionChanges: changes })
+    window.airlock?.onSessionChange((next) => changes.push(next?.address ?? null))
+  })
+  await connect(page, modal, 'Airlock Test Wallet')
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  const signed = await session(page)
+  const evm = addresses.evm?.address as Hex
+  expect(signed?.address).toBe(`eip155:31337:${evm.toLowerCase()}`)
+  // The message names the page's origin and is EIP-4361 text the wallet really signed.
+  const message = Siwx.parse(signed?.message ?? '')
+  expect(message).toMatchObject({
+    domain: 'localhost:5173',
+    uri: 'http://localhost:5173',
+    chainId: 'eip155:31337',
+  })
+  expect(signed?.message).toContain('localhost:5173 wants you to sign in with your Ethereum account:')
+  expect(
+    await verifyMessage({
+      address: evm,
+      message: signed?.message ?? '',
+      signature: signed?.signature as Hex,
+    }),
+  ).toBe(true)
+  expect((await apiSessions(signed?.address ?? '')).map((item) => item.id)).toEqual([signed?.id])
+  expect(
+    await page.evaluate(() => (window as unknown as { sessionChanges: unknown[] }).sessionChanges),
+  ).toEqual([signed?.address])
+})
+
+for (const [name, wallet, network, words] of [
+  ['Solana', 'Airlock Test Solana', solanaDevnet, 'Solana account'],
+  ['Bitcoin', 'Airlock Test Bitcoin', regtest, 'Bitcoin account'],
+] as const) {
+  test(`${name}: signing in on connect opens a CAIP-122 session`, async ({ page, modal }) => {
+    await page.goto(`/module.html?siwx=optional&networks=${network}`)
+    await connect(page, modal, wallet)
+    await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+    await expect(modal.getByRole('dialog')).toBeHidden()
+    const signed = await session(page)
+    expect(signed?.chainId).toBe(network)
+    expect(signed?.message).toContain(`localhost:5173 wants you to sign in with your ${words}:`)
+    expect((await apiSessions(signed?.address ?? '')).map((item) => item.id)).toEqual([signed?.id])
+  })
+}
+
+test("a declined signature says 'Signature declined'; Sign again works", async ({ page, modal }) => {
+  await page.goto('/module.html?siwx=optional')
+  await connect(page, modal, 'Airlock Test Wallet')
+  await setWalletMode(page, 'reject')
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await expect(modal.getByRole('alert').filter({ hasText: 'Signature declined' }).first()).toBeVisible()
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  expect(await session(page)).toBeUndefined()
+  await setWalletMode(page, 'approve')
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  expect((await session(page))?.address).toMatch(/^eip155:31337:0x/)
+})
+
+test('required sign-in: the view cannot be closed, and leaving it disconnects', async ({ page, modal }) => {
+  await page.goto('/module.html?siwx=required')
+  await connect(page, modal, 'Airlock Test Wallet')
+  await expect(modal.getByRole('button', { name: 'Close' })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await page.evaluate(() => window.airlock?.close())
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  await modal.getByRole('button', { name: 'Disconnect' }).click()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  await expect(modal.getByRole('heading', { name: 'Connect Wallet' })).toBeVisible()
+  expect(await session(page)).toBeUndefined()
+})
+
+test('a reload keeps the session; revoking it at the API asks for a new sign-in', async ({ page, modal }) => {
+  await page.goto('/module.html?siwx=optional')
+  await connect(page, modal, 'Airlock Test Wallet')
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  const signed = await session(page)
+
+  await page.reload()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
+  await expect.poll(() => session(page).then((s) => s?.id)).toBe(signed?.id)
+  await expect(modal.getByRole('dialog')).toBeHidden()
+
+  // The account revokes its session at the API, signing the revocation text with its own key.
+  const owner = privateKeyToAccount(ANVIL_ACCOUNT_0_PRIVATE_KEY)
+  const revoked = await fetch(
+    `${api}/v1/sessions/${encodeURIComponent(signed?.address ?? '')}/revoke?projectId=demo`,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        pci: signed?.id,
+        signature: await owner.signMessage({ message: Siwx.revokeMessage(signed?.id ?? '') }),
+      }),
+    },
+  )
+  expect(await revoked.json()).toEqual({ success: true })
+
+  await page.reload()
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  expect(await session(page)).toBeUndefined()
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  expect((await session(page))?.id).not.toBe(signed?.id)
+})
+
+test('siweConfig signs in EVM accounts only, on ConnectingSiwe', async ({ page, modal }) => {
+  await page.goto(`/module.html?siwx=siwe&networks=eip155:31337,${solanaDevnet}`)
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock Test Solana' }).click()
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  expect(await page.evaluate(() => window.airlock?.getState().view)).not.toBe('ConnectingSiwe')
+  await page.evaluate(() => window.airlock?.open({ view: 'Connect' }))
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  expect(await page.evaluate(() => window.airlock?.getState().view)).toBe('ConnectingSiwe')
+})

@@ -1,0 +1,38 @@
+import type { Snapshot, Ui } from '../Modal.ts'
+import { texts } from '../texts.ts'
+
+/**
+ * SPEC §2's SIWXSignMessage (and ConnectingSiwe, its EIP-4361 twin): the site that asks, by its real
+ * origin, and Sign / Cancel. With required sign-in, Cancel disconnects, and the card cannot be closed.
+ */
+export default function SignIn({ snapshot, ui }: { snapshot: Snapshot; ui: Ui }) {
+  const { signIn, account, origin } = snapshot
+  const signing = signIn.status === 'signing'
+  return (
+    <div className="view view-center">
+      {account && (
+        <img className="wallet-icon-large" src={account.wallet.icon} alt="" width={64} height={64} />
+      )}
+      <p className="lead">
+        <strong data-testid="signin-origin">{origin}</strong> {texts.signIn.wantsYouToSignIn}
+      </p>
+      <p className="muted">{texts.signIn.explain}</p>
+      {signIn.error && (
+        <p className="error-text" role="alert">
+          {signIn.error}
+        </p>
+      )}
+      <p className="muted" aria-live="polite">
+        {signing ? texts.signIn.signing : ''}
+      </p>
+      <div className="actions actions-row">
+        <button type="button" className="button button-secondary" onClick={() => void ui.cancelSignIn()}>
+          {signIn.required ? texts.signIn.disconnect : texts.signIn.cancel}
+        </button>
+        <button type="button" className="button" disabled={signing} onClick={() => void ui.signIn()}>
+          {texts.signIn.sign}
+        </button>
+      </div>
+    </div>
+  )
+}
