@@ -17,6 +17,7 @@ function modalImplementation(overrides: Partial<Schema.ModalApi> = {}): Schema.M
     switchNetwork: () => undefined,
     walletsChanged: () => undefined,
     walletEvent: () => undefined,
+    signOut: () => undefined,
     ping: () => 'pong',
     ...overrides,
   }
