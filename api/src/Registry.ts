@@ -130,12 +130,45 @@ export function imageIdOf(walletId: string): string {
 }
 
 /**
+ * The wallets most visitors have, in that order: within each badge they come first, so Connect's featured
+ * and recommended wallets are the ones a visitor is likely to hold. The rest follow in list order.
+ */
+export const popular = [
+  'MetaMask',
+  'Trust Wallet',
+  'Coinbase Wallet',
+  'OKX Wallet',
+  'Rainbow',
+  'Phantom',
+  'Uniswap Wallet',
+  'Rabby',
+  'Zerion',
+  'Ledger Live',
+  'Binance Wallet',
+  'Bitget Wallet',
+  'Safe',
+  'SafePal',
+  'TokenPocket',
+  'imToken',
+  'Exodus',
+  'Xverse Wallet',
+  'Solflare',
+  'Backpack',
+]
+
+/**
  * Loads listings (the shipped list by default) into the registry, replacing what was there, with
- * generated images. Certified wallets rank first, in list order.
+ * generated images. Certified wallets rank first, the popular ones first within each badge.
  */
 export async function seed(db: Database, entries: readonly Listing[] = listings()): Promise<number> {
+  const popularity = (listing: Listing) => {
+    const index = popular.indexOf(listing.name)
+    return index < 0 ? popular.length : index
+  }
   const ranked = [...entries].sort(
-    (a, b) => Number(b.badge_type === 'certified') - Number(a.badge_type === 'certified'),
+    (a, b) =>
+      Number(b.badge_type === 'certified') - Number(a.badge_type === 'certified') ||
+      popularity(a) - popularity(b),
   )
   await db.transaction(async (tx) => {
     await tx.query('delete from wallets')

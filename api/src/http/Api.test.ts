@@ -410,6 +410,12 @@ describe.each(databases())('API on $engine', ({ open }) => {
       expect(new Set(ids).size).toBe(ids.length)
       const badges = first.body.data.map((wallet) => wallet.badge_type)
       expect(badges.indexOf('none')).toBeGreaterThan(badges.lastIndexOf('certified'))
+      // Within the certified ones, the popular ones lead, MetaMask first.
+      expect(first.body.data.slice(0, 3).map((wallet) => wallet.name)).toEqual([
+        'MetaMask',
+        'Trust Wallet',
+        'OKX Wallet',
+      ])
       for (const wallet of first.body.data) {
         expect(wallet.id).toMatch(/^[0-9a-f]{64}$/)
         expect(Object.keys(wallet).sort()).toEqual([
