@@ -109,6 +109,31 @@ test('a reload keeps the session; the wallet disconnecting tells the dApp', asyn
   expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
 })
 
+test("the wallet's own chain and account switches reach the dApp as provider events", async ({
+  page,
+  modal,
+}) => {
+  const topic = await pair(page, modal)
+  await page.evaluate(() => {
+    const events: unknown[] = []
+    Object.assign(window, { providerEvents: events })
+    const provider = window.airlock?.providers.eip155
+    provider?.on('chainChanged', (chainId: unknown) => events.push(['chainChanged', chainId]))
+    provider?.on('accountsChanged', (accounts: unknown) => events.push(['accountsChanged', accounts]))
+  })
+  const events = () =>
+    page.evaluate(() => (window as unknown as { providerEvents: unknown[] }).providerEvents)
+  await peer.emit(topic, 'eip155:31338', 'chainChanged', 31338)
+  await expect.poll(events).toEqual([['chainChanged', '0x7a6a']])
+  expect(await request(page, 'eth_chainId')).toEqual({ result: '0x7a6a' })
+  const other = Accounts.all()[4]?.address as string
+  await peer.emit(topic, 'eip155:31338', 'accountsChanged', [`eip155:31338:${other.toLowerCase()}`])
+  await expect.poll(events).toEqual([
+    ['chainChanged', '0x7a6a'],
+    ['accountsChanged', [other]],
+  ])
+})
+
 test('a pairing about to expire is replaced by a fresh one', async ({ page, modal }) => {
   await page.clock.install()
   await page.goto('/')

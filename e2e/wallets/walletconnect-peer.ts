@@ -33,6 +33,8 @@ export type Peer = {
   pair(uri: string): Promise<{ topic: string }>
   /** Ends the session from the wallet's side. */
   disconnect(topic: string): Promise<void>
+  /** Sends a session event, as a wallet does when the user switches chain or account. */
+  emit(topic: string, chainId: string, name: string, data: unknown): Promise<void>
   stop(): Promise<void>
 }
 
@@ -169,6 +171,9 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
       const approved = await client.approve({ id, namespaces })
       await approved.acknowledged()
       return { topic: approved.topic }
+    },
+    async emit(topic, chainId, name, data) {
+      await client.emit({ topic, chainId, event: { name, data } })
     },
     async disconnect(topic) {
       await client.disconnect({ topic, reason: { code: 6000, message: 'User disconnected.' } })
