@@ -26,7 +26,8 @@ export default defineConfig({
     { name: 'journeys', testMatch: 'journeys/*.spec.ts' },
   ],
   webServer: {
-    command: 'npx tsx devnet/src/start.ts --no-build',
+    // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored.
+    command: 'npx tsx devnet/src/start.ts --no-build --data memory://',
     cwd: '..',
     url: 'http://127.0.0.1:5174/airlock.js',
     reuseExistingServer: !process.env.CI,

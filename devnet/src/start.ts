@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds everything, then runs the local stack until Ctrl-C and prints where things are.
  * `--no-build` skips the build (the e2e suite builds once before it starts the stack); `--host 0.0.0.0`
- * binds every server on all interfaces (inside a container).
+ * binds every server on all interfaces (inside a container); `--data <dir>` picks PGlite's folder
+ * (`memory://` keeps nothing, as the e2e suite does).
  */
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
@@ -12,9 +13,13 @@ import * as Stack from './Stack.ts'
 Foreground.run(async () => {
   if (!process.argv.includes('--no-build'))
     execSync('npx turbo run build --output-logs=errors-only', { stdio: 'inherit' })
-  const hostFlag = process.argv.indexOf('--host')
-  const host = hostFlag > 0 ? process.argv[hostFlag + 1] : undefined
-  const stack = await Stack.start(host ? { host } : {})
+  const flag = (name: string) => {
+    const index = process.argv.indexOf(name)
+    return index > 0 ? process.argv[index + 1] : undefined
+  }
+  const host = flag('--host')
+  const dataDir = flag('--data')
+  const stack = await Stack.start({ ...(host ? { host } : {}), ...(dataDir ? { dataDir } : {}) })
   const [first] = Accounts.all()
   console.log(`
 Airlock is running.

@@ -9,7 +9,7 @@ import {
   Errors,
   type PageWallet,
   type Request,
-  Schema,
+  type Schema,
   type State,
   type View,
   type WalletEvent,
@@ -19,18 +19,17 @@ import type * as Api from './api/Api.ts'
 import type { Config } from './config/Config.ts'
 import { addChainParameters, addressUrl, type Network, toCaip } from './config/Network.ts'
 import * as Injected from './connectors/injected.ts'
-import { pairingLink } from './connectors/links.ts'
 import type * as WalletConnect from './connectors/walletconnect.ts'
 import * as WcWallet from './connectors/wcWallet.ts'
 import { formatFiat, formatQuantity } from './format.ts'
 import * as Connection from './machines/connection.ts'
-import * as Pairing from './machines/pairing.ts'
 import * as Router from './machines/router.ts'
 import * as Snackbar from './Snackbar.ts'
 import type * as SignIn from './signIn.ts'
 import { keyOf, type Storage, sameWallet, type WalletKey } from './storage.ts'
 import { texts } from './texts.ts'
-import * as WalletRegistry from './WalletRegistry.ts'
+import type * as WalletConnectFlow from './WalletConnectFlow.ts'
+import type * as WalletRegistry from './WalletRegistry.ts'
 
 export type Host = Injected.Host
 
@@ -52,19 +51,8 @@ export type SignInInfo = {
   required: boolean
 }
 
-/** SPEC §3's default relay of WalletConnect. */
-export const defaultRelayUrl = 'wss://relay.walletconnect.org'
-
 /** The WalletConnect pairing as ConnectingWalletConnectBasic shows it. */
-export type PairingInfo = {
-  status: 'idle' | 'proposing' | 'waiting' | 'failed' | 'approved'
-  uri?: string | undefined
-  /** The registry wallet picked for it, with its deep links; none for the plain QR code. */
-  target?: Pairing.Target | undefined
-  failure?: Pairing.Failure | undefined
-  /** The picked wallet's app links this device can open: its mobile link on a phone, else its desktop link; its web app on both. */
-  links: ('mobile' | 'desktop' | 'webapp')[]
-}
+export type PairingInfo = WalletConnectFlow.PairingInfo
 
 /** A token row of the Account view, formatted per SPEC §5. */
 export type TokenRow = { symbol: string; name: string; amount: string; fiat: string; iconUrl: string }
@@ -182,9 +170,11 @@ export type Options = {
   api: ApiClient
   /** Loads the WalletConnect connector; sign-client is large, so only when a flow needs it. */
   loadWalletConnect?: (() => Promise<typeof WalletConnect>) | undefined
+  /** Loads the WalletConnect flow (pairing, registry, session) when WalletConnect is configured. */
+  loadWalletConnectFlow?: (() => Promise<typeof WalletConnectFlow>) | undefined
   /** Opens a deep link. @default window.open in a new tab */
   openUrl?: ((url: string) => void) | undefined
-  /** Loads a registry image into the cache. @default WalletRegistry.preloadImage */
+  /** Loads a registry image into the cache. @default an `Image` that loads it */
   preload?: ((url: string) => Promise<void>) | undefined
   /** SPEC §4: on Telegram and iOS Safari the status is connecting while a pairing waits. @default false */
   pairingConnects?: boolean | undefined
@@ -364,160 +354,80 @@ export function create(options: Options): Modal {
   // ---- WalletConnect ----
 
   const wcConfig = config.walletConnect
-  const wcEnabled = Boolean(wcConfig && options.loadWalletConnect)
-  const openUrl = options.openUrl ?? ((url: string) => void window.open(url, '_blank', 'noopener,noreferrer'))
-  let wcClient: Promise<WalletConnect.Client> | undefined
-  let wcModule: typeof WalletConnect | undefined
-  /** The live WalletConnect session, shared by every namespace it was approved for. */
-  let session: WalletConnect.Session | undefined
+  const wcEnabled = Boolean(wcConfig && options.loadWalletConnect && options.loadWalletConnectFlow)
+  let wc: WalletConnectFlow.Flow | undefined
+  let wcLoading: Promise<WalletConnectFlow.Flow> | undefined
   let suggestions: { featured: Api.Listing[]; recommended: Api.Listing[] } = { featured: [], recommended: [] }
-  let expiryTimer: unknown
 
-  const pairing = createActor(
-    Pairing.machine.provide({
-      actions: {
-        propose: ({ self }, { attempt }) => {
-          timers.clearTimeout(expiryTimer)
-          const failed = (error: unknown) =>
-            self.send({ type: 'FAILED', attempt, failure: failureOf(error), now: now() })
-          walletConnect()
-            .then((client) => client.pair(networks))
-            .then(({ uri, approval }) => {
-              self.send({ type: 'PROPOSED', attempt, uri, now: now() })
-              const { expiresAt } = self.getSnapshot().context
-              if (expiresAt !== undefined)
-                expiryTimer = timers.setTimeout(
-                  () => self.send({ type: 'EXPIRING', attempt }),
-                  Math.max(0, expiresAt - now()),
-                )
-              approval.then((approved) => onApproved(approved, attempt), failed)
-            })
-            .catch(failed)
-        },
-        finalize: (_, { target, method }) => {
-          timers.clearTimeout(expiryTimer)
-          const link = target?.mobileLink && options.mobile ? target.mobileLink : undefined
-          if (link && target) storage.setDeepLink({ name: target.name, href: link })
-          void options.api.track(
-            {
-              event: 'CONNECT_SUCCESS',
-              properties: { method, name: target?.name ?? session?.peer.name ?? 'WalletConnect' },
-            },
-            origin ?? '',
-          )
-        },
-        reset: () => {
-          timers.clearTimeout(expiryTimer)
-          storage.clearDeepLink()
-        },
-      },
-    }),
-  )
-  pairing.subscribe(() => changed())
-  pairing.start()
-
-  const registry = wcEnabled
-    ? WalletRegistry.create({
+  /** The WalletConnect flow, loaded on first use; a failed load is tried again next time. */
+  function flow(): Promise<WalletConnectFlow.Flow> {
+    const { loadWalletConnect, loadWalletConnectFlow } = options
+    if (!wcConfig || !loadWalletConnect || !loadWalletConnectFlow)
+      return Promise.reject(new Errors.UnsupportedMethodError(texts.walletConnect.notConfigured))
+    wcLoading ??= loadWalletConnectFlow().then((module) => {
+      wc = module.create({
+        projectId: wcConfig.projectId,
+        relayUrl: wcConfig.relayUrl,
+        storage,
+        timers,
+        now,
+        mobile: options.mobile ?? false,
         api: options.api,
+        openUrl: options.openUrl ?? ((url) => void window.open(url, '_blank', 'noopener,noreferrer')),
+        preload: options.preload ?? module.preloadImage,
+        loadConnector: loadWalletConnect,
+        origin: () => origin,
+        networks: () => networks,
         installed: () => wallets,
         exclude: config.excludeWalletIds ?? [],
         featured: config.featuredWalletIds ?? [],
-        mobile: options.mobile ?? false,
-        timers,
-        preload: options.preload ?? WalletRegistry.preloadImage,
-        onChange: () => changed(),
+        changed,
+        approved: onApproved,
+        event: onWalletConnectEvent,
       })
-    : undefined
-
-  /** The sign-client, started on first use; a failed start is tried again next time. */
-  function walletConnect(): Promise<WalletConnect.Client> {
-    const load = options.loadWalletConnect
-    if (!wcConfig || !load)
-      return Promise.reject(new Errors.UnsupportedMethodError(texts.walletConnect.notConfigured))
-    wcClient ??= load().then((module) => {
-      wcModule = module
-      const page = origin ? new URL(origin) : undefined
-      return module.create({
-        projectId: wcConfig.projectId,
-        relayUrl: wcConfig.relayUrl ?? defaultRelayUrl,
-        // The wallet shows the site the visitor is on: the host page, as the browser reported it.
-        metadata: {
-          name: page?.host ?? 'Airlock',
-          description: texts.walletConnect.via,
-          url: origin ?? '',
-          icons: [],
-        },
-        onEvent: onWalletConnectEvent,
-      })
+      changed()
+      return wc
     })
-    wcClient.catch(() => {
-      wcClient = undefined
+    wcLoading.catch(() => {
+      wcLoading = undefined
     })
-    return wcClient
+    return wcLoading
   }
 
-  /** A namespace's connection from the current session. */
-  async function fromSession(
-    namespace: Caip.Namespace,
-    fallback?: Caip.ChainId,
-  ): Promise<Connection.Connection> {
-    const connection = session && wcModule?.connectionOf(session, namespace, networks, fallback)
-    if (!connection) throw new Errors.UnauthorizedError()
-    const accounts =
-      namespace === 'eip155'
-        ? (await Injected.checksummed(connection.accounts.map((account) => account.address))).map(
-            (address) => ({
-              address,
-            }),
-          )
-        : connection.accounts
-    return { ...connection, accounts }
+  /** Runs `task` on the flow: at once when it is loaded, so it keeps its order with what follows. */
+  function withFlow(task: (f: WalletConnectFlow.Flow) => void) {
+    if (wc) return task(wc)
+    flow().then(task, (error: unknown) => console.warn('[airlock] WalletConnect is unavailable.', error))
   }
 
-  /** Reconnect after a reload: the session sign-client kept in the modal origin's storage. */
-  async function restoreWalletConnect(namespace: Caip.Namespace, fallback?: Caip.ChainId) {
-    const client = await walletConnect()
-    session ??= client.restore()
-    return fromSession(namespace, fallback)
-  }
-
-  function onApproved(approved: WalletConnect.Session, attempt: number) {
-    const snap = pairing.getSnapshot()
-    if (snap.value !== 'waiting' || snap.context.attempt !== attempt) {
-      // The visitor left this pairing; a session the wallet approved anyway must not linger.
-      void walletConnect()
-        .then((client) => client.disconnect(approved))
-        .catch(() => {})
-      return
-    }
-    session = approved
-    pairing.send({ type: 'APPROVED', attempt, method: snap.context.linking ? 'mobile' : 'qrcode' })
+  /** The wallet approved a pairing: every configured namespace the session carries connects to it. */
+  function onApproved(approved: WalletConnect.Session) {
     const namespaces = configuredNamespaces()
-    for (const namespace of Caip.namespaces)
-      if (namespaces.has(namespace) && wcModule?.connectionOf(approved, namespace, networks))
+    for (const namespace of Caip.namespaces) {
+      const carried = approved.accounts.some((account) => account.startsWith(`${namespace}:`))
+      if (namespaces.has(namespace) && carried)
         connections[namespace].send({ type: 'CONNECT', wallet: WcWallet.of(namespace, approved.peer.name) })
+    }
   }
 
   function onWalletConnectEvent(event: WalletConnect.Event) {
-    if (event.type === 'updated') {
-      if (session?.topic !== event.session.topic) return
-      session = event.session
-      for (const namespace of Caip.namespaces) {
-        const connection = connectionOf(namespace)
-        if (!connection || !WcWallet.is(connection.wallet)) continue
-        void fromSession(namespace, connection.chainId).then(
-          (next) => connections[namespace].send({ type: 'ACCOUNTS_CHANGED', accounts: next.accounts }),
-          () => connections[namespace].send({ type: 'DISCONNECT' }),
-        )
-      }
-      return
-    }
-    if (session?.topic !== event.topic) return
+    if (!wc?.follow(event)) return
     const served = Caip.namespaces.filter((namespace) =>
       WcWallet.is(connectionOf(namespace)?.wallet ?? { id: '' }),
     )
+    if (event.type === 'updated') {
+      for (const namespace of served) {
+        const chainId = connectionOf(namespace)?.chainId
+        void flow()
+          .then((f) => f.connection(namespace, chainId))
+          .then(
+            (next) => connections[namespace].send({ type: 'ACCOUNTS_CHANGED', accounts: next.accounts }),
+            () => connections[namespace].send({ type: 'DISCONNECT' }),
+          )
+      }
+      return
+    }
     if (event.type === 'deleted') {
-      session = undefined
       for (const namespace of served) connections[namespace].send({ type: 'DISCONNECT' })
       return
     }
@@ -568,7 +478,7 @@ export function create(options: Options): Modal {
           reconnect: ({ self }, { wallet, attempt }) => {
             const fallback = activeNetworkId
             const connecting = WcWallet.is(wallet)
-              ? restoreWalletConnect(namespace, fallback)
+              ? flow().then((f) => f.restore(namespace, fallback))
               : requireHost().then((h) => Injected.connect(h, wallet, { silent: true, networks, fallback }))
             withTimeout(connecting, reconnectTimeout, timers)
               .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
@@ -577,7 +487,7 @@ export function create(options: Options): Modal {
           prompt: ({ self }, { wallet, attempt }) => {
             const fallback = activeNetworkId
             const connecting = WcWallet.is(wallet)
-              ? fromSession(namespace, fallback)
+              ? flow().then((f) => f.connection(namespace, fallback))
               : requireHost().then((h) => Injected.connect(h, wallet, { silent: false, networks, fallback }))
             connecting
               .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
@@ -709,14 +619,13 @@ export function create(options: Options): Modal {
     for (const waiter of pending) waiter.reject(new Errors.UserRejectedRequestError())
     for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
     // A pairing nobody looks at any more ends with the modal (SPEC §4's reset).
-    if (pairing.getSnapshot().value !== 'approved') pairing.send({ type: 'RESET' })
+    wc?.reset()
   }
 
   /** A view opened directly (by the host, or by SPEC §2's rule) starts the flow behind it. */
   function enter(view: View) {
-    if (view === 'ConnectingWalletConnectBasic' && wcEnabled && pairing.getSnapshot().value === 'idle')
-      pairing.send({ type: 'START' })
-    if (view === 'AllWallets') registry?.open()
+    if (view === 'ConnectingWalletConnectBasic' && wcEnabled) withFlow((f) => f.ensure())
+    if (view === 'AllWallets' && wcEnabled) withFlow((f) => f.registry.open())
   }
 
   // ---- state ----
@@ -759,7 +668,7 @@ export function create(options: Options): Modal {
       Connection.statusOf(connections[namespace].getSnapshot()),
     )
     if (statuses.includes('connected')) return 'connected'
-    if (options.pairingConnects && pairing.getSnapshot().value === 'waiting') return 'connecting'
+    if (options.pairingConnects && wc?.waiting()) return 'connecting'
     if (statuses.includes('reconnecting')) return 'reconnecting'
     if (statuses.includes('connecting')) return 'connecting'
     return 'disconnected'
@@ -880,20 +789,10 @@ export function create(options: Options): Modal {
       walletConnect: wcEnabled,
       featured: suggestions.featured,
       recommended: suggestions.recommended,
-      pairing: pairingInfo(),
+      pairing: wc?.info() ?? { status: 'idle', links: [] },
       signIn: signInState,
       closable: !Router.closeBlocked(snap.context),
     }
-  }
-
-  function pairingInfo(): PairingInfo {
-    const snap = pairing.getSnapshot()
-    const { uri, target, failure } = snap.context
-    const links: PairingInfo['links'] = []
-    if (options.mobile && target?.mobileLink) links.push('mobile')
-    if (!options.mobile && target?.desktopLink) links.push('desktop')
-    if (target?.webappLink) links.push('webapp')
-    return { status: snap.value, uri, target, failure, links }
   }
 
   function startShake() {
@@ -1013,10 +912,8 @@ export function create(options: Options): Modal {
     const others = Caip.namespaces.filter(
       (ns) => ns !== namespace && WcWallet.is(connectionOf(ns)?.wallet ?? { id: '' }),
     )
-    if (others.length > 0 || !session) return
-    const ending = session
-    session = undefined
-    await (await walletConnect()).disconnect(ending)
+    if (others.length > 0) return
+    await (await flow()).disconnect()
   }
 
   async function disconnectAll() {
@@ -1101,12 +998,7 @@ export function create(options: Options): Modal {
       const h = await requireHost()
       return h.walletRequest({ walletId: connection.wallet.id, request: req })
     }
-    const client = await walletConnect()
-    if (!session) throw new Errors.DisconnectedError()
-    // On a phone the wallet is another app: take the visitor there to approve.
-    const link = options.mobile ? storage.getDeepLink() : undefined
-    if (link && Schema.needsUser(req)) openUrl(link.href)
-    return client.request(session, req, connection.chainId)
+    return (await flow()).request(connection, req)
   }
 
   // Wallet events are applied one after another: checksumming an EVM address is asynchronous, and a
@@ -1175,7 +1067,7 @@ export function create(options: Options): Modal {
           : []
         connections[namespace].send({ type: 'RECONNECT', candidates })
       }
-      if (registry) void loadSuggestions()
+      if (wcEnabled) void loadSuggestions()
       await Promise.all(Caip.namespaces.map((namespace) => settled(namespace)))
       const active = activeNamespace()
       if (active) checkSignIn(active)
@@ -1187,7 +1079,7 @@ export function create(options: Options): Modal {
 
   async function loadSuggestions() {
     try {
-      suggestions = (await registry?.suggestions()) ?? suggestions
+      suggestions = await (await flow()).registry.suggestions()
       changed()
     } catch (error) {
       console.warn('[airlock] Could not read the wallet registry.', error)
@@ -1297,17 +1189,13 @@ export function create(options: Options): Modal {
     retry() {
       for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'RETRY' })
       // SPEC §9: a failed pairing may be retried 1 s after it failed; an earlier click waits for that.
-      const { failedAt } = pairing.getSnapshot().context
-      if (pairing.getSnapshot().value !== 'failed' || failedAt === undefined) return
-      const wait = failedAt + Pairing.retryAfterMs - now()
-      if (wait <= 0) pairing.send({ type: 'RETRY', now: now() })
-      else timers.setTimeout(() => pairing.send({ type: 'RETRY', now: now() }), wait)
+      wc?.retry()
     },
     back() {
       const view = Router.currentView(router.getSnapshot().context)
       if (view === 'ConnectingExternal')
         for (const namespace of Caip.namespaces) connections[namespace].send({ type: 'CANCEL' })
-      if (view === 'ConnectingWalletConnectBasic') pairing.send({ type: 'RESET' })
+      if (view === 'ConnectingWalletConnectBasic') wc?.reset()
       router.send({ type: 'BACK' })
     },
     close() {
@@ -1321,19 +1209,13 @@ export function create(options: Options): Modal {
         desktopLink: listing.desktop_link,
         webappLink: listing.webapp_link,
       }
-      pairing.send({ type: 'START', target })
+      withFlow((f) => f.start(target))
       const view = Router.currentView(router.getSnapshot().context)
       if (view !== 'ConnectingWalletConnectBasic')
         router.send({ type: 'PUSH', view: 'ConnectingWalletConnectBasic' })
     },
     openWallet(kind) {
-      const { uri, target } = pairing.getSnapshot().context
-      const app =
-        kind === 'mobile' ? target?.mobileLink : kind === 'desktop' ? target?.desktopLink : target?.webappLink
-      const link = uri && app ? pairingLink(app, uri) : undefined
-      if (!link) return
-      pairing.send({ type: 'LINKED' })
-      openUrl(link)
+      wc?.openWallet(kind)
     },
     copiedLink(ok) {
       if (ok) snackbar.show('success', texts.walletConnect.linkCopied)
@@ -1401,7 +1283,7 @@ export function create(options: Options): Modal {
     },
     showAllWallets() {
       router.send({ type: 'PUSH', view: 'AllWallets' })
-      registry?.open()
+      withFlow((f) => f.registry.open())
     },
     imageUrl: (listing) => options.api.imageUrl(listing.image_id),
     showNetworks() {
@@ -1462,7 +1344,9 @@ export function create(options: Options): Modal {
       return snapshot
     },
     ui,
-    registry,
+    get registry() {
+      return wc?.registry
+    },
   }
 }
 

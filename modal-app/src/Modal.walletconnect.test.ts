@@ -103,6 +103,7 @@ async function setup(options: { mobile?: boolean; pairingConnects?: boolean } = 
     loadRegistry: () => import('./config/networks.ts'),
     loadChainClient: async () => ({ waitForReceipt: async () => {} }),
     loadWalletConnect: async () => wc.module,
+    loadWalletConnectFlow: () => import('./WalletConnectFlow.ts'),
     openUrl: (url) => void opened.push(url),
     preload: async () => {},
     api: {
@@ -120,6 +121,8 @@ async function setup(options: { mobile?: boolean; pairingConnects?: boolean } = 
   })
   await modal.start({ host: host as unknown as Host, origin: 'http://localhost:5173' })
   modal.api.open(undefined)
+  // The flow loads after the handshake (suggestions for Connect); tests start once it is in.
+  await vi.waitFor(() => expect(modal.registry).toBeDefined())
   return { modal, wc, time, storage, opened, tracked, states, api: modal.api }
 }
 

@@ -47,6 +47,7 @@ const modal = Modal.create({
   loadChainClient: () => import('./chain/client.ts'),
   api,
   loadWalletConnect: () => import('./connectors/walletconnect.ts'),
+  loadWalletConnectFlow: () => import('./WalletConnectFlow.ts'),
   loadSignIn: () => import('./signIn.ts'),
   // SPEC §4: these browsers suspend a page that waits in the background, so a pairing counts as connecting.
   pairingConnects:

@@ -183,7 +183,9 @@ function Body({
         </LazyView>
       )
     case 'AllWallets':
-      if (!registry) return <Connect snapshot={snapshot} ui={ui} />
+      if (!snapshot.walletConnect) return <Connect snapshot={snapshot} ui={ui} />
+      // The flow behind the list loads after the handshake; a view opened sooner waits for it.
+      if (!registry) return <Loading />
       return (
         <LazyView key="AllWallets" onShown={onShown}>
           <AllWallets snapshot={snapshot} ui={ui} registry={registry} />
