@@ -7,6 +7,7 @@
 import { type Caip, Errors, type Request, type Schema, Siwx } from '@airlock/bridge-protocol'
 import type * as Api from './api/Api.ts'
 import * as base58 from './connectors/base58.ts'
+import * as base64 from './connectors/base64.ts'
 import type { Connection } from './machines/connection.ts'
 
 /** SPEC §8. */
@@ -75,11 +76,5 @@ async function signatureOf(
   const result = (await sign(request)) as { signature?: unknown }
   if (!(result?.signature instanceof Uint8Array))
     throw new Errors.InternalError(`The wallet answered ${request.method} with no signature.`)
-  return namespace === 'solana' ? base58.encode(result.signature) : toBase64(result.signature)
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
+  return namespace === 'solana' ? base58.encode(result.signature) : base64.encode(result.signature)
 }

@@ -13,6 +13,7 @@ import type { Network } from '../config/Network.ts'
 import type { Account, Connection } from '../machines/connection.ts'
 import { texts } from '../texts.ts'
 import * as base58 from './base58.ts'
+import * as base64 from './base64.ts'
 import * as WcWallet from './wcWallet.ts'
 
 export type Options = {
@@ -209,7 +210,7 @@ export function toWalletConnect(request: Schema.Request, chainId: Caip.ChainId):
     case 'solana:signTransaction':
       return {
         method: 'solana_signTransaction',
-        params: { transaction: toBase64(request.params.transaction) },
+        params: { transaction: base64.encode(request.params.transaction) },
         result: (answer) => {
           const signed = read(answer, solanaTransaction, request.method).transaction
           // Wallets that answer only a signature leave the dApp without the signed bytes it asked for.
@@ -221,7 +222,7 @@ export function toWalletConnect(request: Schema.Request, chainId: Caip.ChainId):
       return {
         method: 'solana_signAndSendTransaction',
         params: {
-          transaction: toBase64(request.params.transaction),
+          transaction: base64.encode(request.params.transaction),
           sendOptions: request.params.options ?? {},
         },
         result: (answer) => ({
@@ -245,7 +246,7 @@ export function toWalletConnect(request: Schema.Request, chainId: Caip.ChainId):
         method: 'signPsbt',
         params: {
           account: inputsToSign[0]?.address,
-          psbt: toBase64(psbt),
+          psbt: base64.encode(psbt),
           signInputs: inputsToSign.flatMap(({ address, signingIndexes, sigHash }) =>
             signingIndexes.map((index) => ({
               address,
@@ -339,15 +340,10 @@ function utf8(bytes: Uint8Array): string {
   }
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
-
+/** Bytes from a wallet's base64; a wallet that answers something else gets the fallback error. */
 function fromBase64(text: string): Uint8Array {
   try {
-    return Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
+    return base64.decode(text)
   } catch {
     throw new Errors.InternalError(texts.errors.fallback)
   }
