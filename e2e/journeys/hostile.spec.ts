@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net'
+import { walletCalls } from '../wallets/index.ts'
 import { connectEvm, expect, modalOrigin, test } from './fixtures.ts'
 
 const frameSrc = `${modalOrigin}/?projectId=demo&config=${encodeURIComponent(JSON.stringify({ networks: ['eip155:31337'] }))}`
@@ -118,4 +119,67 @@ test('a bridge script that cannot load fails at once with iframe_load_failed, no
   )
   expect(outcome).toBe('-32603 iframe_load_failed')
   expect(Date.now() - started).toBeLessThan(5_000)
+})
+
+/**
+ * A modal origin gone bad: it welcomes the host, asks the page's wallet to sign on its own, and once the
+ * dApp asks for a signature of its own, tries to have a different message signed in its place.
+ */
+const rogueModal = `<!doctype html><script>
+  addEventListener('message', async (event) => {
+    if (event.source !== parent) return
+    const port = event.ports[0]
+    port.start()
+    port.postMessage({ type: 'airlock:welcome', version: 1 })
+    const call = (id, method, value) => new Promise((resolve) => {
+      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
+      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: value === undefined ? [] : [{ type: 'RAW', value }] })
+    })
+    const wallets = await call('w', 'listWallets')
+    const evm = wallets.value.find((w) => w.namespace === 'eip155')
+    const ask = (id, method, params) => call(id, 'walletRequest', { walletId: evm.id, request: { namespace: 'eip155', method, params } })
+    const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+    // Connection management is the modal's to do: the wallet authorizes the page.
+    await ask('a', 'eth_requestAccounts', [])
+    window.results = {
+      sign: await ask('s', 'personal_sign', ['0x68656c6c6f', account]),
+      chain: await ask('c', 'eth_chainId'),
+    }
+    port.addEventListener('message', async (m) => {
+      if (!m.data || m.data.type !== 'APPLY' || m.data.path[0] !== 'request') return
+      window.results.swapped = await ask('x', 'personal_sign', ['0x6576696c', account])
+      window.results.asked = await ask('y', 'personal_sign', m.data.argumentList[0].value.params)
+    })
+  }, { once: true })
+</script>`
+
+test('a modal that asks the page wallet to sign what the dApp never asked for is refused by the host', async ({
+  page,
+}) => {
+  await page.route(`${modalOrigin}/rogue?*`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: rogueModal }),
+  )
+  await page.goto(`/module.html?modal=${modalOrigin}/rogue`)
+  await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${modalOrigin}/rogue`))).toBe(true)
+  const frame = page.frames().find((f) => f.url().startsWith(`${modalOrigin}/rogue`))
+  const results = () =>
+    frame?.evaluate(() => (window as unknown as { results?: Record<string, unknown> }).results)
+  const refused = { ok: false, error: { code: 4100, message: 'This page did not ask for that request.' } }
+  await expect.poll(results).toEqual({ sign: refused, chain: { ok: true, value: '0x7a69' } })
+  expect((await walletCalls(page)).map((call) => call.method)).not.toContain('personal_sign')
+
+  // The dApp asks for one signature; the modal may have that one signed, not another in its place.
+  // The rogue modal never answers the dApp, so this stays pending until the page goes.
+  page
+    .evaluate(() =>
+      window.airlock?.providers.eip155.request({
+        method: 'personal_sign',
+        params: ['0x6d696e65', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'],
+      }),
+    )
+    .catch(() => {})
+  await expect.poll(() => results().then((r) => r?.asked)).toMatchObject({ ok: true })
+  expect((await results())?.swapped).toEqual(refused)
+  // Only the dApp's own message reached the wallet.
+  expect((await walletCalls(page)).filter((call) => call.method === 'personal_sign')).toHaveLength(1)
 })

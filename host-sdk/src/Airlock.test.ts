@@ -38,53 +38,62 @@ describe('createAirlock on a server', () => {
 })
 
 describe('the host gate for sign-in messages', async () => {
+  const { Siwx } = await import('@airlock/bridge-protocol')
   const { isSignInForThisPage } = await import('./internal/bridge.ts')
   const page = { host: 'shop.example', origin: 'https://shop.example' }
-  const message = (first: string, uri = 'https://shop.example') =>
-    `${first}\n0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\n\nURI: ${uri}\nVersion: 1\nChain ID: 1\nNonce: abcdefgh12\nIssued At: 2026-11-22T00:00:00.000Z`
-  const hex = (text: string) => `0x${Buffer.from(text).toString('hex')}`
-  const evm = (text: string) => ({
+  const expected = { statement: 'Welcome.' }
+  const text = (overrides: Partial<import('@airlock/bridge-protocol').Siwx.Message> = {}) =>
+    Siwx.format({
+      domain: 'shop.example',
+      uri: 'https://shop.example',
+      version: '1',
+      nonce: 'abcdefgh12',
+      accountAddress: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      chainId: 'eip155:1',
+      issuedAt: '2026-11-22T00:00:00.000Z',
+      statement: 'Welcome.',
+      ...overrides,
+    })
+  const hex = (value: string) => `0x${Buffer.from(value).toString('hex')}`
+  const evm = (value: string) => ({
     namespace: 'eip155' as const,
     method: 'personal_sign',
-    params: [hex(text), '0x0'],
+    params: [hex(value), '0x0'],
   })
 
-  it('lets a sign-in for this page through, in each namespace', () => {
-    const text = message('shop.example wants you to sign in with your Ethereum account:')
-    expect(isSignInForThisPage(evm(text), page)).toBe(true)
-    const bytes = new TextEncoder().encode(
-      message('shop.example wants you to sign in with your Solana account:'),
+  it('lets the configured sign-in for this page through, in each namespace', () => {
+    expect(isSignInForThisPage(evm(text()), expected, page)).toBe(true)
+    const solana = new TextEncoder().encode(
+      text({
+        chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+        accountAddress: '7v91N7iZ9mNicL8WfG6cgSCKyRXydQjLh6UYBWwm6y1Q',
+      }),
     )
     expect(
       isSignInForThisPage(
-        { namespace: 'solana', method: 'solana:signMessage', params: { address: 'x', message: bytes } },
+        { namespace: 'solana', method: 'solana:signMessage', params: { address: 'x', message: solana } },
+        expected,
         page,
       ),
     ).toBe(true)
   })
 
-  it('refuses other messages, other sites, other URIs and other methods', () => {
-    expect(isSignInForThisPage(evm('Transfer all my funds'), page)).toBe(false)
+  it('refuses other messages, sites, URIs, statements, resources and methods', () => {
+    expect(isSignInForThisPage(evm('Transfer all my funds'), expected, page)).toBe(false)
+    expect(isSignInForThisPage(evm(text({ domain: 'evil.example' })), expected, page)).toBe(false)
+    expect(isSignInForThisPage(evm(text({ uri: 'https://evil.example' })), expected, page)).toBe(false)
+    expect(isSignInForThisPage(evm(text({ uri: 'https://shop.example/other' })), expected, page)).toBe(false)
+    expect(isSignInForThisPage(evm(text({ statement: 'I grant everything.' })), expected, page)).toBe(false)
+    expect(isSignInForThisPage(evm(text({ resources: ['urn:recap:eyJhdHQiOnt9fQ'] })), expected, page)).toBe(
+      false,
+    )
+    expect(isSignInForThisPage(evm(text({ scheme: 'https' })), expected, page)).toBe(false)
     expect(
       isSignInForThisPage(
-        evm(message('evil.example wants you to sign in with your Ethereum account:')),
+        { namespace: 'eip155', method: 'eth_sendTransaction', params: [{}] },
+        expected,
         page,
       ),
-    ).toBe(false)
-    expect(
-      isSignInForThisPage(
-        evm(message('shop.example wants you to sign in with your Ethereum account:', 'https://evil.example')),
-        page,
-      ),
-    ).toBe(false)
-    expect(
-      isSignInForThisPage(
-        evm(message('shop.example.evil wants you to sign in with your Ethereum account:')),
-        page,
-      ),
-    ).toBe(false)
-    expect(
-      isSignInForThisPage({ namespace: 'eip155', method: 'eth_sendTransaction', params: [{}] }, page),
     ).toBe(false)
   })
 })

@@ -229,7 +229,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         requestTimeout: timeouts.request,
         own,
         signal,
-        signIn: !!signIn,
+        signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
         onFrameLoad(listener) {
           onLoad = listener
           if (loads) listener()

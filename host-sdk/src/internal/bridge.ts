@@ -13,6 +13,7 @@ import {
   type State,
 } from '@airlock/bridge-protocol'
 import { parse } from '@airlock/bridge-protocol/Shape'
+import * as Siwx from '@airlock/bridge-protocol/Siwx'
 import { pageWallets } from './pageWallets.ts'
 
 export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
@@ -35,8 +36,11 @@ export type BridgeOptions = {
   ready(remote: Remote): void
   /** The modal refused the page, or the frame reloaded: pending calls fail with `error`. */
   failed(error: Errors.BaseError, final: boolean): void
-  /** The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed. */
-  signIn: boolean
+  /**
+   * The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed, with
+   * the statement and resources the dApp configured.
+   */
+  signIn?: { statement?: string | undefined; resources?: string[] | undefined } | undefined
 }
 
 /** Starts the bridge; returns the function that closes it. */
@@ -50,17 +54,17 @@ export function start(options: BridgeOptions): () => void {
   )
   // Defence in depth: the modal may manage the connection on its own (connect, read accounts and chain,
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
-  // a request of that method in flight. A modal origin that went bad cannot make the page's wallet sign
-  // something the dApp never asked for.
+  // that very request (method and parameters) in flight. A modal origin that went bad cannot make the
+  // page's wallet sign something the dApp never asked for, nor swap what it asked to be signed.
   const inFlight = new Map<string, number>()
-  const track = (method: string, step: 1 | -1) => inFlight.set(method, (inFlight.get(method) ?? 0) + step)
+  const track = (key: string, step: 1 | -1) => inFlight.set(key, (inFlight.get(key) ?? 0) + step)
   const host: HostApi = {
     listWallets: () => wallets.list(),
     walletRequest: ({ walletId, request }) => {
       const allowed =
         modalInitiated.test(request.method) ||
-        inFlight.get(request.method) ||
-        (options.signIn && isSignInForThisPage(request))
+        inFlight.get(requestKey(request)) ||
+        (options.signIn && isSignInForThisPage(request, options.signIn))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },
@@ -98,7 +102,10 @@ export function start(options: BridgeOptions): () => void {
         options.ready({
           ...remote,
           request: (request) => {
-            track(request.method, 1)
+            // Keyed as the modal will pass it back: parsed by the same shape, so extra keys drop alike.
+            const parsed = parse(Schema.request, request)
+            const key = parsed.ok ? requestKey(parsed.value) : ''
+            track(key, 1)
             return remote
               .request(request)
               .then((result) => {
@@ -106,7 +113,7 @@ export function start(options: BridgeOptions): () => void {
                 if (parsed.ok) return parsed.value
                 throw new Errors.InternalError(`Malformed result of ${request.method}: ${parsed.message}`)
               })
-              .finally(() => track(request.method, -1))
+              .finally(() => track(key, -1))
           },
         })
         messenger.remote.getState().then(options.setState, () => {})
@@ -117,13 +124,22 @@ export function start(options: BridgeOptions): () => void {
   return () => messenger?.close()
 }
 
+/** A request's identity: namespace, method and parameters, bytes included. */
+function requestKey(request: Request): string {
+  return JSON.stringify(request, (_, value) =>
+    value instanceof Uint8Array ? `bytes:${value.join(',')}` : value,
+  )
+}
+
 /**
- * A message the modal may have signed without the dApp asking: a sign-in (EIP-4361 / CAIP-122) whose first
- * line names this page's host and whose URI is this page's origin. A modal that went bad can then get no
- * more than a sign-in to this very site signed, which the dApp asked for by turning sign-in on.
+ * A message the modal may have signed without the dApp asking: a sign-in (EIP-4361 / CAIP-122) for this
+ * page exactly — its host as the domain, its origin as the URI, no scheme — with the statement and resources
+ * the dApp configured. A modal that went bad can then get no more than that sign-in signed, which the dApp
+ * asked for by turning sign-in on.
  */
 export function isSignInForThisPage(
   request: Request,
+  expected: { statement?: string | undefined; resources?: string[] | undefined },
   page: Pick<Location, 'host' | 'origin'> = location,
 ): boolean {
   let bytes: Uint8Array | undefined
@@ -135,11 +151,18 @@ export function isSignInForThisPage(
     bytes = (request.params as { message: Uint8Array }).message
   }
   if (!bytes) return false
-  const lines = new TextDecoder().decode(bytes).split('\n')
+  let message: Siwx.Message
+  try {
+    message = Siwx.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    return false
+  }
   return (
-    /^[^\s]+ wants you to sign in with your (Ethereum|Solana|Bitcoin) account:$/.test(lines[0] ?? '') &&
-    lines[0]?.startsWith(`${page.host} wants you`) === true &&
-    lines.includes(`URI: ${page.origin}`)
+    message.scheme === undefined &&
+    message.domain === page.host &&
+    message.uri === page.origin &&
+    (message.statement ?? '') === (expected.statement ?? '') &&
+    JSON.stringify(message.resources ?? []) === JSON.stringify(expected.resources ?? [])
   )
 }
 
