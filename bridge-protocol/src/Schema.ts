@@ -52,6 +52,11 @@ export const session = S.object({
   /** RFC 3339 times, as in the message. */
   issuedAt: text(64),
   expiresAt: S.optional(text(64)),
+  /**
+   * The session's bearer token, issued once by the API: the dApp's backend checks it with
+   * `POST /v1/sessions/verify`. The message and signature alone prove nothing: anyone may read them back.
+   */
+  token: S.string(128, 16),
 })
 export type Session = S.Infer<typeof session>
 
@@ -210,7 +215,7 @@ export const modalApi = {
   switchNetwork: method(S.object({ caipNetworkId: chainId }), nothing),
   walletsChanged: method(S.array(pageWallet, 64), nothing),
   walletEvent: method(walletEvent, nothing),
-  /** Ends the sign-in sessions of the connected accounts. */
+  /** Forgets the sign-in sessions of the connected accounts in this browser. */
   signOut: method(nothing, nothing),
   ping: method(nothing, S.literal('pong')),
 }

@@ -77,7 +77,10 @@ export type Airlock = {
   getSession(): Session | undefined
   /** Calls back when the session starts, ends or changes; returns the unsubscribe function. */
   onSessionChange(callback: (session: Session | undefined) => void): () => void
-  /** Ends the sign-in sessions; with required sign-in, also disconnects. */
+  /**
+   * Forgets the sign-in sessions in this browser; with required sign-in, also disconnects. (Ending a session
+   * at the API takes the account's signature: `POST /v1/sessions/{address}/revoke`.)
+   */
   signOut(): Promise<void>
   providers: { eip155: Eip1193Provider; solana: Wallet; bip122: Wallet }
   /** Removes the frame and fails pending calls. */

@@ -292,9 +292,18 @@ export function create(options: Options): Modal {
     return Caip.isAccountId(id) ? id : undefined
   }
 
+  /**
+   * Where a session is kept: per host page and account. Browsers may share the modal's storage between
+   * sites (or between pages of one site), and a sign-in names the page it was for.
+   */
+  const storageKey = (connection: Connection.Connection) => {
+    const account = accountKey(connection)
+    return account && origin ? `${origin} ${account}` : undefined
+  }
+
   /** The connection's stored session, while it has not expired. */
   function sessionOf(connection: Connection.Connection | undefined): Schema.Session | undefined {
-    const key = connection && accountKey(connection)
+    const key = connection && storageKey(connection)
     const session = key ? storage.getSession(key) : undefined
     if (!session) return undefined
     if (session.expiresAt && Date.parse(session.expiresAt) <= now()) return undefined
@@ -336,11 +345,12 @@ export function create(options: Options): Modal {
    */
   async function confirmSession(namespace: Caip.Namespace) {
     const connection = connectionOf(namespace)
-    const key = connection && accountKey(connection)
+    const account = connection && accountKey(connection)
+    const key = connection && storageKey(connection)
     const stored = sessionOf(connection)
-    if (!siwx || !key || !stored || confirmed.has(key)) return
+    if (!siwx || !account || !key || !stored || confirmed.has(key)) return
     try {
-      const active = await options.api.sessions(key)
+      const active = await options.api.sessions(account)
       confirmed.add(key)
       if (active.some((session) => session.id === stored.id)) return
       storage.removeSession(key)
@@ -1159,7 +1169,7 @@ export function create(options: Options): Modal {
       await ready.promise
       for (const namespace of Caip.namespaces) {
         const connection = connectionOf(namespace)
-        const key = connection && accountKey(connection)
+        const key = connection && storageKey(connection)
         if (key) storage.removeSession(key)
       }
       changed()
@@ -1245,8 +1255,11 @@ export function create(options: Options): Modal {
           sign: (request) => walletRequest(connection, request),
           now,
         })
-        storage.setSession(session.address, session)
-        confirmed.add(session.address)
+        const key = storageKey(connection)
+        if (key) {
+          storage.setSession(key, session)
+          confirmed.add(key)
+        }
         signInState = { status: 'idle', required: Boolean(siwx.required) }
         updateLock()
         router.send({ type: 'CLOSE', force: true })

@@ -136,6 +136,13 @@ describe('WalletConnect in the modal', () => {
     modal.ui.connectWalletConnect()
     await settle()
     expect(modal.getSnapshot().view).toBe('ConnectingWalletConnectBasic')
+    // Keys and sessions are kept per host page in the modal origin's storage.
+    expect(wc.module.create).toHaveBeenCalledWith(
+      expect.objectContaining({
+        storagePrefix: 'airlock-http___localhost_5173',
+        relayUrl: 'ws://127.0.0.1:8790',
+      }),
+    )
     expect(modal.getSnapshot().pairing).toMatchObject({
       status: 'waiting',
       uri: expect.stringMatching(/^wc:/),

@@ -115,6 +115,7 @@ export function create(options: Options): Flow {
           icons: [],
         },
         onEvent: (event) => options.event(event),
+        storagePrefix: `airlock-${(origin ?? '').replace(/[^a-z0-9]/gi, '_')}`,
       })
     })
     client.catch(() => {

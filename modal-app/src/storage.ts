@@ -55,7 +55,7 @@ export type Storage = {
   getDeepLink(): DeepLink | undefined
   setDeepLink(link: DeepLink): void
   clearDeepLink(): void
-  /** Sign-in sessions by CAIP-10 account (SPEC §3's sign-in tokens). */
+  /** Sign-in sessions (SPEC §3's sign-in tokens), by host origin and CAIP-10 account. */
   getSession(account: string): Schema.Session | undefined
   setSession(account: string, session: Schema.Session): void
   removeSession(account: string): void

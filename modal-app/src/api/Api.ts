@@ -57,8 +57,15 @@ export type WalletQuery = {
 const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
 const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
 // The API writes "no expiry" as null; the host's session shape leaves it out.
-const sessionAnswer = S.object({ ...sessionFields(), expiresAt: S.optional(S.nullable(S.string(64))) })
-const sessionsAnswer = S.object({ sessions: S.array(sessionAnswer, 100) })
+const sessionAnswer = S.object({
+  ...sessionFields(),
+  expiresAt: S.optional(S.nullable(S.string(64))),
+  token: S.string(128, 16),
+})
+/** What anyone may read of an account's sessions: which exist, and until when. */
+const sessionSummary = S.object({ id: S.string(64, 1), expiresAt: S.optional(S.nullable(S.string(64))) })
+const sessionsAnswer = S.object({ sessions: S.array(sessionSummary, 100) })
+export type SessionSummary = S.Infer<typeof sessionSummary>
 const nonceAnswer = S.object({ nonce: S.string(64, 8, /^[A-Za-z0-9]+$/) })
 
 function sessionFields() {
@@ -114,8 +121,8 @@ export type Client = {
   nonce(): Promise<string>
   /** Verifies a signed sign-in message and opens a session; fails with the API's text (SPEC §8). */
   signIn(message: string, signature: string): Promise<Schema.Session>
-  /** The account's active sessions (revoked and expired ones are not). */
-  sessions(account: string): Promise<Schema.Session[]>
+  /** The account's active sessions (revoked and expired ones are not), by id. */
+  sessions(account: string): Promise<SessionSummary[]>
   /**
    * Records an analytics event (SPEC §7: skipped unless the project enabled analytics). Never throws:
    * analytics must not break anything.
@@ -210,8 +217,7 @@ export function create(options: ClientOptions): Client {
       return toSession(await get('/v1/sessions', sessionAnswer, {}, { message, signature }))
     },
     async sessions(account) {
-      const answer = await get(`/v1/sessions/${encodeURIComponent(account)}`, sessionsAnswer)
-      return answer.sessions.map(toSession)
+      return (await get(`/v1/sessions/${encodeURIComponent(account)}`, sessionsAnswer)).sessions
     },
     async track(event, page) {
       try {

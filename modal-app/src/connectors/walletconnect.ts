@@ -23,6 +23,11 @@ export type Options = {
   metadata: { name: string; description: string; url: string; icons: string[] }
   /** Told about wallet-side changes to a session. */
   onEvent: (event: Event) => void
+  /**
+   * Keeps this client's keys and sessions apart from others in the modal origin's storage: one per host
+   * page, so a session paired on one site is never restored on another that shares the storage.
+   */
+  storagePrefix: string
 }
 
 /** The part of a session the modal uses. */
@@ -84,7 +89,7 @@ export async function create(options: Options): Promise<Client> {
     projectId: options.projectId,
     relayUrl: options.relayUrl,
     metadata: options.metadata,
-    customStoragePrefix: 'airlock',
+    customStoragePrefix: options.storagePrefix,
     // No usage reports to a vendor: Airlock runs without anyone's cloud.
     telemetryEnabled: false,
   })
