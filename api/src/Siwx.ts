@@ -2,6 +2,11 @@
  * Sign-In With X on the service's side (SPEC §4 sign-in flow, §7 sessions): single-use nonces, signature
  * checks per namespace, and the sessions a verified sign-in opens.
  *
+ * A session lasts until the message's `Expiration Time`, and never more than {@link maxSessionMs}. Opening
+ * one draws a bearer token, handed out once; only its SHA-256 is stored, and a dApp's backend proves a
+ * visitor signed in by presenting it ({@link sessionByToken}). The signed message and signature are kept for
+ * the record but are not a credential: whoever saw them could replay them.
+ *
  * - `eip155`: EIP-191 through viem's `verifyMessage` on the chain's RPC, which also checks EIP-1271
  *   contract accounts and EIP-6492 signatures of accounts not deployed yet.
  * - `solana`: ed25519 over the message's UTF-8 bytes; the address is the base58 public key.
@@ -14,7 +19,7 @@ import { schnorr, secp256k1 } from '@noble/curves/secp256k1'
 import { ripemd160 } from '@noble/hashes/legacy'
 import { sha256 } from '@noble/hashes/sha2'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils'
-import { base58, base64, hex } from '@scure/base'
+import { base58, base64, base64urlnopad, hex } from '@scure/base'
 import { address as bitcoinAddress, Transaction } from 'bitcoinjs-lib'
 import {
   BaseError,
@@ -34,8 +39,13 @@ import type { Database } from './Database.ts'
 export const nonceTtlMs = 300_000
 /** How far ahead of the service's clock a message's `Issued At` may be: wallet clocks drift. */
 export const maxClockSkewMs = 300_000
-// Used and expired nonces are kept a day, so a late replay is told "already used", then pruned.
-const nonceRetentionMs = 86_400_000
+/** The longest a session lasts (30 days), whatever the message's `Expiration Time` says, or without one. */
+export const maxSessionMs = 30 * 86_400_000
+/**
+ * How long a nonce is kept after it expired (1 hour), so a late replay is told "already used"; issuing a
+ * nonce deletes every older one, which bounds the table.
+ */
+export const nonceRetentionMs = 3_600_000
 
 const nonceAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -58,7 +68,8 @@ export function randomNonce(length = 24): string {
 export type Nonce = { nonce: string; expiresAt: number }
 
 /**
- * Issues a nonce for one sign-in of `projectId`, good for {@link nonceTtlMs}.
+ * Issues a nonce for one sign-in of `projectId`, good for {@link nonceTtlMs}. Deletes the nonces of every
+ * project that expired more than {@link nonceRetentionMs} ago.
  * @example
  * const { nonce, expiresAt } = await Siwx.issueNonce(db, 'demo', Date.now())
  */
@@ -106,18 +117,21 @@ export async function consumeNonce(
   return used ? 'used' : 'unknown'
 }
 
-/** A sign-in session. Times are epoch milliseconds; `expiresAt` is the message's `Expiration Time`. */
+/**
+ * A sign-in session. Times are epoch milliseconds; `expiresAt` is the message's `Expiration Time`, capped at
+ * {@link maxSessionMs} after the sign-in. Its token is not here: only its hash is stored.
+ */
 export type Session = {
   id: string
   projectId: string
   /** CAIP-10, in {@link normalizeAccount}'s spelling. */
   address: Caip.AccountId
   chainId: Caip.ChainId
+  /** The signed message and its signature, for the record; not a credential. */
   message: string
   signature: string
-  cacao: Record<string, unknown> | undefined
   issuedAt: number
-  expiresAt: number | null
+  expiresAt: number
   revokedAt: number | null
 }
 
@@ -128,14 +142,13 @@ type SessionRow = {
   chain_id: string
   message: string
   signature: string
-  cacao: Record<string, unknown> | null
   issued_at: string
-  expires_at: string | null
+  expires_at: string
   revoked_at: string | null
 }
 
 const sessionColumns =
-  'id, project_id, address, chain_id, message, signature, cacao, issued_at, expires_at, revoked_at'
+  'id, project_id, address, chain_id, message, signature, issued_at, expires_at, revoked_at'
 
 function toSession(row: SessionRow): Session {
   return {
@@ -145,9 +158,8 @@ function toSession(row: SessionRow): Session {
     chainId: row.chain_id as Caip.ChainId,
     message: row.message,
     signature: row.signature,
-    cacao: row.cacao ?? undefined,
     issuedAt: Number(row.issued_at),
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    expiresAt: Number(row.expires_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
   }
 }
@@ -157,25 +169,31 @@ export type CreateSessionParameters = {
   address: string
   message: string
   signature: string
-  cacao?: Record<string, unknown> | undefined
   issuedAt: number
-  expiresAt: number | null
+  /** The message's `Expiration Time`, if it has one; capped at `now + maxSessionMs`. */
+  expiresAt?: number | undefined
   now: number
 }
 
+/** A session just opened, with its bearer token: 32 random bytes as base64url, never stored nor shown again. */
+export type NewSession = { session: Session; token: string }
+
 /**
- * Stores a verified sign-in.
+ * Stores a verified sign-in and draws its token; only the token's SHA-256 is kept.
  * @example
- * const session = await Siwx.createSession(db, { projectId, address, message, signature, issuedAt, expiresAt: null, now })
+ * const { session, token } = await Siwx.createSession(db, { projectId, address, message, signature, issuedAt, now })
  */
 export async function createSession(
   db: Pick<Database, 'query'>,
   parameters: CreateSessionParameters,
-): Promise<Session> {
+): Promise<NewSession> {
   const address = normalizeAccount(parameters.address)
   const { chainId } = Caip.parseAccountId(address)
+  const cap = parameters.now + maxSessionMs
+  const expiresAt = Math.min(parameters.expiresAt ?? cap, cap)
+  const token = base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)))
   const [row] = await db.query<SessionRow>(
-    `insert into siwx_sessions (id, project_id, address, chain_id, message, signature, cacao, issued_at,
+    `insert into siwx_sessions (id, project_id, address, chain_id, message, signature, token_hash, issued_at,
        expires_at, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${sessionColumns}`,
     [
@@ -185,14 +203,39 @@ export async function createSession(
       chainId,
       parameters.message,
       parameters.signature,
-      parameters.cacao === undefined ? null : JSON.stringify(parameters.cacao),
+      tokenHash(token),
       parameters.issuedAt,
-      parameters.expiresAt,
+      expiresAt,
       parameters.now,
     ],
   )
   if (!row) throw new Error('siwx_sessions returned no row')
-  return toSession(row)
+  return { session: toSession(row), token }
+}
+
+/**
+ * The active session of the project (neither revoked nor expired) whose token this is; `undefined` for any
+ * other token. Found by the token's hash, so the token itself is never compared nor stored.
+ * @example
+ * const session = await Siwx.sessionByToken(db, 'demo', token, Date.now())
+ */
+export async function sessionByToken(
+  db: Pick<Database, 'query'>,
+  projectId: string,
+  token: string,
+  now: number,
+): Promise<Session | undefined> {
+  const [row] = await db.query<SessionRow>(
+    `select ${sessionColumns} from siwx_sessions
+     where token_hash = $1 and project_id = $2 and revoked_at is null and expires_at > $3`,
+    [tokenHash(token), projectId, now],
+  )
+  return row && toSession(row)
+}
+
+/** How a session token is stored: its SHA-256, as hex. */
+function tokenHash(token: string): string {
+  return hex.encode(sha256(utf8ToBytes(token)))
 }
 
 /**
@@ -208,7 +251,7 @@ export async function activeSessions(
 ): Promise<Session[]> {
   const rows = await db.query<SessionRow>(
     `select ${sessionColumns} from siwx_sessions
-     where project_id = $1 and address = $2 and revoked_at is null and (expires_at is null or expires_at > $3)
+     where project_id = $1 and address = $2 and revoked_at is null and expires_at > $3
      order by issued_at desc, id`,
     [projectId, normalizeAccount(address), now],
   )

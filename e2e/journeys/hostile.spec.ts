@@ -178,7 +178,7 @@ test('a modal that asks the page wallet to sign what the dApp never asked for is
       }),
     )
     .catch(() => {})
-  await expect.poll(() => results().then((r) => r?.asked)).toMatchObject({ ok: true })
+  await expect.poll(async () => (await results())?.asked).toMatchObject({ ok: true })
   expect((await results())?.swapped).toEqual(refused)
   // Only the dApp's own message reached the wallet.
   expect((await walletCalls(page)).filter((call) => call.method === 'personal_sign')).toHaveLength(1)

@@ -12,7 +12,14 @@ import { addresses, expect, test } from './fixtures.ts'
 const api = 'http://127.0.0.1:8787'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 const regtest = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
-type Session = { id: string; address: string; chainId: string; message: string; signature: string }
+type Session = {
+  id: string
+  address: string
+  chainId: string
+  message: string
+  signature: string
+  token: string
+}
 
 const session = (page: Page) => page.evaluate(() => window.airlock?.getSession() as Session | undefined)
 
@@ -20,6 +27,17 @@ const session = (page: Page) => page.evaluate(() => window.airlock?.getSession()
 async function apiSessions(account: string): Promise<Session[]> {
   const response = await fetch(`${api}/v1/sessions/${encodeURIComponent(account)}?projectId=demo`)
   return ((await response.json()) as { sessions: Session[] }).sessions
+}
+
+/** What a dApp's backend learns from the API about a session token: the session, or 401 when it is not live. */
+async function verify(token: string | undefined): Promise<{ status: number; id?: string }> {
+  const response = await fetch(`${api}/v1/sessions/verify?projectId=demo`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  })
+  const body = (await response.json()) as { id?: string }
+  return { status: response.status, ...(body.id ? { id: body.id } : {}) }
 }
 
 /** Opens the modal, picks the wallet and waits for the sign-in view. */
@@ -62,6 +80,10 @@ test('EVM: signing in on connect opens a session the API verified, and the dApp 
     }),
   ).toBe(true)
   expect((await apiSessions(signed?.address ?? '')).map((item) => item.id)).toContain(signed?.id)
+  // What anyone can read back is not a login: the backend checks the token.
+  expect(JSON.stringify(await apiSessions(signed?.address ?? ''))).not.toContain(signed?.signature)
+  expect(await verify(signed?.token)).toEqual({ status: 200, id: signed?.id })
+  expect((await verify('x'.repeat(43))).status).toBe(401)
   expect(
     await page.evaluate(() => (window as unknown as { sessionChanges: unknown[] }).sessionChanges),
   ).toEqual([signed?.address])
@@ -136,6 +158,7 @@ test('a reload keeps the session; revoking it at the API asks for a new sign-in'
     },
   )
   expect(await revoked.json()).toEqual({ success: true })
+  expect((await verify(signed?.token)).status).toBe(401)
 
   await page.reload()
   await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()

@@ -177,6 +177,16 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
   }
   const sessionsOf = async (wallet: Wallet) =>
     (await call(`/v1/sessions/${wallet.chainId}:${wallet.address}`)).body.sessions as { id: string }[]
+  /** What the listing and the verify route show of a sign-in's answer: no message, signature or token. */
+  const publicPart = ({ id, address, chainId, issuedAt, expiresAt }: Answer['body']) => ({
+    id,
+    address,
+    chainId,
+    issuedAt,
+    expiresAt,
+  })
+  const verify = (token: unknown, projectId = 'demo') => call('/v1/sessions/verify', { token }, projectId)
+  const days = (count: number) => count * 86_400_000
 
   describe('POST /v1/siwx/nonce', () => {
     it('issues a fresh nonce good for 5 minutes', async () => {
@@ -196,7 +206,7 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       ['an EVM account', () => evmWallet()],
       ['a Solana account', () => solanaWallet()],
       ['a Bitcoin account (BIP-137, P2WPKH on regtest)', () => bitcoinWallet()],
-    ])('signs in %s and lists the session', async (_, make) => {
+    ])('signs in %s, answers its token once, and lists the session', async (_, make) => {
       const wallet = make()
       const expirationTime = new Date(time + 86_400_000).toISOString()
       const message = await messageFor(wallet, { expirationTime })
@@ -212,20 +222,47 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
         signature,
         issuedAt: new Date(time).toISOString(),
         expiresAt: expirationTime,
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       })
-      expect((await call(`/v1/sessions/${address}`)).body).toEqual({ sessions: [body] })
-      expect(await sessionsOf(wallet)).toEqual([body])
+      const listed = publicPart(body)
+      expect((await call(`/v1/sessions/${address}`)).body).toEqual({ sessions: [listed] })
+      expect(await sessionsOf(wallet)).toEqual([listed])
       // URL-encoded, or a bare address with the chain in the query.
-      expect((await call(`/v1/sessions/${encodeURIComponent(address)}`)).body.sessions).toEqual([body])
+      expect((await call(`/v1/sessions/${encodeURIComponent(address)}`)).body.sessions).toEqual([listed])
       expect(
         (await call(`/v1/sessions/${wallet.address}?chainId=${encodeURIComponent(wallet.chainId)}`)).body
           .sessions,
-      ).toEqual([body])
+      ).toEqual([listed])
+      expect(await verify(body.token)).toEqual({ status: 200, body: listed })
       // Another project sees nothing of it.
       expect((await call(`/v1/sessions/${address}`, undefined, 'other')).body.sessions).toEqual([])
+      expect(await verify(body.token, 'other')).toEqual({
+        status: 401,
+        body: { message: messages.invalidSession },
+      })
     })
 
-    it('keeps a CACAO given with the sign-in', async () => {
+    it('caps a session at 30 days when the message has no expiration time, or a later one', async () => {
+      const wallet = evmWallet()
+      const cap = new Date(time + days(30)).toISOString()
+      const endless = await signIn(wallet)
+      expect(endless.status).toBe(201)
+      expect(endless.body.expiresAt).toBe(cap)
+      const distant = await signIn(wallet, { expirationTime: new Date(time + days(365)).toISOString() })
+      expect(distant.status).toBe(201)
+      expect(distant.body.expiresAt).toBe(cap)
+      // Sooner than the cap: the message's own time.
+      const sooner = new Date(time + days(30) - 1000).toISOString()
+      expect((await signIn(wallet, { expirationTime: sooner })).body.expiresAt).toBe(sooner)
+      expect((await sessionsOf(wallet)).map((session) => publicPart(session).expiresAt).sort()).toEqual([
+        sooner,
+        cap,
+        cap,
+      ])
+      expect((await verify(endless.body.token)).body).toEqual(publicPart(endless.body))
+    })
+
+    it('keeps nothing but the message and signature of a body: a CACAO is dropped', async () => {
       const wallet = evmWallet()
       const message = await messageFor(wallet)
       const cacao = { h: { t: 'caip122' }, p: { domain: 'localhost:5173' }, s: { t: 'eip191', s: '0x00' } }
@@ -235,8 +272,9 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
         cacao,
       })
       expect(status).toBe(201)
-      expect(body.cacao).toEqual(cacao)
-      expect(body.expiresAt).toBeNull()
+      expect(Object.keys(body).sort()).toEqual(
+        ['address', 'chainId', 'expiresAt', 'id', 'issuedAt', 'message', 'signature', 'token'].sort(),
+      )
     })
 
     it('signs in a deployed ERC-1271 smart account', async () => {
@@ -394,6 +432,7 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
           'nope',
         ),
       ).toEqual(unknown)
+      expect(await verify('x'.repeat(43), 'nope')).toEqual(unknown)
       const missing = await api.request('/v1/siwx/nonce', { method: 'POST' })
       expect(missing.status).toBe(400)
     })
@@ -406,7 +445,6 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
         ['{not json', apiMessages.invalidJson],
         [{ signature }, 'message: expected'],
         [{ message }, 'signature: expected'],
-        [{ message, signature, cacao: 'x' }, 'cacao: expected'],
         [
           { message: message.replace('Version: 1', 'Version: 2'), signature },
           'Invalid sign-in message, line 7',
@@ -437,6 +475,16 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
   })
 
   describe('GET /v1/sessions/{address}', () => {
+    it('shows no message, signature or token, which could pass for a login proof', async () => {
+      const wallet = solanaWallet()
+      const { body } = await signIn(wallet)
+      const [listed] = await sessionsOf(wallet)
+      expect(listed).toEqual(publicPart(body))
+      const text = JSON.stringify(await sessionsOf(wallet))
+      for (const secret of [body.message, body.signature, body.token] as string[])
+        expect(text).not.toContain(secret)
+    })
+
     it('lists nothing once a session expired', async () => {
       const wallet = evmWallet()
       expect((await signIn(wallet, { expirationTime: new Date(time + 60_000).toISOString() })).status).toBe(
@@ -492,10 +540,12 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
         body: { message: messages.invalidSignature },
       })
       expect(await revoke(wallet, body.id as string)).toEqual({ status: 200, body: { success: true } })
-      expect(await sessionsOf(wallet)).toEqual([kept.body])
+      expect(await sessionsOf(wallet)).toEqual([publicPart(kept.body)])
+      expect((await verify(body.token)).status).toBe(401)
+      expect((await verify(kept.body.token)).status).toBe(200)
       // Revoking again changes nothing.
       expect(await revoke(wallet, body.id as string)).toEqual({ status: 200, body: { success: true } })
-      expect(await sessionsOf(wallet)).toEqual([kept.body])
+      expect(await sessionsOf(wallet)).toEqual([publicPart(kept.body)])
     })
 
     it('revokes a smart account session signed by its owner', async () => {
@@ -530,6 +580,45 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       const { body } = await signIn(wallet)
       expect(await Siwx.revoke(db, body.id as string, time)).toBe(true)
       expect(await sessionsOf(wallet)).toEqual([])
+    })
+  })
+
+  describe('POST /v1/sessions/verify', () => {
+    const invalid = { status: 401, body: { message: messages.invalidSession } }
+
+    it("answers the active session of a token, and 401 'Invalid session' once it is revoked", async () => {
+      const wallet = evmWallet()
+      const { body } = await signIn(wallet)
+      expect(await verify(body.token)).toEqual({ status: 200, body: publicPart(body) })
+      expect(await Siwx.revoke(db, body.id as string, time)).toBe(true)
+      expect(await verify(body.token)).toEqual(invalid)
+    })
+
+    it("refuses an expired session, an unknown token, and the session's id or signature", async () => {
+      const wallet = bitcoinWallet()
+      const { body } = await signIn(wallet, { expirationTime: new Date(time + 60_000).toISOString() })
+      const token = body.token as string
+      const strangers = [
+        'x'.repeat(43),
+        `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+        body.id,
+        body.signature,
+      ]
+      for (const stranger of strangers) expect(await verify(stranger), String(stranger)).toEqual(invalid)
+      expect((await verify(token)).status).toBe(200)
+      time += 60_000
+      expect(await verify(token)).toEqual(invalid)
+    })
+
+    it('refuses a body without a token with 400', async () => {
+      for (const body of [{}, { token: '' }, { token: 42 }, { token: 'x'.repeat(257) }]) {
+        const answer = await call('/v1/sessions/verify', body)
+        expect(answer.status, JSON.stringify(body)).toBe(400)
+        expect(answer.body.message).toContain('token: expected')
+      }
+      expect((await call('/v1/sessions/verify', '{not json')).body).toEqual({
+        message: apiMessages.invalidJson,
+      })
     })
   })
 })

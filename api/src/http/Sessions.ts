@@ -1,13 +1,23 @@
 /**
  * Sign-In With X routes (SPEC §4 sign-in flow, §7 `GET /v1/sessions/{address}` and
- * `POST /v1/sessions/{address}/revoke`): a nonce, a signed EIP-4361 / CAIP-122 message in exchange for a
- * session, the account's active sessions, and revocation signed by the account.
+ * `POST /v1/sessions/{address}/revoke`), each with `?projectId&st&sv`:
+ * - `POST /v1/siwx/nonce` → `{ nonce, expiresAt }`.
+ * - `POST /v1/sessions` `{ message, signature }` (a signed EIP-4361 / CAIP-122 message) → 201
+ *   `{ id, address, chainId, message, signature, issuedAt, expiresAt, token }`. `token` (32 random bytes,
+ *   base64url) is the session's bearer credential, answered here only; `expiresAt` is the message's
+ *   `Expiration Time`, capped at 30 days from now.
+ * - `GET /v1/sessions/{address}` → `{ sessions: [{ id, address, chainId, issuedAt, expiresAt }] }`, the
+ *   account's active sessions. Public (the project id is public), so it shows no message, signature or token.
+ * - `POST /v1/sessions/verify` `{ token }`, for a dApp's backend → `{ id, address, chainId, issuedAt,
+ *   expiresAt }` while the token's session in the project is active, else 401 `Invalid session`.
+ * - `POST /v1/sessions/{address}/revoke` `{ pci, signature }` (the account's signature of
+ *   `Revoke Airlock session {pci}`) → `{ success: true }`.
  *
  * Error texts, each answered as `{ message }`:
  * - 400 malformed input: the shape's or the message parser's text (it names the line), `Invalid EVM
  *   address`, `Invalid {namespace} address`, `Unsupported chain: {id}`, `Message expired`,
  *   `Message not yet valid`, `Message issued in the future`, `chainId does not match the address`.
- * - 401 `Invalid signature`.
+ * - 401 `Invalid signature`; `Invalid session` from the verify route.
  * - 403 `Project id not configured`; `Invalid App Configuration` when the message's URI is not an origin
  *   of the project or its domain is not the URI's host.
  * - 404 `Session not found`.
@@ -27,6 +37,7 @@ import * as Api from './Api.ts'
 /** Error texts of these routes that clients may match on (shared ones are `Api.messages`). */
 export const messages = {
   invalidSignature: 'Invalid signature',
+  invalidSession: 'Invalid session',
   sessionNotFound: 'Session not found',
   unknownNonce: 'Unknown nonce',
   usedNonce: 'Nonce already used',
@@ -49,12 +60,9 @@ export type SessionsOptions = {
 }
 
 const signature = S.string(8_192, 1)
-const sessionBody = S.object({
-  message: S.string(16_384, 1),
-  signature,
-  /** A CACAO (CAIP-74) of the sign-in, kept with the session as given. */
-  cacao: S.optional(S.record(S.unknown, 100)),
-})
+const sessionBody = S.object({ message: S.string(16_384, 1), signature })
+// A token is 43 characters; a longer text cannot be one, a shorter one is simply unknown.
+const verifyBody = S.object({ token: S.string(256, 1) })
 const revokeBody = S.object({
   pci: S.check(S.string(36), Siwx.isSessionId, 'pci: expected a session id'),
   signature,
@@ -113,8 +121,9 @@ export function routes(app: Hono<Api.Env>, options: SessionsOptions): void {
     if (nonce !== 'valid') throw new Api.HttpError(409, nonceErrors[nonce])
     checkOrigin(project, message)
     const time = now()
-    const expiresAt = message.expirationTime === undefined ? null : Message.toTime(message.expirationTime)
-    if (expiresAt !== null && expiresAt <= time) throw new Api.HttpError(400, messages.expired)
+    const expiresAt =
+      message.expirationTime === undefined ? undefined : Message.toTime(message.expirationTime)
+    if (expiresAt !== undefined && expiresAt <= time) throw new Api.HttpError(400, messages.expired)
     if (message.notBefore !== undefined && Message.toTime(message.notBefore) > time)
       throw new Api.HttpError(400, messages.notYetValid)
     const issuedAt = Message.toTime(message.issuedAt)
@@ -124,17 +133,39 @@ export function routes(app: Hono<Api.Env>, options: SessionsOptions): void {
     checkAddress(account)
     if (!(await verify(account, rpcUrl, body.message, body.signature)))
       throw new Api.HttpError(401, messages.invalidSignature)
-    const session = await Siwx.createSession(db, {
+    const { session, token } = await Siwx.createSession(db, {
       projectId: project.id,
       address: account,
       message: body.message,
       signature: body.signature,
-      cacao: body.cacao,
       issuedAt,
       expiresAt,
       now: time,
     })
-    return c.json(toJson(session), 201)
+    // The only answer with the token: the visitor's page hands it to the dApp's backend.
+    const { id, address, chainId } = session
+    return c.json(
+      {
+        id,
+        address,
+        chainId,
+        message: session.message,
+        signature: session.signature,
+        issuedAt: iso(session.issuedAt),
+        expiresAt: iso(session.expiresAt),
+        token,
+      },
+      201,
+    )
+  })
+
+  // For a dApp's backend: the token stands for the session, the signed message does not.
+  app.post('/v1/sessions/verify', async (c) => {
+    const { project } = Api.known(c, Api.commonQuery)
+    const body = Api.parse(verifyBody, await Api.json(c))
+    const session = await Siwx.sessionByToken(db, project.id, body.token, now())
+    if (!session) throw new Api.HttpError(401, messages.invalidSession)
+    return c.json(toJson(session))
   })
 
   app.get('/v1/sessions/:address', async (c) => {
@@ -211,16 +242,14 @@ function accountOf(c: Context<Api.Env>): Caip.AccountId {
   return Siwx.normalizeAccount(account)
 }
 
+/** What anyone may see of a session: no message, signature or token, which could pass for a login proof. */
 function toJson(session: Siwx.Session) {
   return {
     id: session.id,
     address: session.address,
     chainId: session.chainId,
-    message: session.message,
-    signature: session.signature,
     issuedAt: iso(session.issuedAt),
-    expiresAt: session.expiresAt === null ? null : iso(session.expiresAt),
-    ...(session.cacao === undefined ? {} : { cacao: session.cacao }),
+    expiresAt: iso(session.expiresAt),
   }
 }
 

@@ -75,7 +75,8 @@ export const migrations: readonly Migration[] = [
   {
     name: 'siwx',
     statements: [
-      // A nonce row outlives its use until it is pruned, so a replay is told "already used", not "unknown".
+      // A nonce row outlives its use until it is pruned (an hour after it expired), so a replay is told
+      // "already used", not "unknown".
       `create table siwx_nonces (
         nonce text primary key,
         project_id text not null references projects (id) on delete cascade,
@@ -83,6 +84,7 @@ export const migrations: readonly Migration[] = [
         used_at bigint
       )`,
       'create index siwx_nonces_expiry on siwx_nonces (expires_at)',
+      // A session's bearer token is kept only as its SHA-256 (hex); expires_at is always set (30 days at most).
       `create table siwx_sessions (
         id uuid primary key,
         project_id text not null references projects (id) on delete cascade,
@@ -90,9 +92,9 @@ export const migrations: readonly Migration[] = [
         chain_id text not null,
         message text not null,
         signature text not null,
-        cacao jsonb,
+        token_hash text not null unique,
         issued_at bigint not null,
-        expires_at bigint,
+        expires_at bigint not null,
         revoked_at bigint,
         created_at bigint not null
       )`,
