@@ -6,7 +6,7 @@ import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
 import { type Hex, parseEther, verifyMessage } from 'viem'
-import { verifySolanaSignature } from '../wallets/verify.ts'
+import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
 import { clients, expect, modalOrigin, test } from './fixtures.ts'
 
@@ -200,4 +200,32 @@ test('one session serves Solana too: the dApp signs a message through Wallet Sta
   expect(address).toBe(peer.solanaAddress)
   expect(verifySolanaSignature('hello over WalletConnect', signature, address as string)).toBe(true)
   expect(peer.requests).toContain('solana_signMessage')
+})
+
+test('and Bitcoin: the dApp signs a message through the Bitcoin wallet over the session, and it verifies', async ({
+  page,
+  modal,
+}) => {
+  await pair(page, modal)
+  const { address, signature } = await page.evaluate(async () => {
+    const wallet = window.airlock?.providers.bip122
+    const connect = wallet?.features['bitcoin:connect'] as {
+      connect(): Promise<{ accounts: { address: string }[] }>
+    }
+    const { accounts } = await connect.connect()
+    const account = accounts[0]
+    const sign = wallet?.features['bitcoin:signMessage'] as {
+      signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
+    }
+    const [signed] = await sign.signMessage({
+      account,
+      message: new TextEncoder().encode('hello bitcoin over WalletConnect'),
+    })
+    return { address: account?.address, signature: [...(signed?.signature ?? [])] }
+  })
+  expect(address).toBe(peer.bitcoin.address)
+  expect(verifyBitcoinMessage('hello bitcoin over WalletConnect', signature, peer.bitcoin.publicKeyHex)).toBe(
+    true,
+  )
+  expect(peer.requests).toContain('signMessage')
 })

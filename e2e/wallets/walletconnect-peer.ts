@@ -9,6 +9,7 @@ import { SignClient } from '@walletconnect/sign-client'
 import bs58 from 'bs58'
 import { type Chain, createWalletClient, type Hex, http, isHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { bitcoinKeyFromPrivateKey, signBitcoinMessage } from './keys.ts'
 
 type Storage = NonNullable<NonNullable<Parameters<typeof SignClient.init>[0]>['storage']>
 
@@ -19,12 +20,15 @@ export type PeerOptions = {
   chains: readonly Chain[]
   /** 32-byte ed25519 seed of the Solana account. */
   solanaSeed?: Uint8Array
+  /** secp256k1 key (hex) of the Bitcoin account, a regtest P2WPKH address. */
+  bitcoinKeyHex?: string
   name?: string
 }
 
 export type Peer = {
   account: PrivateKeyAccount
   solanaAddress: string
+  bitcoin: { address: string; publicKeyHex: string }
   /** Every request the wallet received, by method. */
   requests: string[]
   /** From now on, requests are refused (4001) or answered. */
@@ -76,6 +80,12 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
   const seed = options.solanaSeed ?? new Uint8Array(32).fill(7)
   const solanaPublicKey = ed25519.getPublicKey(seed)
   const solanaAddress = bs58.encode(solanaPublicKey)
+  const bitcoinKeyHex = options.bitcoinKeyHex ?? '11'.repeat(32)
+  const bitcoinKey = bitcoinKeyFromPrivateKey(bitcoinKeyHex, 'regtest')
+  const bitcoin = {
+    address: bitcoinKey.address,
+    publicKeyHex: Buffer.from(bitcoinKey.publicKey).toString('hex'),
+  }
   const requests: string[] = []
   let mode: 'approve' | 'reject' = 'approve'
 
@@ -119,6 +129,16 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
       }
       case 'wallet_switchEthereumChain':
         return null
+      case 'signMessage': {
+        // BIP-137 over the UTF-8 message, answered base64 as WalletConnect's bip122 methods carry it.
+        const { message } = args as { message: string }
+        return {
+          address: bitcoin.address,
+          signature: Buffer.from(
+            signBitcoinMessage(new TextEncoder().encode(message), bitcoinKeyHex),
+          ).toString('base64'),
+        }
+      }
       case 'solana_signMessage': {
         const { message } = args as { message: string }
         return { signature: bs58.encode(ed25519.sign(bs58.decode(message), seed)) }
@@ -131,6 +151,7 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
   return {
     account,
     solanaAddress,
+    bitcoin,
     requests,
     setMode: (next) => {
       mode = next
@@ -166,6 +187,14 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
           chains: solanaChains,
           accounts: solanaChains.map((chain) => `${chain}:${solanaAddress}`),
           methods: ['solana_signMessage'],
+          events: [],
+        }
+      const bitcoinChains = wanted.bip122?.chains ?? []
+      if (bitcoinChains.length)
+        namespaces.bip122 = {
+          chains: bitcoinChains,
+          accounts: bitcoinChains.map((chain) => `${chain}:${bitcoin.address}`),
+          methods: ['signMessage'],
           events: [],
         }
       const approved = await client.approve({ id, namespaces })
