@@ -23,13 +23,13 @@ Foreground.run(async () => {
   const [first] = Accounts.all()
   console.log(`
 Airlock is running.
-  Demo dApp     ${stack.dappUrl}
-  Modal origin  ${stack.modalUrl}   (script: ${stack.modalUrl}/airlock.js)
-  API           ${stack.apiUrl}   (project: demo)
-  WC relay      ${stack.relayUrl}
-${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(13)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
-  ALT token     ${testTokenAddress}
-  Test account  ${first?.address}  key ${first?.privateKey}
+  Demo dApp        ${stack.dappUrl}
+  Modal origin     ${stack.modalUrl}   (script: ${stack.modalUrl}/airlock.js)
+  API              ${stack.apiUrl}   (project: demo)
+  WC relay         ${stack.relayUrl}
+${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
+  ALT token        ${testTokenAddress}
+  Test account     ${first?.address}  key ${first?.privateKey}
 Press Ctrl-C to stop.`)
   return stack.stop
 })
