@@ -3,8 +3,8 @@ import SignClient from '@walletconnect/sign-client'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Relay from './Relay.ts'
+import * as SignClientStorage from './SignClientStorage.ts'
 
-type Storage = NonNullable<NonNullable<Parameters<typeof SignClient.init>[0]>['storage']>
 type Frame = Record<string, unknown>
 
 const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -13,29 +13,13 @@ const stepTimeoutMs = 5_000
 /** Every client a test created, shut down after it so no reconnect timers outlive the test. */
 const clients: SignClient[] = []
 
-/** What sign-client keeps in storage, held in a Map so tests neither write files nor see each other's keys. */
-function memoryStorage(): Storage {
-  const entries = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...entries.keys()],
-    getEntries: async <T>() => [...entries.entries()] as [string, T][],
-    getItem: async <T>(key: string) => entries.get(key) as T | undefined,
-    setItem: async (key: string, value: unknown) => {
-      entries.set(key, value)
-    },
-    removeItem: async (key: string) => {
-      entries.delete(key)
-    },
-  }
-}
-
 async function createClient(relayUrl: string, name: string): Promise<SignClient> {
   const client = await SignClient.init({
     projectId: 'airlock-local',
     relayUrl,
     logger: 'silent',
     telemetryEnabled: false,
-    storage: memoryStorage(),
+    storage: SignClientStorage.memory(),
     // sign-client shares one core per storage prefix through globalThis; a fresh prefix keeps the two apart.
     customStoragePrefix: `${name}-${randomUUID()}`,
     metadata: { name, description: name, url: 'http://127.0.0.1', icons: [] },

@@ -104,3 +104,35 @@ declare global {
     airlock?: import('@airlock/host-sdk').Airlock
   }
 }
+
+/**
+ * What a Wallet Standard dApp does with Airlock's Solana or Bitcoin wallet: connect, then sign `text`.
+ * Resolves once the visitor (or a connected wallet) lets both through.
+ */
+export function standardSign(
+  page: Page,
+  namespace: 'solana' | 'bip122',
+  text: string,
+): Promise<{ address: string | undefined; signature: number[] }> {
+  return page.evaluate(
+    async ({ namespace, text }) => {
+      const wallet = window.airlock?.providers[namespace]
+      const [connectFeature, signFeature] = (
+        namespace === 'solana'
+          ? ['standard:connect', 'solana:signMessage']
+          : ['bitcoin:connect', 'bitcoin:signMessage']
+      ) as [`${string}:${string}`, `${string}:${string}`]
+      const connect = wallet?.features[connectFeature] as {
+        connect(): Promise<{ accounts: { address: string }[] }>
+      }
+      const { accounts } = await connect.connect()
+      const account = accounts[0]
+      const sign = wallet?.features[signFeature] as {
+        signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
+      }
+      const [signed] = await sign.signMessage({ account, message: new TextEncoder().encode(text) })
+      return { address: account?.address, signature: [...(signed?.signature ?? [])] }
+    },
+    { namespace, text },
+  )
+}

@@ -8,7 +8,7 @@ import type { FrameLocator, Page } from '@playwright/test'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { clients, expect, modalOrigin, test } from './fixtures.ts'
+import { clients, expect, modalOrigin, standardSign, test } from './fixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -181,22 +181,7 @@ test('one session serves Solana too: the dApp signs a message through Wallet Sta
   modal,
 }) => {
   await pair(page, modal)
-  const { address, signature } = await page.evaluate(async () => {
-    const wallet = window.airlock?.providers.solana
-    const connect = wallet?.features['standard:connect'] as {
-      connect(): Promise<{ accounts: { address: string }[] }>
-    }
-    const { accounts } = await connect.connect()
-    const account = accounts[0]
-    const sign = wallet?.features['solana:signMessage'] as {
-      signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
-    }
-    const [signed] = await sign.signMessage({
-      account,
-      message: new TextEncoder().encode('hello over WalletConnect'),
-    })
-    return { address: account?.address, signature: [...(signed?.signature ?? [])] }
-  })
+  const { address, signature } = await standardSign(page, 'solana', 'hello over WalletConnect')
   expect(address).toBe(peer.solanaAddress)
   expect(verifySolanaSignature('hello over WalletConnect', signature, address as string)).toBe(true)
   expect(peer.requests).toContain('solana_signMessage')
@@ -207,22 +192,7 @@ test('and Bitcoin: the dApp signs a message through the Bitcoin wallet over the 
   modal,
 }) => {
   await pair(page, modal)
-  const { address, signature } = await page.evaluate(async () => {
-    const wallet = window.airlock?.providers.bip122
-    const connect = wallet?.features['bitcoin:connect'] as {
-      connect(): Promise<{ accounts: { address: string }[] }>
-    }
-    const { accounts } = await connect.connect()
-    const account = accounts[0]
-    const sign = wallet?.features['bitcoin:signMessage'] as {
-      signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
-    }
-    const [signed] = await sign.signMessage({
-      account,
-      message: new TextEncoder().encode('hello bitcoin over WalletConnect'),
-    })
-    return { address: account?.address, signature: [...(signed?.signature ?? [])] }
-  })
+  const { address, signature } = await standardSign(page, 'bip122', 'hello bitcoin over WalletConnect')
   expect(address).toBe(peer.bitcoin.address)
   expect(verifyBitcoinMessage('hello bitcoin over WalletConnect', signature, peer.bitcoin.publicKeyHex)).toBe(
     true,

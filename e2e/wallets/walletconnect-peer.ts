@@ -4,14 +4,13 @@
  * modal proposes, and answers requests — or rejects them when told to — the way a wallet app does.
  */
 import { randomUUID } from 'node:crypto'
+import * as SignClientStorage from '@airlock/devnet/sign-client-storage'
 import { ed25519 } from '@noble/curves/ed25519'
 import { SignClient } from '@walletconnect/sign-client'
 import bs58 from 'bs58'
 import { type Chain, createWalletClient, type Hex, http, isHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { bitcoinKeyFromPrivateKey, signBitcoinMessage } from './keys.ts'
-
-type Storage = NonNullable<NonNullable<Parameters<typeof SignClient.init>[0]>['storage']>
 
 export type PeerOptions = {
   relayUrl: string
@@ -42,21 +41,6 @@ export type Peer = {
   stop(): Promise<void>
 }
 
-function memoryStorage(): Storage {
-  const entries = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...entries.keys()],
-    getEntries: async <T>() => [...entries.entries()] as [string, T][],
-    getItem: async <T>(key: string) => entries.get(key) as T | undefined,
-    setItem: async (key: string, value: unknown) => {
-      entries.set(key, value)
-    },
-    removeItem: async (key: string) => {
-      entries.delete(key)
-    },
-  }
-}
-
 /**
  * @example
  * const peer = await createPeer({ relayUrl: 'ws://127.0.0.1:8790', privateKey, chains: [devnetA] })
@@ -69,7 +53,7 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
     relayUrl: options.relayUrl,
     logger: 'silent',
     telemetryEnabled: false,
-    storage: memoryStorage(),
+    storage: SignClientStorage.memory(),
     // sign-client shares one core per storage prefix in a process; each peer gets its own.
     customStoragePrefix: `peer-${randomUUID()}`,
     metadata: { name, description: 'Test wallet', url: 'https://wallet.airlock.test', icons: [] },
