@@ -182,6 +182,20 @@ describe('sign in with X in the modal', () => {
     expect(modal.getSnapshot().view).toBe('Connect')
   })
 
+  it('opens the sign-in view for a host only where it can be used', async () => {
+    const disconnected = setup({})
+    await disconnected.start()
+    disconnected.modal.api.open({ view: 'SIWXSignMessage' })
+    expect(disconnected.modal.getSnapshot().view).toBe('Connect')
+    const { modal } = await connected({})
+    await modal.ui.cancelSignIn()
+    modal.api.open({ view: 'ConnectingSiwe' })
+    expect(modal.getSnapshot().view).toBe('Account')
+    modal.api.close(undefined)
+    modal.api.open({ view: 'SIWXSignMessage' })
+    expect(modal.getSnapshot().view).toBe('SIWXSignMessage')
+  })
+
   it('optional: cancelling closes and keeps the connection', async () => {
     const { modal, states } = await connected({})
     expect(modal.getSnapshot().closable).toBe(true)

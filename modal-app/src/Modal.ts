@@ -1184,6 +1184,11 @@ export function create(options: Options): Modal {
     if (view === 'Account') return anyConnected()
     if (view === 'UnsupportedChain') return onUnsupportedChain()
     if (view === 'AllWallets' || view === 'ConnectingWalletConnectBasic') return wcEnabled
+    // The sign-in view of the configured option, for an account that can sign in.
+    if (Router.signInViews.includes(view)) {
+      const namespace = activeNamespace()
+      return view === signInView && namespace !== undefined && connectionOf(namespace) !== undefined
+    }
     return true
   }
 
