@@ -368,6 +368,7 @@ export function create(options: Options): Modal {
   let wc: WalletConnectFlow.Flow | undefined
   let wcLoading: Promise<WalletConnectFlow.Flow> | undefined
   let suggestions: { featured: Api.Listing[]; recommended: Api.Listing[] } = { featured: [], recommended: [] }
+  let suggesting: Promise<void> | undefined
 
   /** The WalletConnect flow, loaded on first use; a failed load is tried again next time. */
   function flow(): Promise<WalletConnectFlow.Flow> {
@@ -539,7 +540,11 @@ export function create(options: Options): Modal {
       changed()
     })
   }
-  router.subscribe(() => changed())
+  router.subscribe((snap) => {
+    // Connect's registry suggestions are read when the modal first shows, not on every page load.
+    if (Router.isOpen(snap)) suggest()
+    changed()
+  })
 
   function onConnectionChange(
     namespace: Caip.Namespace,
@@ -1077,7 +1082,6 @@ export function create(options: Options): Modal {
           : []
         connections[namespace].send({ type: 'RECONNECT', candidates })
       }
-      if (wcEnabled) void loadSuggestions()
       await Promise.all(Caip.namespaces.map((namespace) => settled(namespace)))
       const active = activeNamespace()
       if (active) checkSignIn(active)
@@ -1087,13 +1091,21 @@ export function create(options: Options): Modal {
     }
   }
 
-  async function loadSuggestions() {
-    try {
-      suggestions = await (await flow()).registry.suggestions()
-      changed()
-    } catch (error) {
-      console.warn('[airlock] Could not read the wallet registry.', error)
-    }
+  /** Reads Connect's featured and recommended wallets once; a failure is tried again on the next open. */
+  function suggest() {
+    if (!wcEnabled || suggesting) return
+    suggesting = flow()
+      .then((f) => f.registry.suggestions())
+      .then(
+        (found) => {
+          suggestions = found
+          changed()
+        },
+        (error: unknown) => {
+          suggesting = undefined
+          console.warn('[airlock] Could not read the wallet registry.', error)
+        },
+      )
   }
 
   function findWallet(key: WalletKey): PageWallet | undefined {

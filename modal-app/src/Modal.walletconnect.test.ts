@@ -81,13 +81,14 @@ function clock() {
   return { timers, advance, now: () => time }
 }
 
-async function setup(options: { mobile?: boolean; pairingConnects?: boolean } = {}) {
+async function setup(options: { mobile?: boolean; pairingConnects?: boolean; open?: boolean } = {}) {
   const wc = fakeClient()
   const time = clock()
   const storage = createStorage(memory())
   const opened: string[] = []
   const tracked: unknown[] = []
   const states: State[] = []
+  const wallets = vi.fn(async () => ({ count: 1, data: [rainbow] }))
   const host = {
     listWallets: vi.fn(async () => []),
     walletRequest: vi.fn(async () => null),
@@ -108,7 +109,7 @@ async function setup(options: { mobile?: boolean; pairingConnects?: boolean } = 
     preload: async () => {},
     api: {
       balances: async () => [],
-      wallets: async () => ({ count: 1, data: [rainbow] }),
+      wallets,
       imageUrl: () => 'http://127.0.0.1:8787/img',
       track: async (event) => void tracked.push(event),
       nonce: async () => 'n0nce1234',
@@ -120,10 +121,12 @@ async function setup(options: { mobile?: boolean; pairingConnects?: boolean } = 
     walletGrace: 20,
   })
   await modal.start({ host: host as unknown as Host, origin: 'http://localhost:5173' })
+  if (options.open === false)
+    return { modal, wc, time, storage, opened, tracked, states, api: modal.api, wallets }
   modal.api.open(undefined)
   // The flow loads after the handshake (suggestions for Connect); tests start once it is in.
   await vi.waitFor(() => expect(modal.registry).toBeDefined())
-  return { modal, wc, time, storage, opened, tracked, states, api: modal.api }
+  return { modal, wc, time, storage, opened, tracked, states, api: modal.api, wallets }
 }
 
 const settle = async () => {
@@ -131,6 +134,20 @@ const settle = async () => {
 }
 
 describe('WalletConnect in the modal', () => {
+  it('reads the registry for Connect when the modal first opens, not on page load', async () => {
+    const { modal, wallets } = await setup({ open: false })
+    await settle()
+    expect(wallets).not.toHaveBeenCalled()
+    modal.api.open(undefined)
+    await vi.waitFor(() =>
+      expect(modal.getSnapshot().featured.map((listing) => listing.name)).toEqual(['Rainbow']),
+    )
+    modal.api.close(undefined)
+    modal.api.open(undefined)
+    await settle()
+    expect(wallets).toHaveBeenCalledTimes(1)
+  })
+
   it('pairs, and an approved session connects every namespace it carries; success is recorded as qrcode', async () => {
     const { modal, wc, tracked, storage, api } = await setup()
     modal.ui.connectWalletConnect()

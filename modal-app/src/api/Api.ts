@@ -58,7 +58,12 @@ const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
 const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
 // The API writes "no expiry" as null; the host's session shape leaves it out.
 const sessionAnswer = S.object({
-  ...sessionFields(),
+  id: S.string(64, 1),
+  address: S.string(220, 1),
+  chainId: S.string(80, 1),
+  message: S.string(8192, 1),
+  signature: S.string(4096, 1),
+  issuedAt: S.string(64, 1),
   expiresAt: S.optional(S.nullable(S.string(64))),
   token: S.string(128, 16),
 })
@@ -67,17 +72,6 @@ const sessionSummary = S.object({ id: S.string(64, 1), expiresAt: S.optional(S.n
 const sessionsAnswer = S.object({ sessions: S.array(sessionSummary, 100) })
 export type SessionSummary = S.Infer<typeof sessionSummary>
 const nonceAnswer = S.object({ nonce: S.string(64, 8, /^[A-Za-z0-9]+$/) })
-
-function sessionFields() {
-  return {
-    id: S.string(64, 1),
-    address: S.string(220, 1),
-    chainId: S.string(80, 1),
-    message: S.string(8192, 1),
-    signature: S.string(4096, 1),
-    issuedAt: S.string(64, 1),
-  }
-}
 
 function toSession(answer: S.Infer<typeof sessionAnswer>): Schema.Session {
   const { expiresAt, ...rest } = answer
