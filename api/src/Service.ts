@@ -6,13 +6,13 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
+import * as Api from './app.ts'
 import * as Cache from './Cache.ts'
 import type { Config } from './Config.ts'
 import type { Database } from './Database.ts'
-import * as Api from './http/Api.ts'
-import * as ModalOrigin from './http/ModalOrigin.ts'
-import * as Identity from './Identity.ts'
-import * as Prices from './Prices.ts'
+import * as Prices from './features/balances/Prices.ts'
+import * as Identity from './features/identity/Identity.ts'
+import * as ModalOrigin from './features/modal-origin/ModalOrigin.ts'
 
 export type ServiceOptions = {
   db: Database

@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util'
 import * as Config from './Config.ts'
 import * as Database from './Database.ts'
-import * as Projects from './Projects.ts'
-import * as Registry from './Registry.ts'
+import * as Projects from './features/projects/Projects.ts'
+import * as Registry from './features/registry/Registry.ts'
 import * as Service from './Service.ts'
 
 const [command, ...rest] = process.argv.slice(2)

@@ -1,51 +1,32 @@
 /**
  * The modal's client of the Airlock API (`api/`): the project's allowed origins, the supported chains and
- * balances. Every GET carries `projectId`, `st` and `sv` (SPEC §7); every answer is parsed with a shape,
- * and a call that takes longer than SPEC §9's 10 s is aborted.
+ * balances, the wallet registry, sign-in and analytics. Every call carries `projectId`, `st` and `sv`, the
+ * API's common query; every answer is parsed with the API's own contract (`@airlock/api/contract`), and a
+ * call that takes longer than 10 s is aborted.
  */
+import * as Contract from '@airlock/api/contract'
 import { Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** SDK type and version, sent with every call. */
-export const sdkType = 'airlock'
-export const sdkVersion = '0.1.0'
-/** SPEC §9: the default HTTP time-out. */
-export const timeoutMs = 10_000
+const sdkType = 'airlock'
+const sdkVersion = '0.1.0'
+/** A call still unanswered after 10 s is abandoned, so a stalled API cannot keep a view spinning. */
+const timeoutMs = 10_000
 
 /** Where the API is when the page does not say: the local service of `npm start`. */
 export const defaultBaseUrl = 'http://127.0.0.1:8787'
 
-/** SPEC §3's token balance, as the API answers it. */
-export const tokenBalance = S.object({
-  name: S.string(200),
-  symbol: S.string(40),
-  chainId: S.string(80),
-  address: S.optional(S.string(200)),
-  value: S.number(),
-  price: S.number(),
-  quantity: S.object({ decimals: S.string(4, 1, /^\d+$/), numeric: S.string(100, 1, /^\d+(\.\d+)?$/) }),
-  iconUrl: S.string(2048),
-})
-export type TokenBalance = S.Infer<typeof tokenBalance>
+/** One balance, as the API answers it (its shape is the API's contract). */
+export type TokenBalance = Contract.TokenBalance
 
-/** SPEC §3's wallet listing entry. */
-export const listing = S.object({
-  id: S.string(80, 1),
-  name: S.string(100, 1),
-  image_id: S.string(80, 1, /^[\w-]+$/),
-  rdns: S.optional(S.nullable(S.string(128))),
-  chains: S.array(S.string(80), 200),
-  mobile_link: S.optional(S.nullable(S.string(2048))),
-  desktop_link: S.optional(S.nullable(S.string(2048))),
-  webapp_link: S.optional(S.nullable(S.string(2048))),
-})
-export type Listing = S.Infer<typeof listing>
-const walletsAnswer = S.object({ count: S.number(0, 1e9), data: S.array(listing, 100) })
+/** A wallet listing entry of the registry. */
+export type Listing = Contract.Listing
 
 /** A page of the registry: wallets and how many match in all. */
-export type WalletPage = { count: number; data: Listing[] }
+type WalletPage = { count: number; data: Listing[] }
 
-export type WalletQuery = {
+type WalletQuery = {
   page: number
   entries: number
   search?: string | undefined
@@ -54,41 +35,23 @@ export type WalletQuery = {
   chains?: readonly string[] | undefined
 }
 
-const balancesAnswer = S.object({ balances: S.array(tokenBalance, 500) })
-const chainsAnswer = S.object({ http: S.array(S.string(80), 1000), ws: S.array(S.string(80), 1000) })
-// The API writes "no expiry" as null; the host's session shape leaves it out.
-const sessionAnswer = S.object({
-  id: S.string(64, 1),
-  address: S.string(220, 1),
-  chainId: S.string(80, 1),
-  message: S.string(8192, 1),
-  signature: S.string(4096, 1),
-  issuedAt: S.string(64, 1),
-  expiresAt: S.optional(S.nullable(S.string(64))),
-  token: S.string(128, 16),
-})
 /** What anyone may read of an account's sessions: which exist, and until when. */
-const sessionSummary = S.object({ id: S.string(64, 1), expiresAt: S.optional(S.nullable(S.string(64))) })
-const sessionsAnswer = S.object({ sessions: S.array(sessionSummary, 100) })
-export type SessionSummary = S.Infer<typeof sessionSummary>
-const nonceAnswer = S.object({ nonce: S.string(64, 8, /^[A-Za-z0-9]+$/) })
+type SessionSummary = Contract.SessionSummary
 
-function toSession(answer: S.Infer<typeof sessionAnswer>): Schema.Session {
+// The API writes "no expiry" as null; the host's session shape leaves it out.
+function toSession(answer: Contract.SessionAnswer): Schema.Session {
   const { expiresAt, ...rest } = answer
   const parsed = S.parse(Schema.session, expiresAt ? { ...rest, expiresAt } : rest)
   if (!parsed.ok) throw new ApiError(`Unexpected session: ${parsed.message}`)
   return parsed.value
 }
 
-const analyticsAnswer = S.object({ isAnalyticsEnabled: S.boolean })
-const originsAnswer = S.object({ allowedOrigins: S.array(S.string(256), 1000) })
-
 /** The API answered with an error status, or something else than expected. */
-export class ApiError extends Error {
+class ApiError extends Error {
   override name = 'ApiError'
 }
 
-/** The chain is not among the API's supported chains (SPEC §5: answered without a call). */
+/** The chain is not among the API's supported chains: answered without a balance call. */
 export class UnsupportedNetworkError extends Error {
   override name = 'UnsupportedNetworkError'
 }
@@ -113,12 +76,12 @@ export type Client = {
   imageUrl(imageId: string): string
   /** A single-use sign-in nonce. */
   nonce(): Promise<string>
-  /** Verifies a signed sign-in message and opens a session; fails with the API's text (SPEC §8). */
+  /** Verifies a signed sign-in message and opens a session; fails with the API's status and text. */
   signIn(message: string, signature: string): Promise<Schema.Session>
   /** The account's active sessions (revoked and expired ones are not), by id. */
   sessions(account: string): Promise<SessionSummary[]>
   /**
-   * Records an analytics event (SPEC §7: skipped unless the project enabled analytics). Never throws:
+   * Records an analytics event (skipped unless the project enabled analytics). Never throws:
    * analytics must not break anything.
    */
   track(
@@ -174,14 +137,14 @@ export function create(options: ClientOptions): Client {
   return {
     async origins() {
       try {
-        return (await get('/projects/v1/origins', originsAnswer)).allowedOrigins
+        return (await get('/projects/v1/origins', Contract.originsAnswer)).allowedOrigins
       } catch (error) {
         console.error('[airlock] Could not read the project’s allowed origins.', error)
         return undefined
       }
     },
     async balances(chainId, address, { fresh = false } = {}) {
-      supported ??= get('/v1/supported-chains', chainsAnswer).then(
+      supported ??= get('/v1/supported-chains', Contract.supportedChainsAnswer).then(
         (chains) => new Set(chains.http),
         (error: unknown) => {
           supported = undefined
@@ -191,8 +154,12 @@ export function create(options: ClientOptions): Client {
       if (!(await supported).has(chainId)) throw new UnsupportedNetworkError(chainId)
       const query: Record<string, string> = { chainId, currency: 'usd' }
       if (fresh) query.forceUpdate = 'true'
-      const answer = await get(`/v1/account/${encodeURIComponent(address)}/balance`, balancesAnswer, query)
-      // SPEC §5: token balances whose decimals are "0" are low quality.
+      const answer = await get(
+        `/v1/account/${encodeURIComponent(address)}/balance`,
+        Contract.balancesAnswer,
+        query,
+      )
+      // Token balances whose decimals are "0" are low quality (spam or misconfigured tokens): not shown.
       return answer.balances.filter((balance) => balance.quantity.decimals !== '0')
     },
     wallets(query) {
@@ -201,23 +168,23 @@ export function create(options: ClientOptions): Client {
       if (query.include?.length) params.include = query.include.join(',')
       if (query.exclude?.length) params.exclude = query.exclude.join(',')
       if (query.chains?.length) params.chains = query.chains.join(',')
-      return get('/getWallets', walletsAnswer, params)
+      return get('/getWallets', Contract.walletsAnswer, params)
     },
     imageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`).href,
     async nonce() {
-      return (await get('/v1/siwx/nonce', nonceAnswer, {}, {})).nonce
+      return (await get('/v1/siwx/nonce', Contract.nonceAnswer, {}, {})).nonce
     },
     async signIn(message, signature) {
-      return toSession(await get('/v1/sessions', sessionAnswer, {}, { message, signature }))
+      return toSession(await get('/v1/sessions', Contract.sessionAnswer, {}, { message, signature }))
     },
     async sessions(account) {
-      return (await get(`/v1/sessions/${encodeURIComponent(account)}`, sessionsAnswer)).sessions
+      return (await get(`/v1/sessions/${encodeURIComponent(account)}`, Contract.sessionsAnswer)).sessions
     },
     async track(event, page) {
       try {
-        analytics ??= get('/getAnalyticsConfig', analyticsAnswer).then(
+        analytics ??= get('/getAnalyticsConfig', Contract.analyticsAnswer).then(
           (answer) => answer.isAnalyticsEnabled,
-          // SPEC §7: false on failure.
+          // An unreadable analytics setting counts as off: nothing is sent that the project did not allow.
           () => false,
         )
         if (!(await analytics)) return
@@ -247,7 +214,7 @@ export function create(options: ClientOptions): Client {
   }
 }
 
-/** SPEC §8's 'HTTP status code: N', with the API's own message when it sent one. */
+/** 'HTTP status code: N', the text wallets' dApps already match on, with the API's own message when it sent one. */
 async function errorText(response: Response): Promise<string> {
   const status = `HTTP status code: ${response.status}`
   try {

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from './Database.ts'
+import * as Projects from './features/projects/Projects.ts'
+import { messages } from './http/errors.ts'
+import { calls, configOf, ether, modalOrigin, shop } from './internal/testApi.ts'
+import { databases } from './internal/testing.ts'
+import * as Service from './Service.ts'
+
+// Any well-formed address: these tests stop at the project check, before any chain is read.
+const holder = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+describe.each(databases())('API on $engine', ({ open }) => {
+  let db: Database
+  let api: Service.App
+  const time = Date.UTC(2026, 10, 22)
+  const { get, json } = calls(() => api)
+
+  beforeAll(async () => {
+    db = await open()
+    await Projects.add(db, 'demo', ['http://localhost:*', shop])
+    await Projects.add(db, 'quiet', [shop])
+    api = Service.create({
+      db,
+      config: configOf([
+        { id: 'eip155:31337', name: 'A', rpcUrl: 'http://127.0.0.1:9', nativeCurrency: ether },
+      ]),
+      now: () => time,
+    }).api
+  })
+  afterAll(() => db?.close())
+
+  describe('every route', () => {
+    const routes = [
+      '/v1/supported-chains',
+      `/v1/account/${holder}/balance?chainId=eip155:31337`,
+      `/v1/identity/${holder}`,
+      '/projects/v1/origins',
+      '/getWallets',
+      '/getAnalyticsConfig',
+      '/getWalletImage/abc',
+      '/public/getTokenImage/abc',
+    ]
+    it.each(routes)('refuses %s without a configured project', async (route) => {
+      const join = route.includes('?') ? '&' : '?'
+      const unknown = await json(`${route}${join}projectId=nope`)
+      expect(unknown).toEqual({ status: 403, body: { message: messages.projectNotConfigured } })
+      for (const suffix of ['', `${join}projectId=`, `${join}projectId=${'x'.repeat(65)}`]) {
+        const { status, body } = await json(route + suffix)
+        expect(status, suffix).toBe(400)
+        expect(body.message, suffix).toMatch(/^projectId: expected/)
+      }
+    })
+
+    it('refuses POST /e without a configured project', async () => {
+      const post = (query: string) =>
+        json(`/e${query}`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } })
+      expect(await post('?projectId=nope')).toEqual({
+        status: 403,
+        body: { message: messages.projectNotConfigured },
+      })
+      expect((await post('')).status).toBe(400)
+    })
+
+    it('answers unknown paths with a JSON 404', async () => {
+      expect(await json('/v2/nothing?projectId=demo')).toEqual({
+        status: 404,
+        body: { message: 'Not found' },
+      })
+    })
+
+    it('accepts st and sv, and refuses oversized ones', async () => {
+      expect((await get('/v1/supported-chains?projectId=demo&st=airlock&sv=0.1.0')).status).toBe(200)
+      expect((await get(`/v1/supported-chains?projectId=demo&st=${'a'.repeat(65)}`)).status).toBe(400)
+    })
+  })
+
+  describe('CORS', () => {
+    const preflight = (origin: string, projectId = 'demo') =>
+      get(`/v1/supported-chains?projectId=${projectId}`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' },
+      })
+
+    it('answers the modal origin and the project origins', async () => {
+      for (const origin of [modalOrigin, shop, 'http://localhost:5173']) {
+        const response = await get('/v1/supported-chains?projectId=demo', { headers: { Origin: origin } })
+        expect(response.headers.get('Access-Control-Allow-Origin'), origin).toBe(origin)
+        expect((await preflight(origin)).headers.get('Access-Control-Allow-Origin')).toBe(origin)
+      }
+    })
+
+    it('does not answer other origins, or another project origins', async () => {
+      for (const [origin, project] of [
+        ['https://evil.example', 'demo'],
+        ['http://localhost:5173', 'quiet'],
+        ['https://shop.example.evil.example', 'demo'],
+      ] as const) {
+        const response = await get(`/v1/supported-chains?projectId=${project}`, {
+          headers: { Origin: origin },
+        })
+        expect(response.headers.get('Access-Control-Allow-Origin'), origin).toBeNull()
+        expect((await preflight(origin, project)).headers.get('Access-Control-Allow-Origin')).toBeNull()
+      }
+    })
+  })
+})

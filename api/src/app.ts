@@ -1,0 +1,69 @@
+/**
+ * The API: one Hono sub-app per feature under `features/`, behind the shared plumbing of `http/` (the
+ * request's project, CORS, a body limit, JSON errors). Every input is parsed once, at its route, with the
+ * shapes of `contract/` or the feature's own.
+ */
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { Cache } from './Cache.ts'
+import type { Config } from './Config.ts'
+import type { Database } from './Database.ts'
+import * as Analytics from './features/analytics/routes.ts'
+import type { PriceSource } from './features/balances/Prices.ts'
+import * as Balances from './features/balances/routes.ts'
+import type { IdentitySource } from './features/identity/Identity.ts'
+import * as Identity from './features/identity/routes.ts'
+import * as Projects from './features/projects/routes.ts'
+import * as Registry from './features/registry/routes.ts'
+import * as Siwx from './features/siwx/routes.ts'
+import { cors } from './http/cors.ts'
+import { HttpError, messages, notFound, onError } from './http/errors.ts'
+import * as Project from './http/project.ts'
+
+export type AppOptions = {
+  db: Database
+  config: Config
+  cache: Cache
+  prices: PriceSource
+  identity: IdentitySource
+  /** @default Date.now */
+  now?: (() => number) | undefined
+}
+
+/** The largest body any route takes: analytics events and sign-in messages stay far below it. */
+const maxBodyBytes = 64 * 1024
+
+/**
+ * @example
+ * const api = App.create({ db, config, cache, prices, identity })
+ * await api.request('/v1/supported-chains?projectId=demo')
+ */
+export function create(options: AppOptions): Hono<Project.Env> {
+  const { db, config, cache } = options
+  const now = options.now ?? Date.now
+  const findProject = Project.lookup(db, options.now)
+  const app = new Hono<Project.Env>()
+
+  app.use(Project.middleware(findProject))
+  app.use(cors(config.modalOrigin))
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => {
+        throw new HttpError(413, messages.tooLarge)
+      },
+    }),
+  )
+  app.get('/health', (c) => c.json({ ok: true }))
+
+  app.route('/', Balances.create({ config, cache, prices: options.prices, findProject }))
+  app.route('/', Identity.create({ cache, identity: options.identity }))
+  app.route('/', Projects.create())
+  app.route('/', Registry.create({ db }))
+  app.route('/', Analytics.create({ db, config }))
+  app.route('/', Siwx.create({ db, config, now }))
+
+  app.notFound(notFound)
+  app.onError(onError)
+  return app
+}

@@ -1,0 +1,31 @@
+/**
+ * `GET /v1/identity/{address}`: the name and avatar of an EVM address, `null` when it has none.
+ */
+import * as S from '@airlock/bridge-protocol/Shape'
+import { Hono } from 'hono'
+import type { Cache } from '../../Cache.ts'
+import * as Contract from '../../contract/index.ts'
+import { type Env, known } from '../../http/project.ts'
+import { evmAddress, parse } from '../../http/validate.ts'
+import type { IdentitySource } from './Identity.ts'
+
+/** Names change rarely, so an identity is cached for 5 minutes. */
+export const identityTtlMs = 300_000
+
+export type IdentityOptions = { cache: Cache; identity: IdentitySource }
+
+const identityQuery = S.object({ ...Contract.common, sender: S.optional(evmAddress) })
+
+export function create(options: IdentityOptions): Hono<Env> {
+  const app = new Hono<Env>()
+  app.get('/v1/identity/:address', async (c) => {
+    known(c, identityQuery)
+    const address = parse(evmAddress, c.req.param('address')).toLowerCase()
+    return c.json(
+      await options.cache.remember(`identity:${address}`, identityTtlMs, () =>
+        options.identity.lookup(address),
+      ),
+    )
+  })
+  return app
+}

@@ -1,0 +1,64 @@
+/**
+ * The wallet registry: `GET /getWallets` and the images it points at (`/getWalletImage/{id}`, and the
+ * asset, currency and token images under `/public/`).
+ */
+import * as S from '@airlock/bridge-protocol/Shape'
+import { Hono } from 'hono'
+import * as Contract from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
+import { HttpError, messages } from '../../http/errors.ts'
+import { type Env, known } from '../../http/project.ts'
+import { parse } from '../../http/validate.ts'
+import * as Registry from './Registry.ts'
+
+export type RegistryOptions = { db: Pick<Database, 'query'> }
+
+const imageId = S.string(80, 1, /^[A-Za-z0-9_-]+$/)
+
+const imageHeaders = {
+  // Image ids never change meaning, so browsers keep them for a year.
+  'Cache-Control': 'public, max-age=31536000, immutable',
+  // A stored SVG opened on its own must not run anything on the API's origin.
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+}
+
+export function create(options: RegistryOptions): Hono<Env> {
+  const { db } = options
+  const app = new Hono<Env>()
+
+  app.get('/getWallets', async (c) => {
+    const query = known(c, Contract.walletsQuery)
+    const split = (value: string | undefined) => (value ? value.split(',') : undefined)
+    const page = await Registry.wallets(db, {
+      page: Number(query.page ?? 1),
+      entries: Number(query.entries ?? 40),
+      include: split(query.include),
+      exclude: split(query.exclude),
+      chains: split(query.chains),
+      search: query.search?.trim() || undefined,
+      badgeType: query.badge_type,
+    })
+    return c.json(page satisfies Contract.WalletsAnswer)
+  })
+
+  const imageRoute = (path: string, kind: Registry.ImageKind) =>
+    app.get(path, async (c) => {
+      known(c, Contract.commonQuery)
+      const image = await Registry.image(db, kind, parse(imageId, c.req.param('id')))
+      if (!image) throw new HttpError(404, messages.notFound)
+      const headers = { ETag: image.etag, ...imageHeaders }
+      if (c.req.header('If-None-Match') === image.etag) return c.body(null, 304, headers)
+      return c.body(image.body as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        'Content-Type': image.contentType,
+      })
+    })
+  imageRoute('/getWalletImage/:id', 'wallet')
+  imageRoute('/public/getAssetImage/:id', 'asset')
+  imageRoute('/public/getCurrencyImage/:id', 'currency')
+  imageRoute('/public/getTokenImage/:id', 'token')
+
+  return app
+}

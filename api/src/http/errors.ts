@@ -1,0 +1,45 @@
+/**
+ * How the API fails: every error is JSON `{ message }` with its status. The texts are what clients match on,
+ * so they live here, each once.
+ */
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { RpcError } from '../internal/rpc.ts'
+
+/** Error texts clients may match on. */
+export const messages = {
+  projectNotConfigured: 'Project id not configured',
+  invalidAppConfiguration: 'Invalid App Configuration',
+  notFound: 'Not found',
+  internal: 'Something went wrong',
+  invalidJson: 'The body is not valid JSON',
+  tooLarge: 'The body is too large',
+  unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
+  rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
+} as const
+
+/** An error answered as `{ message }` with `status`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The answer to a path no route serves. */
+export function notFound(c: Context): Response {
+  return c.json({ message: messages.notFound }, 404)
+}
+
+/**
+ * The answer to a thrown error: its own status for an {@link HttpError}, 502 when a chain's RPC could not
+ * be reached (the request was fine, the upstream was not), else a 500 that tells nothing of the cause.
+ */
+export function onError(error: Error, c: Context): Response {
+  if (error instanceof HttpError) return c.json({ message: error.message }, error.status)
+  if (error instanceof RpcError) return c.json({ message: messages.rpcUnavailable(error.chainId) }, 502)
+  console.error('[airlock-api]', c.req.method, c.req.path, error)
+  return c.json({ message: messages.internal }, 500)
+}

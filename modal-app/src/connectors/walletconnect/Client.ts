@@ -1,0 +1,355 @@
+/**
+ * The WalletConnect connector: a `@walletconnect/sign-client` inside the modal (its keys and sessions live
+ * in the modal origin's storage, never on the host page). One session can carry eip155, solana and bip122
+ * accounts at once. Requests arrive in the host providers' terms (EIP-1193, Wallet Standard) and are
+ * translated to WalletConnect's namespace methods here, and the answers back.
+ *
+ * Loaded on demand: sign-client is large, and nothing in the first chunk needs it.
+ */
+import { Caip, Errors, type Schema } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+import { SignClient } from '@walletconnect/sign-client'
+import type { Account, Connection } from '../../core/Connection.ts'
+import * as base58 from '../../shared/encoding/base58.ts'
+import * as base64 from '../../shared/encoding/base64.ts'
+import type { Network } from '../../shared/Network.ts'
+import { texts } from '../../shared/texts.ts'
+import * as WcWallet from './wallet.ts'
+
+export type Options = {
+  projectId: string
+  relayUrl: string
+  /** What the phone wallet shows about the site: the host page, as the modal saw it in the handshake. */
+  metadata: { name: string; description: string; url: string; icons: string[] }
+  /** Told about wallet-side changes to a session. */
+  onEvent: (event: Event) => void
+  /**
+   * Keeps this client's keys and sessions apart from others in the modal origin's storage: one per host
+   * page, so a session paired on one site is never restored on another that shares the storage.
+   */
+  storagePrefix: string
+}
+
+/** The part of a session the modal uses. */
+export type Session = {
+  topic: string
+  peer: { name: string; icons: string[]; url: string }
+  /** CAIP-10 accounts, as the wallet approved them. */
+  accounts: string[]
+  /** Epoch seconds. */
+  expiry: number
+}
+
+export type Event =
+  | { type: 'deleted'; topic: string }
+  | { type: 'accountsChanged'; topic: string; namespace: Caip.Namespace; accounts: string[] }
+  | { type: 'chainChanged'; topic: string; chainId: Caip.ChainId }
+  | { type: 'updated'; session: Session }
+
+export type Pairing = { uri: string; approval: Promise<Session> }
+
+export type Client = {
+  /** Proposes a session for the configured networks; `approval` settles when the wallet answers. */
+  pair(networks: readonly Network[]): Promise<Pairing>
+  /** The newest live session, restored from storage after a reload. */
+  restore(): Session | undefined
+  request(session: Session, request: Schema.Request, chainId: Caip.ChainId): Promise<unknown>
+  disconnect(session: Session): Promise<void>
+}
+
+/** What the modal asks wallets for, per namespace (WalletConnect's method names). */
+export const methods: Record<Caip.Namespace, string[]> = {
+  eip155: [
+    'personal_sign',
+    'eth_signTypedData_v4',
+    'eth_signTypedData',
+    'eth_sendTransaction',
+    'eth_signTransaction',
+    'wallet_switchEthereumChain',
+    'wallet_addEthereumChain',
+  ],
+  solana: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
+  bip122: ['signMessage', 'signPsbt', 'getAccountAddresses'],
+}
+const events: Record<Caip.Namespace, string[]> = {
+  eip155: ['accountsChanged', 'chainChanged'],
+  solana: ['accountsChanged'],
+  bip122: ['accountsChanged', 'bip122_addressesChanged'],
+}
+
+/**
+ * Starts a sign-client against the relay.
+ * @example
+ * const wc = await WalletConnect.create({ projectId, relayUrl, metadata, onEvent })
+ * const { uri, approval } = await wc.pair(networks)
+ */
+export async function create(options: Options): Promise<Client> {
+  const local = isLocal(options.relayUrl)
+  const client = await SignClient.init({
+    projectId: options.projectId,
+    relayUrl: options.relayUrl,
+    metadata: options.metadata,
+    customStoragePrefix: options.storagePrefix,
+    // No usage reports to a vendor: Airlock runs without anyone's cloud.
+    telemetryEnabled: false,
+  })
+  // Verify attests the page's origin through WalletConnect's server; offline (a local relay) each call
+  // would wait 5 s for it. With the public relay it stays on.
+  if (local) (client.core.verify as unknown as { isDevEnv: boolean }).isDevEnv = true
+
+  client.on('session_delete', ({ topic }) => options.onEvent({ type: 'deleted', topic }))
+  client.on('session_expire', ({ topic }) => options.onEvent({ type: 'deleted', topic }))
+  client.on('session_update', ({ topic }) => {
+    const session = client.session.getAll().find((item) => item.topic === topic)
+    if (session) options.onEvent({ type: 'updated', session: toSession(session) })
+  })
+  client.on('session_event', ({ topic, params }) => {
+    const { name, data } = params.event as { name: string; data: unknown }
+    const chainId = params.chainId
+    if (name === 'chainChanged') {
+      const id = toChainId(chainId, data)
+      if (id) options.onEvent({ type: 'chainChanged', topic, chainId: id })
+      return
+    }
+    if (name === 'accountsChanged' || name === 'bip122_addressesChanged') {
+      const namespace = chainId.split(':')[0]
+      if (!Caip.isNamespace(namespace)) return
+      const accounts = S.parse(S.array(S.string(200), 64), data)
+      if (accounts.ok)
+        options.onEvent({
+          type: 'accountsChanged',
+          topic,
+          namespace,
+          accounts: accounts.value.map((account) => account.split(':').at(-1) ?? account),
+        })
+    }
+  })
+
+  return {
+    async pair(networks) {
+      const optionalNamespaces = Object.fromEntries(
+        Caip.namespaces.flatMap((namespace) => {
+          const chains = networks.filter((network) => network.namespace === namespace).map((n) => n.id)
+          if (chains.length === 0) return []
+          return [[namespace, { chains, methods: methods[namespace], events: events[namespace] }]]
+        }),
+      )
+      // WalletConnect recommends optional namespaces only: a wallet approves what it supports.
+      const { uri, approval } = await client.connect({ optionalNamespaces })
+      if (!uri) throw new Errors.InternalError(texts.walletConnect.noUri)
+      return { uri, approval: approval().then(toSession) }
+    },
+    restore() {
+      const now = Date.now() / 1000
+      const live = client.session.getAll().filter((session) => session.expiry > now)
+      const newest = live.sort((a, b) => b.expiry - a.expiry)[0]
+      return newest && toSession(newest)
+    },
+    async request(session, request, chainId) {
+      const call = toWalletConnect(request, chainId)
+      const result = await client
+        .request({ topic: session.topic, chainId, request: { method: call.method, params: call.params } })
+        .catch((error: unknown) => {
+          throw toBaseError(error)
+        })
+      return call.result(result)
+    },
+    async disconnect(session) {
+      await client.disconnect({ topic: session.topic, reason: { code: 6000, message: 'User disconnected.' } })
+    },
+  }
+}
+
+/**
+ * The connection a session gives a namespace: its accounts there (first is active) on the first configured
+ * chain the wallet approved, else on `fallback`. Undefined when the wallet approved nothing there.
+ */
+export function connectionOf(
+  session: Session,
+  namespace: Caip.Namespace,
+  networks: readonly Network[],
+  fallback?: Caip.ChainId,
+): Connection | undefined {
+  const entries = session.accounts.flatMap((id) => {
+    if (!Caip.isAccountId(id)) return []
+    const { namespace: ns, reference, address } = Caip.parseAccountId(id)
+    return ns === namespace ? [{ chainId: `${ns}:${reference}` as Caip.ChainId, address }] : []
+  })
+  if (entries.length === 0) return undefined
+  const configured = (id: string) => networks.some((network) => network.id === id)
+  const chainId =
+    (fallback && entries.some((entry) => entry.chainId === fallback) ? fallback : undefined) ??
+    entries.find((entry) => configured(entry.chainId))?.chainId ??
+    (entries[0] as { chainId: Caip.ChainId }).chainId
+  const addresses = [...new Set(entries.map((entry) => entry.address))]
+  const accounts: Account[] = addresses.map((address) => ({
+    address,
+    // Wallet Standard accounts carry a public key; a Solana address is one.
+    ...(namespace === 'solana' ? { publicKey: safeBase58(address) } : {}),
+  }))
+  return {
+    wallet: WcWallet.of(namespace, session.peer.name || undefined),
+    accounts,
+    chainId,
+  }
+}
+
+type Call = { method: string; params: unknown; result: (answer: unknown) => unknown }
+
+/** The WalletConnect form of a provider request, and how to read its answer. */
+export function toWalletConnect(request: Schema.Request, chainId: Caip.ChainId): Call {
+  if (request.namespace === 'eip155')
+    return { method: request.method, params: request.params ?? [], result: (answer) => answer }
+  switch (request.method) {
+    case 'solana:signMessage': {
+      const { address, message } = request.params
+      return {
+        method: 'solana_signMessage',
+        params: { message: base58.encode(message), pubkey: address },
+        result: (answer) => ({
+          signedMessage: message,
+          signature: base58.decode(read(answer, solanaSignature, request.method).signature),
+        }),
+      }
+    }
+    case 'solana:signTransaction':
+      return {
+        method: 'solana_signTransaction',
+        params: { transaction: base64.encode(request.params.transaction) },
+        result: (answer) => {
+          const signed = read(answer, solanaTransaction, request.method).transaction
+          // Wallets that answer only a signature leave the dApp without the signed bytes it asked for.
+          if (!signed) throw new Errors.InternalError(texts.errors.unexpectedAnswer(request.method))
+          return { signedTransaction: fromBase64(signed) }
+        },
+      }
+    case 'solana:signAndSendTransaction':
+      return {
+        method: 'solana_signAndSendTransaction',
+        params: {
+          transaction: base64.encode(request.params.transaction),
+          sendOptions: request.params.options ?? {},
+        },
+        result: (answer) => ({
+          signature: base58.decode(read(answer, solanaSignature, request.method).signature),
+        }),
+      }
+    case 'bitcoin:signMessage': {
+      const { address, message } = request.params
+      return {
+        method: 'signMessage',
+        params: { account: address, address, message: utf8(message), protocol: 'ecdsa' },
+        result: (answer) => ({
+          signedMessage: message,
+          signature: fromBase64(read(answer, bitcoinSignature, request.method).signature),
+        }),
+      }
+    }
+    case 'bitcoin:signTransaction': {
+      const { psbt, inputsToSign } = request.params
+      return {
+        method: 'signPsbt',
+        params: {
+          account: inputsToSign[0]?.address,
+          psbt: base64.encode(psbt),
+          signInputs: inputsToSign.flatMap(({ address, signingIndexes, sigHash }) =>
+            signingIndexes.map((index) => ({
+              address,
+              index,
+              ...(sigHash === undefined ? {} : { sighashTypes: [sigHash] }),
+            })),
+          ),
+          broadcast: false,
+        },
+        result: (answer) => ({ signedPsbt: fromBase64(read(answer, signedPsbt, request.method).psbt) }),
+      }
+    }
+  }
+  throw new Errors.UnsupportedMethodError(
+    `${request.method} is not available through WalletConnect on ${chainId}.`,
+  )
+}
+
+const solanaSignature = S.object({ signature: S.string(200, 1) })
+const solanaTransaction = S.object({ transaction: S.optional(S.string(1_500_000, 1)) })
+const bitcoinSignature = S.object({ signature: S.string(1000, 1) })
+const signedPsbt = S.object({ psbt: S.string(1_500_000, 1) })
+
+function read<T>(answer: unknown, shape: S.Shape<T>, method: string): T {
+  const parsed = S.parse(shape, answer)
+  if (!parsed.ok) throw new Errors.InternalError(texts.errors.unexpectedAnswer(method))
+  return parsed.value
+}
+
+/** A sign-client session as the modal keeps it. */
+function toSession(struct: {
+  topic: string
+  expiry: number
+  peer: { metadata: { name: string; icons: string[]; url: string } }
+  namespaces: Record<string, { accounts: string[] }>
+}): Session {
+  return {
+    topic: struct.topic,
+    expiry: struct.expiry,
+    peer: {
+      name: struct.peer.metadata.name,
+      icons: struct.peer.metadata.icons,
+      url: struct.peer.metadata.url,
+    },
+    accounts: Object.values(struct.namespaces).flatMap((namespace) => namespace.accounts),
+  }
+}
+
+function toChainId(eventChain: string, data: unknown): Caip.ChainId | undefined {
+  const namespace = eventChain.split(':')[0]
+  if (namespace === 'eip155' && (typeof data === 'number' || typeof data === 'string')) {
+    const id = `eip155:${BigInt(data).toString()}`
+    return Caip.isChainId(id) ? id : undefined
+  }
+  if (typeof data === 'string' && Caip.isChainId(data)) return data
+  return Caip.isChainId(eventChain) ? eventChain : undefined
+}
+
+/** Wallet errors keep their code (4001 stays 4001); sign-client's own become internal errors. */
+function toBaseError(error: unknown): Errors.BaseError {
+  const code = (error as { code?: unknown } | undefined)?.code
+  const message = (error as { message?: unknown } | undefined)?.message
+  const text = typeof message === 'string' && message ? message : texts.errors.fallback
+  if (code === 4001 || code === 5000) return new Errors.UserRejectedRequestError(text)
+  if (typeof code === 'number') return Errors.fromWire({ code, message: text })
+  return new Errors.InternalError(text)
+}
+
+function isLocal(relayUrl: string): boolean {
+  try {
+    const { hostname } = new URL(relayUrl)
+    return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]'
+  } catch {
+    return false
+  }
+}
+
+function safeBase58(text: string): Uint8Array | undefined {
+  try {
+    return base58.decode(text)
+  } catch {
+    return undefined
+  }
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new Errors.InvalidParamsError(texts.walletConnect.notText)
+  }
+}
+
+/** Bytes from a wallet's base64; a wallet that answers something else gets the fallback error. */
+function fromBase64(text: string): Uint8Array {
+  try {
+    return base64.decode(text)
+  } catch {
+    throw new Errors.InternalError(texts.errors.fallback)
+  }
+}

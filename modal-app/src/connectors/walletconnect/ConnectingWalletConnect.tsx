@@ -1,0 +1,96 @@
+import { encode } from 'uqr'
+import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import { texts } from '../../shared/texts.ts'
+import type { PairingSlice, PairingUi } from './types.ts'
+import * as WcWallet from './wallet.ts'
+
+/**
+ * ConnectingWalletConnectBasic: the pairing URI as a QR code and a link to copy, and for a wallet
+ * picked from the registry, buttons that open its app with the URI. A new QR code replaces one about to
+ * expire on its own; after a failure, Try again.
+ */
+export default function ConnectingWalletConnect({
+  snapshot,
+  ui,
+}: {
+  snapshot: CoreSnapshot & PairingSlice
+  ui: CoreUi & PairingUi
+}) {
+  const { status, uri, target, failure, links } = snapshot.pairing
+  const copy = async () => {
+    if (!uri) return
+    try {
+      await navigator.clipboard.writeText(uri)
+      ui.copiedLink(true)
+    } catch {
+      ui.copiedLink(false)
+    }
+  }
+  return (
+    <div className="view view-center">
+      <p className="lead">{target ? texts.walletConnect.scanWith(target.name) : texts.walletConnect.scan}</p>
+      <div className="qr" data-testid="wc-qr" aria-busy={!uri}>
+        {uri ? <QrCode text={uri} /> : <span className="muted">{texts.walletConnect.preparing}</span>}
+      </div>
+      {status === 'failed' ? (
+        <>
+          <p className="muted" role="alert">
+            {failure?.message ?? texts.walletConnect.failed}
+          </p>
+          <button type="button" className="button" onClick={() => ui.retry()}>
+            {texts.walletConnect.tryAgain}
+          </button>
+        </>
+      ) : (
+        <p className="muted" aria-live="polite">
+          {uri ? texts.walletConnect.waiting : ''}
+        </p>
+      )}
+      <div className="actions">
+        {target &&
+          links.map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              className="button"
+              disabled={!uri}
+              onClick={() => ui.openWallet(kind)}
+            >
+              {linkLabels[kind](target.name)}
+            </button>
+          ))}
+        <button type="button" className="button button-secondary" disabled={!uri} onClick={copy}>
+          {texts.walletConnect.copyLink}
+        </button>
+      </div>
+    </div>
+  )
+}
+
+const linkLabels = {
+  mobile: texts.walletConnect.openApp,
+  desktop: texts.walletConnect.openDesktop,
+  webapp: texts.walletConnect.openWeb,
+}
+
+/** The QR code as one SVG path: crisp at any size, and nothing but geometry reaches the DOM. */
+function QrCode({ text }: { text: string }) {
+  // Level Q survives the mark drawn over the centre.
+  const { data, size } = encode(text, { ecc: 'Q', border: 2 })
+  let path = ''
+  for (const [y, row] of data.entries())
+    for (const [x, dark] of row.entries()) if (dark) path += `M${x} ${y}h1v1h-1z`
+  return (
+    <svg
+      className="qr-code"
+      viewBox={`0 0 ${size} ${size}`}
+      role="img"
+      aria-label={texts.walletConnect.qrLabel}
+      shapeRendering="crispEdges"
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={path} fill="#000" />
+      <image href={WcWallet.icon} x={size / 2 - 4} y={size / 2 - 4} width={8} height={8} />
+    </svg>
+  )
+}

@@ -1,0 +1,96 @@
+/**
+ * The modal's configuration, read once from its own URL (`?projectId=…&config=<JSON>`), which the host SDK
+ * builds. It is the host's word, so it is parsed here and nowhere else, with the bridge's own shapes.
+ */
+import { Caip } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+const chainId = S.check(S.string(80), Caip.isChainId, Caip.invalidChainId)
+const httpUrl = S.string(2048, 1, /^https?:\/\/\S+$/)
+const rpcUrls = S.check(
+  S.record(httpUrl, 64),
+  (urls) => Object.keys(urls).every(Caip.isChainId),
+  `rpcUrls: ${Caip.invalidChainId}`,
+)
+
+const walletId = S.string(80, 1, /^[\w-]+$/)
+
+const schema = S.object({
+  /** CAIP-2 ids of the networks the dApp supports, in its order. */
+  networks: S.array(chainId, 64),
+  rpcUrls: S.optional(rpcUrls),
+  themeMode: S.optional(S.picklist(['light', 'dark'])),
+  /** Checked key by key by `Theme.sanitize`; anything unsafe is dropped, not fatal. */
+  themeVariables: S.optional(S.record(S.string(256), 64)),
+  /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`). */
+  features: S.optional(S.record(S.union(S.boolean, S.array(S.string(32, 1, /^[A-Za-z]+$/), 16)), 64)),
+  embedded: S.optional(S.boolean),
+  /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
+  walletConnect: S.optional(
+    S.object({
+      projectId: S.string(128, 1, /^[\w-]+$/),
+      relayUrl: S.optional(S.string(2048, 1, /^wss?:\/\/[^\s]+$/)),
+    }),
+  ),
+  /** Registry ids of wallets to show first, and of wallets never to show. */
+  featuredWalletIds: S.optional(S.array(walletId, 64)),
+  excludeWalletIds: S.optional(S.array(walletId, 500)),
+  /** Sign-in after connecting; `legacy` marks the EVM-only `siweConfig` of the host. */
+  siwx: S.optional(
+    S.object({
+      legacy: S.optional(S.boolean),
+      required: S.optional(S.boolean),
+      // EIP-4361: one line, no line breaks.
+      statement: S.optional(S.string(500, 0, /^[^\n\r]*$/)),
+      resources: S.optional(S.array(S.string(2048, 1, /^[a-z][a-z0-9+.-]*:\S+$/i), 32)),
+      expiresIn: S.optional(S.number(60, 31_536_000)),
+    }),
+  ),
+})
+export type Config = S.Infer<typeof schema>
+
+const known = [
+  'networks',
+  'rpcUrls',
+  'themeMode',
+  'themeVariables',
+  'features',
+  'embedded',
+  'walletConnect',
+  'featuredWalletIds',
+  'excludeWalletIds',
+  'siwx',
+]
+
+/** What the URL said, or why it could not be used. */
+export type Parsed =
+  | { ok: true; projectId: string; config: Config }
+  | { ok: false; projectId: string; config: Config; message: string }
+
+/** The configuration a modal falls back to when the host's is unusable: nothing configured. */
+const empty: Config = { networks: [] }
+
+/**
+ * Reads `projectId` and `config` from the modal's query string.
+ * @example
+ * Config.parse('?projectId=demo&config=' + encodeURIComponent(JSON.stringify({ networks: ['eip155:1'] })))
+ */
+export function parse(search: string): Parsed {
+  const params = new URLSearchParams(search)
+  const projectId = params.get('projectId') ?? ''
+  const raw = params.get('config')
+  const fail = (message: string): Parsed => ({ ok: false, projectId, config: empty, message })
+  if (raw === null) return fail('The modal URL has no config parameter.')
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch {
+    return fail('The config parameter is not valid JSON.')
+  }
+  const parsed = S.parse(schema, json)
+  if (!parsed.ok) return fail(`Invalid config: ${parsed.message}`)
+  // Unknown keys are dropped with a warning, so a newer host SDK does not break an older modal.
+  const unknown = Object.keys(json as object).filter((key) => !known.includes(key))
+  if (unknown.length > 0) console.warn(`[airlock] Unknown config keys are ignored: ${unknown.join(', ')}`)
+  return { ok: true, projectId, config: parsed.value }
+}

@@ -1,0 +1,296 @@
+/**
+ * The modal's kernel: the view router, one connection per namespace, the networks, and the features that
+ * plug into them. It implements the API the host calls (`HostApi.ts`), pushes every state change to the
+ * host and gives the views one snapshot to render. It touches no DOM and knows no feature: storage, the
+ * network registry, the API client, timers and the features are handed in.
+ */
+import { Errors, Views } from '@airlock/bridge-protocol'
+import { createActor } from 'xstate'
+import type { Host } from '../connectors/Connector.ts'
+import { texts } from '../shared/texts.ts'
+import * as Alerts from './Alerts.ts'
+import type { Config } from './Config.ts'
+import * as Connections from './Connections.ts'
+import {
+  type ApiClient,
+  type ConnectRows,
+  type Feature,
+  isOn,
+  type Kernel,
+  type Runtime,
+  type ViewSpec,
+} from './Feature.ts'
+import * as HostApi from './HostApi.ts'
+import * as Networks from './Networks.ts'
+import * as Reactions from './Reactions.ts'
+import * as Router from './Router.ts'
+import * as Snackbar from './Snackbar.ts'
+import * as Snapshot from './Snapshot.ts'
+import type { Storage } from './Storage.ts'
+import { coreViews } from './views/index.ts'
+
+export type Modal = {
+  /** The implementation of `Schema.modalApi`, handed to `Messenger.create` at once on handshake. */
+  api: HostApi.ModalApi
+  /** Attaches the host after the handshake: lists its wallets and reconnects. */
+  start(session: { host: Host; origin: string }): Promise<void>
+  alert(kind: Alerts.Kind, detail?: string): void
+  subscribe(listener: () => void): () => void
+  getSnapshot(): Snapshot.Snapshot
+  /** What the views may do: the core's actions and every feature's. */
+  ui: Snapshot.Ui
+  /** The views of the core and the enabled features, by name. */
+  views: ReadonlyMap<string, ViewSpec>
+  /** The rows features add to Connect's list. */
+  connectRows: readonly ConnectRows[]
+}
+
+/** Options of {@link create}. */
+export type Options = {
+  config: Config
+  /** Set when the host's config could not be used: the modal shows it and refuses requests. */
+  configError?: string | undefined
+  storage: Storage
+  api: ApiClient
+  loadRegistry: () => Promise<Networks.Registry>
+  features: readonly Feature[]
+  /** @default false */
+  mobile?: boolean
+  /** @default Snackbar.realTimers */
+  timers?: Snackbar.Timers
+  /** How long a silent reconnect may take before the wallet counts as gone. @default 10_000 */
+  reconnectTimeout?: number
+  /** How long to wait for a stored wallet to announce itself on the page. @default 600 */
+  walletGrace?: number
+  /** @default Date.now */
+  now?: () => number
+}
+
+/**
+ * @example
+ * const modal = Modal.create({ config, storage, api, loadRegistry, features })
+ * const messenger = Messenger.create({ port, local: Schema.modalApi, implementation: modal.api, peer: Schema.hostApi })
+ * modal.start({ host: messenger.remote, origin })
+ */
+export function create(options: Options): Modal {
+  const { config, storage, timers = Snackbar.realTimers, now = Date.now } = options
+  let host: Host | undefined
+  let origin: string | undefined
+  let snapshot: Snapshot.Snapshot | undefined
+  const listeners = new Set<() => void>()
+  const alerts = Alerts.create(() => changed())
+  const snackbar = Snackbar.create({ onChange: () => changed(), timers })
+  const shake = Snackbar.shaker(timers, () => changed())
+
+  const networks = Networks.create({
+    ids: config.networks,
+    storage,
+    connectionOf: (namespace) => connections.connectionOf(namespace),
+    changed: () => changed(),
+  })
+  const connections = Connections.create({
+    storage,
+    timers,
+    reconnectTimeout: options.reconnectTimeout ?? 10_000,
+    walletGrace: options.walletGrace ?? 600,
+    networks: () => networks.list(),
+    activeNetworkId: () => networks.activeId(),
+    changed: () => changed(),
+    onTransition: (namespace, before, next) => {
+      reactions.transition(namespace, before, next)
+      changed()
+    },
+  })
+  const router = createActor(Router.machine.provide({ actions: { closed: () => reactions.closed() } }), {
+    input: {
+      embedded: config.embedded ?? false,
+      mobile: options.mobile ?? false,
+      adapters: networks.namespaces().size > 0,
+      connected: false,
+    },
+  })
+  const currentView = () => Router.currentView(router.getSnapshot().context)
+
+  const kernel: Kernel = {
+    config,
+    storage,
+    timers,
+    now,
+    api: options.api,
+    mobile: options.mobile ?? false,
+    origin: () => origin,
+    host: () => host,
+    router: {
+      send: (event) => router.send(event),
+      view: currentView,
+      isOpen: () => Router.isOpen(router.getSnapshot()),
+    },
+    snackbar,
+    track(event) {
+      if (config.features?.analytics === false) return
+      void options.api.track(event, origin ?? '')
+    },
+    shake: () => shake.start(),
+    changed: () => changed(),
+    connectionOf: (namespace) => connections.connectionOf(namespace),
+    activeNamespace: () => networks.activeNamespace(),
+    configured: (id) => networks.configured(id),
+    networks: () => networks.list(),
+    wallets: () => connections.wallets(),
+    walletRequest: (connection, request) => connections.request(connection, request),
+    disconnectAll: () => disconnectAll(),
+    switchTo: (network) => switchTo(network),
+    addConnector: (factory) => connections.add(factory),
+  }
+
+  const enabled = options.features.filter((feature) => isOn(feature, config))
+  const runtimes: Runtime[] = enabled.map((feature) => feature.setup(kernel))
+  const views = new Map<string, ViewSpec>(
+    [...coreViews, ...enabled.flatMap((feature) => feature.views ?? [])].map((spec) => [spec.name, spec]),
+  )
+  const each = <K extends keyof Runtime>(key: K) =>
+    runtimes.flatMap((runtime) => (runtime[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
+
+  const hostApi = HostApi.create({
+    kernel,
+    connections,
+    networks,
+    router,
+    configError: options.configError,
+    canOpen,
+    // Internal screens never cross the wire: the host sees the public view they belong to.
+    publicView(view) {
+      const name = views.get(view)?.public ?? view
+      return Views.isPublicView(name) ? name : 'Connect'
+    },
+    enter: (view) => {
+      for (const entered of each('entered')) entered(view)
+    },
+    opened: () => {
+      for (const opened of each('opened')) opened()
+    },
+    requested: (request, result) => {
+      for (const requested of each('requested')) requested(request, result)
+    },
+    state: () => Object.assign({}, ...each('state').map((state) => state())),
+    signOut: signOutOf(runtimes),
+    pending: () => each('connecting').some((connecting) => connecting()),
+  })
+
+  const reactions = Reactions.create({
+    networks,
+    connections,
+    router,
+    hostApi,
+    snackbar,
+    shake,
+    hooks: (key) => each(key),
+  })
+
+  // ---- switching and disconnecting ----
+
+  async function switchTo(network: Parameters<Kernel['switchTo']>[0]) {
+    const connection = connections.connectionOf(network.namespace)
+    if (connection) {
+      await connections.switchChain(connection, network)
+      // The wallet also sends chainChanged; applying it here keeps the answer and the state in step.
+      connections.send(network.namespace, { type: 'CHAIN_CHANGED', chainId: network.id })
+    }
+    networks.setActive(network.id)
+  }
+
+  async function disconnectAll() {
+    try {
+      await connections.disconnectAll()
+    } catch (error) {
+      console.error('[airlock] Failed to disconnect', error)
+      snackbar.show('error', texts.errors.failedToDisconnect)
+      shake.start()
+      throw new Errors.InternalError(texts.errors.failedToDisconnect, { cause: error })
+    }
+  }
+
+  function canOpen(view: string): boolean {
+    if (view === 'Account') return connections.anyConnected()
+    if (view === 'UnsupportedChain') return Reactions.onUnsupportedChain(connections, networks)
+    if (!views.has(view)) return false
+    for (const answer of each('canOpen')) {
+      const verdict = answer(view)
+      if (verdict !== undefined) return verdict
+    }
+    return true
+  }
+
+  // ---- state ----
+
+  function changed() {
+    snapshot = undefined
+    if (host) hostApi.publish(host)
+    for (const listener of listeners) listener()
+  }
+
+  const build = Snapshot.builder({
+    kernel,
+    config,
+    router,
+    connections,
+    networks,
+    alerts,
+    snackbar,
+    shake,
+    filter: () => hostApi.filter(),
+    origin: () => origin,
+    slices: () => each('snapshot').map((slice) => slice()),
+    accountFields: (namespace, connection) =>
+      Object.assign({}, ...each('account').map((fields) => fields(namespace, connection))),
+  })
+
+  const ui = Object.assign(
+    Snapshot.coreUi({ kernel, connections, router, retry: () => each('retry'), back: () => each('back') }),
+    ...each('ui'),
+  ) as Snapshot.Ui
+
+  router.subscribe((snap) => {
+    if (Router.isOpen(snap)) for (const shown of each('shown')) shown()
+    changed()
+  })
+  router.start()
+  connections.run()
+  if (options.configError) alerts.add('invalidConfig', options.configError)
+
+  return {
+    api: hostApi.api,
+    async start(session) {
+      host = session.host
+      origin = session.origin
+      changed()
+      try {
+        const registry = await options.loadRegistry()
+        networks.resolve(registry.resolve(config.networks, { rpcUrls: config.rpcUrls }))
+        router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
+        await connections.start(session, networks.namespaces(), options.walletGrace ?? 600)
+        for (const settled of each('settled')) settled()
+      } finally {
+        hostApi.ready()
+        changed()
+      }
+    },
+    alert: (kind, detail) => alerts.add(kind, detail),
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    getSnapshot() {
+      snapshot ??= build()
+      return snapshot
+    },
+    ui,
+    views,
+    connectRows: enabled.flatMap((feature) => (feature.connectRows ? [feature.connectRows] : [])),
+  }
+}
+
+function signOutOf(runtimes: readonly Runtime[]): (() => Promise<void>) | undefined {
+  const signOut = runtimes.find((runtime) => runtime.host?.signOut)?.host?.signOut
+  return signOut && (async () => void (await signOut(undefined)))
+}

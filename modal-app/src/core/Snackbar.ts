@@ -1,0 +1,80 @@
+/**
+ * The snackbar: one message at a time. A new one replaces an open one after 150 ms (the old one closes
+ * first, so the eye sees a new message rather than a changed one); success and error close by themselves,
+ * loading stays until replaced. And the card's shake, which marks a failure for 500 ms.
+ */
+
+type Variant = 'loading' | 'success' | 'error'
+export type Snack = { id: number; variant: Variant; message: string }
+
+export const swapDelay = 150
+export const autoCloseDelay = 2_500
+
+export type Timers = {
+  setTimeout: (callback: () => void, ms: number) => unknown
+  clearTimeout: (handle: unknown) => void
+}
+
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+}
+
+export type Snackbar = {
+  current(): Snack | undefined
+  show(variant: Variant, message: string): void
+}
+
+/** @example const snackbar = Snackbar.create({ onChange: render }); snackbar.show('success', 'Address copied') */
+export function create(options: { onChange: () => void; timers?: Timers }): Snackbar {
+  const { onChange, timers = realTimers } = options
+  let current: Snack | undefined
+  let counter = 0
+  let timer: unknown
+
+  const set = (snack: Snack | undefined) => {
+    current = snack
+    onChange()
+  }
+  const schedule = (callback: () => void, ms: number) => {
+    timers.clearTimeout(timer)
+    timer = timers.setTimeout(callback, ms)
+  }
+  const present = (snack: Snack) => {
+    set(snack)
+    if (snack.variant === 'loading') timers.clearTimeout(timer)
+    else schedule(() => set(undefined), autoCloseDelay)
+  }
+
+  return {
+    current: () => current,
+    show(variant, message) {
+      const snack = { id: ++counter, variant, message }
+      if (!current) return present(snack)
+      set(undefined)
+      schedule(() => present(snack), swapDelay)
+    },
+  }
+}
+
+/** How long the card shakes after a failure. */
+export const shakeMs = 500
+
+/** The card's shake: a new one restarts it. */
+export function shaker(timers: Timers, onChange: () => void) {
+  let timer: unknown
+  let active = false
+  return {
+    active: () => active,
+    start() {
+      if (active) timers.clearTimeout(timer)
+      active = true
+      timer = timers.setTimeout(() => {
+        active = false
+        onChange()
+      }, shakeMs)
+      onChange()
+    },
+  }
+}
+export type Shaker = ReturnType<typeof shaker>

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { create, maxRecentWallets, memory, prefix, sameWallet } from './Storage.ts'
+
+const metamask = { namespace: 'eip155' as const, rdns: 'io.metamask', name: 'MetaMask' }
+const rabby = { namespace: 'eip155' as const, rdns: 'io.rabby', name: 'Rabby' }
+const phantom = { namespace: 'solana' as const, name: 'Phantom' }
+
+describe('storage', () => {
+  it('keeps at most 2 recent wallets, most recent first, without duplicates', () => {
+    const storage = create()
+    storage.addRecentWallet(metamask)
+    storage.addRecentWallet(rabby)
+    storage.addRecentWallet(metamask)
+    expect(storage.getRecentWallets()).toEqual([metamask, rabby])
+    storage.addRecentWallet(phantom)
+    expect(storage.getRecentWallets()).toEqual([phantom, metamask])
+    expect(storage.getRecentWallets()).toHaveLength(maxRecentWallets)
+  })
+
+  it('stores connections per namespace and clears one namespace only', () => {
+    const storage = create()
+    storage.addConnection(metamask)
+    storage.addConnection(phantom)
+    storage.addConnection(rabby)
+    expect(storage.getConnections('eip155')).toEqual([rabby, metamask])
+    storage.clearConnections('eip155')
+    expect(storage.getConnections('eip155')).toEqual([])
+    expect(storage.getConnections('solana')).toEqual([phantom])
+  })
+
+  it('stores the active network', () => {
+    const storage = create()
+    expect(storage.getActiveNetwork()).toBeUndefined()
+    storage.setActiveNetwork('eip155:31338')
+    expect(storage.getActiveNetwork()).toBe('eip155:31338')
+  })
+
+  it('writes under the @airlock/ prefix', () => {
+    const backend = memory()
+    create(backend).setActiveNetwork('eip155:1')
+    expect(backend.getItem(`${prefix}activeNetwork`)).toBe('"eip155:1"')
+  })
+
+  it('reads corrupt entries as empty', () => {
+    const backend = memory()
+    backend.setItem(`${prefix}recentWallets`, '{not json')
+    backend.setItem(`${prefix}connections`, '{"eip155":"MetaMask"}')
+    backend.setItem(`${prefix}activeNetwork`, '"mainnet"')
+    const storage = create(backend)
+    expect(storage.getRecentWallets()).toEqual([])
+    expect(storage.getConnections('eip155')).toEqual([])
+    expect(storage.getActiveNetwork()).toBeUndefined()
+  })
+
+  it('keeps working when the backend throws', () => {
+    const broken = {
+      getItem: () => {
+        throw new Error('blocked')
+      },
+      setItem: () => {
+        throw new Error('blocked')
+      },
+      removeItem: () => {},
+    }
+    const storage = create(broken)
+    expect(() => storage.addRecentWallet(metamask)).not.toThrow()
+    expect(storage.getRecentWallets()).toEqual([])
+  })
+
+  it('matches wallets by rdns, else by name, within a namespace', () => {
+    expect(sameWallet(metamask, { namespace: 'eip155', rdns: 'io.metamask', name: 'MetaMask Flask?' })).toBe(
+      true,
+    )
+    expect(sameWallet(metamask, { namespace: 'eip155', name: 'MetaMask' })).toBe(false)
+    expect(sameWallet(phantom, { namespace: 'solana', name: 'Phantom' })).toBe(true)
+    expect(sameWallet(phantom, { namespace: 'eip155', name: 'Phantom' })).toBe(false)
+  })
+})

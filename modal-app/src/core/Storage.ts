@@ -1,0 +1,177 @@
+/**
+ * What the modal remembers between page loads, under the `@airlock/` prefix of the modal origin's storage.
+ * Everything goes through {@link KeyValue}, so the backing store can later be the host page's storage over
+ * the bridge when the browser partitions or blocks the iframe's.
+ */
+import { Caip, Schema } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+/** The backing store: synchronous, string values, like `localStorage`. */
+export type KeyValue = {
+  getItem(key: string): string | null
+  setItem(key: string, value: string): void
+  removeItem(key: string): void
+}
+
+/** How a wallet is recognised across page loads: its id changes, its rdns (else name) does not. */
+export type WalletKey = { namespace: Caip.Namespace; rdns?: string | undefined; name: string }
+
+export const prefix = '@airlock/'
+export const maxRecentWallets = 2
+const maxConnections = 4
+const maxSessions = 8
+
+const walletKey = S.object({
+  namespace: S.picklist(Caip.namespaces),
+  rdns: S.optional(S.string(128)),
+  name: S.string(64),
+})
+const walletKeys = S.array(walletKey, 16)
+const sessions = S.record(Schema.session, 16)
+// Only links that open an app or a secure page: the value is later handed to window.open.
+const deepLink = S.object({
+  name: S.string(100, 1),
+  href: S.string(4096, 1, /^(https:\/\/|(?!(javascript|data|vbscript|file|blob):)[a-z][a-z0-9+.-]*:\/\/)/i),
+})
+const connections = S.object({
+  eip155: S.optional(walletKeys),
+  solana: S.optional(walletKeys),
+  bip122: S.optional(walletKeys),
+})
+
+export type Storage = {
+  /** Wallets that were connected in a namespace, most recent first. */
+  getConnections(namespace: Caip.Namespace): WalletKey[]
+  /** Records a connection, moving the wallet to the front. */
+  addConnection(wallet: WalletKey): void
+  /** Forgets every connection of a namespace. */
+  clearConnections(namespace: Caip.Namespace): void
+  getActiveNetwork(): Caip.ChainId | undefined
+  setActiveNetwork(id: Caip.ChainId): void
+  /** Wallets recently connected, most recent first, at most {@link maxRecentWallets}. */
+  getRecentWallets(): WalletKey[]
+  addRecentWallet(wallet: WalletKey): void
+  /** The WalletConnect wallet's app link, opened for requests on a phone. */
+  getDeepLink(): DeepLink | undefined
+  setDeepLink(link: DeepLink): void
+  clearDeepLink(): void
+  /** Sign-in sessions, by host origin and CAIP-10 account. */
+  getSession(account: string): Schema.Session | undefined
+  setSession(account: string, session: Schema.Session): void
+  removeSession(account: string): void
+}
+
+type DeepLink = { name: string; href: string }
+
+/** True when both keys name the same wallet: same namespace, and same rdns (or same name without one). */
+export function sameWallet(a: WalletKey, b: WalletKey): boolean {
+  if (a.namespace !== b.namespace) return false
+  if (a.rdns || b.rdns) return a.rdns === b.rdns
+  return a.name === b.name
+}
+
+/** The key of a wallet, without the fields storage does not need. */
+export function keyOf(wallet: WalletKey): WalletKey {
+  return wallet.rdns
+    ? { namespace: wallet.namespace, rdns: wallet.rdns, name: wallet.name }
+    : { namespace: wallet.namespace, name: wallet.name }
+}
+
+/**
+ * A store over a backend. Unreadable entries read as empty: storage is a cache of convenience, never a
+ * reason to fail.
+ * @example
+ * const storage = Storage.create(Storage.browser())
+ * storage.addRecentWallet({ namespace: 'eip155', rdns: 'io.metamask', name: 'MetaMask' })
+ */
+export function create(backend: KeyValue = memory()): Storage {
+  const read = <T>(key: string, shape: S.Shape<T>): T | undefined => {
+    try {
+      const raw = backend.getItem(prefix + key)
+      if (raw === null) return undefined
+      const parsed = S.parse(shape, JSON.parse(raw))
+      return parsed.ok ? parsed.value : undefined
+    } catch {
+      return undefined
+    }
+  }
+  const write = (key: string, value: unknown) => {
+    try {
+      backend.setItem(prefix + key, JSON.stringify(value))
+    } catch {
+      // Quota or a blocked store: the modal works on, it only forgets across reloads.
+    }
+  }
+  const withFront = (list: WalletKey[], wallet: WalletKey, max: number) =>
+    [keyOf(wallet), ...list.filter((item) => !sameWallet(item, wallet))].slice(0, max)
+
+  return {
+    getConnections: (namespace) => read('connections', connections)?.[namespace] ?? [],
+    addConnection(wallet) {
+      const all = read('connections', connections) ?? {}
+      write('connections', {
+        ...all,
+        [wallet.namespace]: withFront(all[wallet.namespace] ?? [], wallet, maxConnections),
+      })
+    },
+    clearConnections(namespace) {
+      const { [namespace]: _, ...rest } = read('connections', connections) ?? {}
+      write('connections', rest)
+    },
+    getActiveNetwork() {
+      const id = read('activeNetwork', S.string(80))
+      return Caip.isChainId(id) ? id : undefined
+    },
+    setActiveNetwork: (id) => write('activeNetwork', id),
+    getRecentWallets: () => (read('recentWallets', walletKeys) ?? []).slice(0, maxRecentWallets),
+    addRecentWallet(wallet) {
+      write('recentWallets', withFront(read('recentWallets', walletKeys) ?? [], wallet, maxRecentWallets))
+    },
+    getSession: (account) => {
+      const all = read('siwx', sessions) ?? {}
+      return Object.hasOwn(all, account) ? all[account] : undefined
+    },
+    setSession(account, session) {
+      const all = read('siwx', sessions) ?? {}
+      // A handful of accounts at most; the oldest entries go first.
+      const kept = Object.entries(all)
+        .filter(([key]) => key !== account)
+        .slice(-(maxSessions - 1))
+      write('siwx', Object.fromEntries([...kept, [account, session]]))
+    },
+    removeSession(account) {
+      const { [account]: _, ...rest } = read('siwx', sessions) ?? {}
+      write('siwx', rest)
+    },
+    getDeepLink: () => read('wcDeepLink', deepLink),
+    setDeepLink: (link) => write('wcDeepLink', link),
+    clearDeepLink() {
+      try {
+        backend.removeItem(`${prefix}wcDeepLink`)
+      } catch {}
+    },
+  }
+}
+
+/** An in-memory backend, for tests and for browsers that refuse storage to iframes. */
+export function memory(): KeyValue {
+  const map = new Map<string, string>()
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  }
+}
+
+/** The modal origin's `localStorage`, or memory when the browser blocks it (partitioned or disabled). */
+export function browser(): KeyValue {
+  try {
+    const store = globalThis.localStorage
+    const probe = `${prefix}probe`
+    store.setItem(probe, '1')
+    store.removeItem(probe)
+    return store
+  } catch {
+    return memory()
+  }
+}

@@ -1,0 +1,93 @@
+import { useId } from 'react'
+import { texts } from '../../shared/texts.ts'
+import { onListKeyDown } from '../../shared/ui/keys.ts'
+import type { ConnectorType, ConnectRows, ViewProps } from '../Feature.ts'
+import type { CoreSnapshot, CoreUi, WalletEntry } from '../Snapshot.ts'
+
+/**
+ * The host's origin, then the wallets by group in the order the host chose (`connectorTypeOrder`; by
+ * default the page's wallets, recent first, each tagged with its chain family, then the rows features add:
+ * WalletConnect's QR code, registry wallets), and All Wallets last.
+ */
+export function Connect({
+  snapshot,
+  ui,
+  rows = [],
+}: {
+  snapshot: CoreSnapshot
+  ui: CoreUi
+  rows?: ViewProps['rows']
+}) {
+  const { wallets } = snapshot
+  return (
+    <div className="view">
+      {snapshot.origin && (
+        <p className="origin">
+          <strong data-testid="host-origin">{snapshot.origin}</strong> {texts.connect.wantsToConnect}
+        </p>
+      )}
+      {wallets.length > 0 || rows.length > 0 ? (
+        <ul
+          className="list"
+          data-testid="wallet-list"
+          aria-label={texts.connect.walletList}
+          onKeyDown={onListKeyDown}
+        >
+          {snapshot.connectorOrder.map((type) => (
+            <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
+          ))}
+          {rows.map((group, index) => {
+            const Last = group.last
+            // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+            return Last && <Last key={index} snapshot={snapshot} ui={ui} />
+          })}
+        </ul>
+      ) : (
+        <p className="muted">{texts.connect.noWallets}</p>
+      )}
+    </div>
+  )
+}
+
+/** One group of Connect's list: the page's wallets for `recent` and `injected`, else the features' rows. */
+function Group({
+  type,
+  snapshot,
+  ui,
+  rows,
+}: {
+  type: ConnectorType
+  snapshot: CoreSnapshot
+  ui: CoreUi
+  rows: readonly ConnectRows[]
+}) {
+  if (type === 'recent' || type === 'injected') {
+    const recent = type === 'recent'
+    return snapshot.wallets
+      .filter((entry) => entry.recent === recent)
+      .map((entry) => <WalletButton key={entry.wallet.id} entry={entry} ui={ui} />)
+  }
+  return rows.map((group, index) => {
+    const Rows = group[type]
+    // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+    return Rows && <Rows key={index} snapshot={snapshot} ui={ui} />
+  })
+}
+
+function WalletButton({ entry, ui }: { entry: WalletEntry; ui: CoreUi }) {
+  const tagsId = useId()
+  const { wallet, recent } = entry
+  return (
+    <li>
+      {/* Named by the wallet alone; the tags describe it, so they stay out of the name. */}
+      <button type="button" className="row" aria-describedby={tagsId} onClick={() => ui.selectWallet(wallet)}>
+        <img className="wallet-icon" src={wallet.icon} alt="" width={32} height={32} />
+        <span className="row-label">{wallet.name}</span>
+        <span className="tags" id={tagsId} aria-hidden="true">
+          {recent && <span className="tag">{texts.connect.recent}</span>}
+          <span className="tag">{texts.namespaces[wallet.namespace]}</span>
+        </span>
+      </button>
+    </li>
+  )
+}

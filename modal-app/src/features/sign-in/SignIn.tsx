@@ -1,0 +1,45 @@
+import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import { texts } from '../../shared/texts.ts'
+import type { SignInInfo, SignInUi } from './SignInFlow.ts'
+
+/**
+ * SIWXSignMessage (and ConnectingSiwe, its EIP-4361 twin): the site that asks, by its real origin, and
+ * Sign / Cancel. With required sign-in, Cancel disconnects, and the card cannot be closed.
+ */
+export default function SignIn({
+  snapshot,
+  ui,
+}: {
+  snapshot: CoreSnapshot & { signIn: SignInInfo }
+  ui: CoreUi & SignInUi
+}) {
+  const { signIn, account, origin } = snapshot
+  const signing = signIn.status === 'signing'
+  return (
+    <div className="view view-center">
+      {account && (
+        <img className="wallet-icon-large" src={account.wallet.icon} alt="" width={64} height={64} />
+      )}
+      <p className="lead">
+        <strong data-testid="signin-origin">{origin}</strong> {texts.signIn.wantsYouToSignIn}
+      </p>
+      <p className="muted">{texts.signIn.explain}</p>
+      {signIn.error && (
+        <p className="error-text" role="alert">
+          {signIn.error}
+        </p>
+      )}
+      <p className="muted" aria-live="polite">
+        {signing ? texts.signIn.signing : ''}
+      </p>
+      <div className="actions actions-row">
+        <button type="button" className="button button-secondary" onClick={() => void ui.cancelSignIn()}>
+          {signIn.required ? texts.signIn.disconnect : texts.signIn.cancel}
+        </button>
+        <button type="button" className="button" disabled={signing} onClick={() => void ui.signIn()}>
+          {texts.signIn.sign}
+        </button>
+      </div>
+    </div>
+  )
+}

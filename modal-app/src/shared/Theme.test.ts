@@ -1,0 +1,85 @@
+import { describe, expect, it, vi } from 'vitest'
+import { sanitize } from './Theme.ts'
+
+describe('Theme.sanitize', () => {
+  const quiet = () => {}
+
+  it('keeps --airlock-* variables with plain values', () => {
+    expect(
+      sanitize(
+        {
+          '--airlock-accent': '#ff6600',
+          '--airlock-font-family': '"Inter", sans-serif',
+          '--airlock-radius': ' 8px ',
+        },
+        quiet,
+      ),
+    ).toEqual({
+      '--airlock-accent': '#ff6600',
+      '--airlock-font-family': '"Inter", sans-serif',
+      '--airlock-radius': '8px',
+    })
+  })
+
+  it('drops keys that are not --airlock-* custom properties', () => {
+    expect(
+      sanitize({ color: 'red', '--other-accent': 'red', '--airlock-': 'red', '--AIRLOCK-x': 'red' }, quiet),
+    ).toEqual({})
+  })
+
+  it('drops values that load URLs or break out of the declaration', () => {
+    const bad = [
+      'url(https://evil.example/x.png)',
+      'URL( "https://evil.example" )',
+      'red; background: blue',
+      'red } body { display: none',
+      '{',
+      'u\\72l(https://evil.example)',
+      'ur/**/l(x)',
+      'expression(alert(1))',
+      '</style>',
+      'image-set("https://evil.example/x.png" 1x)',
+      'src("https://evil.example")',
+      'var(--other)',
+      'calc(1px + 2px)',
+      'red !important',
+      'rgb(0 0 0) url(x)',
+      '',
+    ]
+    for (const value of bad) expect(sanitize({ '--airlock-accent': value }, quiet)).toEqual({})
+  })
+
+  it('warns about what it drops', () => {
+    const warn = vi.fn()
+    sanitize({ '--airlock-accent': 'url(x)' }, warn)
+    expect(warn).toHaveBeenCalledWith('[airlock] Theme variable --airlock-accent is ignored.')
+  })
+
+  it('accepts no variables at all', () => {
+    expect(sanitize(undefined, quiet)).toEqual({})
+  })
+
+  it('keeps only colours, lengths, font-family lists and z-indexes', () => {
+    const good = [
+      '#f60',
+      '#ff6600cc',
+      'rgb(255, 102, 0)',
+      'rgba(0, 0, 0, 0.5)',
+      'hsl(210 40% 50% / 0.5)',
+      'rebeccapurple',
+      '12px',
+      '1.5rem',
+      '0.75em',
+      '50%',
+      "'Inter', system-ui, sans-serif",
+      '1000',
+    ]
+    for (const value of good)
+      expect(sanitize({ '--airlock-x': value }, quiet)).toEqual({ '--airlock-x': value })
+  })
+
+  it('drops values that are not strings instead of throwing', () => {
+    const variables = { '--airlock-z-index': 42 } as unknown as Record<string, string>
+    expect(sanitize(variables, quiet)).toEqual({})
+  })
+})
