@@ -1,5 +1,6 @@
 /**
- * Address validation per SPEC §5. Kept apart from the rest of the protocol because the EVM checksum needs
+ * Address validation: EVM addresses (EIP-55 checksums, https://eips.ethereum.org/EIPS/eip-55) and Solana
+ * addresses (base58). Kept apart from the rest of the protocol because the EVM checksum needs
  * keccak-256, which the host SDK must not carry.
  */
 import { keccak_256 } from '@noble/hashes/sha3'

@@ -12,7 +12,7 @@ describe('Caip', () => {
   })
 
   it.each(['eip155', 'eip155:1:2', 'cosmos:1', ':1', 'eip155:', 'eip155:a b', 42])(
-    'rejects %s with the SPEC text',
+    'rejects %s with the text people see',
     (id) => {
       expect(() => Caip.parseChainId(id as string)).toThrowError(
         new InvalidParamsError('Invalid CAIP-2 network id'),
@@ -32,7 +32,7 @@ describe('Caip', () => {
   })
 
   it.each(['eip155:1', 'eip155:1:0xab:cd', 'foo:1:0xab', 'eip155:1:', 'eip155:1:<script>'])(
-    'rejects account %s with the SPEC text',
+    'rejects account %s with the text people see',
     (id) => {
       expect(() => Caip.parseAccountId(id)).toThrowError('Invalid CAIP-10 address')
       expect(Caip.isAccountId(id)).toBe(false)

@@ -1,5 +1,7 @@
 /**
- * CAIP-2 network ids (`eip155:1`) and CAIP-10 account ids (`eip155:1:0xab…`). Texts are SPEC §5's.
+ * CAIP-2 network ids (`eip155:1`, https://chainagnostic.org/CAIPs/caip-2) and CAIP-10 account ids
+ * (`eip155:1:0xab…`, https://chainagnostic.org/CAIPs/caip-10). Their error texts are shown to people
+ * as they are, so they never change.
  */
 import { InvalidParamsError } from './Errors.ts'
 

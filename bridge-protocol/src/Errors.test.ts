@@ -41,7 +41,7 @@ describe('Errors', () => {
     })
   })
 
-  it('rebuilds time-outs with their SPEC reason', () => {
+  it('rebuilds time-outs with their reason', () => {
     const error = Errors.fromWire(Errors.toWire(new Errors.TimeoutError('iframe_request_timeout')))
     expect(error).toBeInstanceOf(Errors.TimeoutError)
     expect((error as Errors.TimeoutError).reason).toBe('iframe_request_timeout')
@@ -51,5 +51,24 @@ describe('Errors', () => {
     const error = Errors.fromWire({ code: -32000, message: 'execution reverted' })
     expect(error).toBeInstanceOf(Errors.BaseError)
     expect(error.code).toBe(-32000)
+  })
+
+  it('reads the code of anything thrown, if it has a numeric one', () => {
+    expect(Errors.codeOf(new Errors.UserRejectedRequestError())).toBe(4001)
+    expect(Errors.codeOf({ code: -32000, message: 'execution reverted' })).toBe(-32000)
+    expect(Errors.codeOf({ code: '4001' })).toBeUndefined()
+    expect(Errors.codeOf(new Error('plain'))).toBeUndefined()
+    expect(Errors.codeOf(null)).toBeUndefined()
+    expect(Errors.codeOf(undefined)).toBeUndefined()
+    expect(Errors.codeOf('a string')).toBeUndefined()
+  })
+
+  it('reads the message of anything thrown, or falls back when it has none to show', () => {
+    expect(Errors.messageOf(new Error('boom'), 'fallback')).toBe('boom')
+    expect(Errors.messageOf({ message: 'from a wallet' }, 'fallback')).toBe('from a wallet')
+    expect(Errors.messageOf(new Error(''), 'fallback')).toBe('fallback')
+    expect(Errors.messageOf({ message: 42 }, 'fallback')).toBe('fallback')
+    expect(Errors.messageOf(null, 'fallback')).toBe('fallback')
+    expect(Errors.messageOf('a string', 'fallback')).toBe('fallback')
   })
 })

@@ -4,6 +4,8 @@
  * rebuilds the same class on the other side, so a dApp's `if (e.code === 4001)` works as with any wallet.
  */
 
+import { publicViews } from './Views.ts'
+
 /** The shape an error has while it crosses a `MessagePort`. */
 export type WireError = { code: number; message: string; data?: unknown }
 
@@ -57,12 +59,15 @@ export const UnsupportedChainError = coded(5710, 'UnsupportedChainError')
 export const InvalidParamsError = coded(-32602, 'InvalidParamsError')
 export const InternalError = coded(-32603, 'InternalError')
 
-/** Why the host gave up on the modal frame. SPEC §8 names these two reasons. */
+/**
+ * Why the host gave up on the modal frame: it never loaded (or never answered the hello), or a call that
+ * waits for no person went unanswered. These strings are a public contract: hosts and analytics match them.
+ */
 export type TimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'
 
 /**
  * The modal frame did not load, or a call that needs no user went unanswered. `data.reason` carries the
- * SPEC's reason string so hosts can tell the two apart.
+ * reason string so hosts can tell the two apart.
  */
 export class TimeoutError extends BaseError {
   override name = 'TimeoutError'
@@ -77,6 +82,37 @@ export class TimeoutError extends BaseError {
     )
     this.reason = reason
   }
+}
+
+/**
+ * What the modal throws for an `open({ view })` it does not know: a host newer than the modal, or a typo.
+ * The message lists the views a host may open, so the developer sees the fix in the console.
+ * @example
+ * if (!Views.isPublicView(view)) throw Errors.unknownView(view)
+ * // InvalidParamsError (-32602): Unknown view "Foo". Views a host may open: Connect, Account, …
+ */
+export function unknownView(name: string): BaseError {
+  return new InvalidParamsError(`Unknown view "${name}". Views a host may open: ${publicViews.join(', ')}.`)
+}
+
+/**
+ * The numeric `code` of anything thrown, if it has one (EIP-1193 errors, JSON-RPC errors, ours).
+ * @example
+ * if (Errors.codeOf(error) === Errors.UserRejectedRequestError.code) return
+ */
+export function codeOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code
+  return typeof code === 'number' ? code : undefined
+}
+
+/**
+ * The message of anything thrown, or `fallback` when it has none worth showing.
+ * @example
+ * snackbar.show('error', Errors.messageOf(error, texts.errors.fallback))
+ */
+export function messageOf(error: unknown, fallback: string): string {
+  const message = (error as { message?: unknown } | null | undefined)?.message
+  return typeof message === 'string' && message ? message : fallback
 }
 
 const classes = [

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import * as Errors from './Errors.ts'
 import * as Handshake from './Handshake.ts'
-import { protocolVersion } from './Schema.ts'
+import { protocolVersion, protocolVersions, type VersionRange } from './Schema.ts'
 
 /** A stand-in for the modal's window: it only needs to dispatch message events and know its parent. */
 function modalWindow() {
@@ -26,7 +27,15 @@ function modalWindow() {
   return { self, parent, stranger, post }
 }
 
+/** The hello every airlock.js up to 1.0 sends, and that every modal must keep accepting. */
 const hello = { type: 'airlock:hello', version: protocolVersion, projectId: 'demo' }
+const range = (min: string, max: string): VersionRange => {
+  const version = (v: string) => {
+    const [major, minor] = v.split('.').map(Number)
+    return { major: major ?? 0, minor: minor ?? 0 }
+  }
+  return { min: version(min), max: version(max) }
+}
 
 function replyOn(port: MessagePort): Promise<unknown> {
   return new Promise((resolve) => {
@@ -149,7 +158,9 @@ describe('Handshake.connect', () => {
       },
     } as unknown as Window
     const port = await Handshake.connect({ target, modalOrigin: 'http://127.0.0.1:5174', projectId: 'demo' })
-    expect(posted).toEqual([{ message: hello, origin: 'http://127.0.0.1:5174' }])
+    expect(posted).toEqual([
+      { message: { ...hello, versions: protocolVersions }, origin: 'http://127.0.0.1:5174' },
+    ])
     expect(port).toBeInstanceOf(MessagePort)
     port.close()
     modalPort?.close()
@@ -167,5 +178,129 @@ describe('Handshake.connect', () => {
     )
     expect(error.code).toBe(4100)
     expect(error.message).toBe('Invalid App Configuration')
+  })
+})
+
+/** Host and modal over a real channel: what `connect` sends is what `accept` hears. */
+function handshake(host: VersionRange, modal: VersionRange) {
+  const { self, post } = modalWindow()
+  const refusals: string[] = []
+  const accepted = Handshake.accept({
+    window: self,
+    projectId: 'demo',
+    isAllowed: () => true,
+    versions: modal,
+    onRefused: (why) => refusals.push(why),
+  })
+  const target = {
+    postMessage: (message: unknown, _origin: string, transfer: MessagePort[]) =>
+      post(message, { ports: transfer }),
+  } as unknown as Window
+  const connected = Handshake.connect({ target, modalOrigin: 'http://x', projectId: 'demo', versions: host })
+  return { accepted, connected, refusals }
+}
+
+describe('version negotiation', () => {
+  it('accepts the hello of airlock.js 1.0, which names no range, as 1.0', async () => {
+    const { self, post } = modalWindow()
+    const accepted = Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true })
+    const { port1, port2 } = new MessageChannel()
+    const reply = replyOn(port1)
+    post(hello, { ports: [port2] })
+    expect((await accepted).peer).toEqual({ major: 1, minor: 0 })
+    // Exactly the welcome of modals up to 1.0: nothing a 1.0 host has not seen.
+    expect(await reply).toEqual({ type: 'airlock:welcome', version: 1 })
+    port1.close()
+  })
+
+  it('welcomes a host that announced its range with the modal’s own', async () => {
+    const { self, post } = modalWindow()
+    const accepted = Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true })
+    const { port1, port2 } = new MessageChannel()
+    const reply = replyOn(port1)
+    post({ ...hello, versions: range('1.0', '1.7') }, { ports: [port2] })
+    expect((await accepted).peer).toEqual(protocolVersions.max)
+    expect(await reply).toEqual({ type: 'airlock:welcome', version: 1, versions: protocolVersions })
+    port1.close()
+  })
+
+  it('works whichever side is a minor ahead, speaking the older minor', async () => {
+    for (const [host, modal, spoken] of [
+      [range('1.0', '1.3'), range('1.0', '1.1'), { major: 1, minor: 1 }],
+      [range('1.0', '1.1'), range('1.0', '1.4'), { major: 1, minor: 1 }],
+      [range('1.0', '1.0'), protocolVersions, { major: 1, minor: 0 }],
+    ] as const) {
+      const { accepted, connected } = handshake(host, modal)
+      const [{ port, peer }, hostPort] = await Promise.all([accepted, connected])
+      expect(peer).toEqual(spoken)
+      port.close()
+      hostPort.close()
+    }
+  })
+
+  it('lets a build that still speaks the previous major talk to its peers', async () => {
+    const { accepted, connected } = handshake(range('1.0', '1.2'), range('1.0', '2.1'))
+    const [{ port, peer }, hostPort] = await Promise.all([accepted, connected])
+    expect(peer).toEqual({ major: 1, minor: 2 })
+    port.close()
+    hostPort.close()
+  })
+
+  it('refuses a major mismatch naming both ranges; connect rejects with that and the modal is told', async () => {
+    const message =
+      "Airlock protocol mismatch: this page's airlock.js speaks 1.0–1.1, the modal speaks 2.0–2.0. Update airlock.js."
+    const { connected, refusals } = handshake(range('1.0', '1.1'), range('2.0', '2.0'))
+    const error = await connected.catch((e: Errors.BaseError) => e)
+    expect(error).toBeInstanceOf(Errors.BaseError)
+    expect((error as Errors.BaseError).code).toBe(-32603)
+    expect((error as Errors.BaseError).message).toBe(message)
+    expect(refusals).toEqual(['version'])
+  })
+
+  it('tells a page whose airlock.js is newer than the modal to load the modal’s own', async () => {
+    const { connected } = handshake(range('3.0', '3.2'), range('1.0', '2.5'))
+    await expect(connected).rejects.toThrow(
+      "Airlock protocol mismatch: this page's airlock.js speaks 3.0–3.2, the modal speaks 1.0–2.5. Load airlock.js from the modal's origin.",
+    )
+  })
+
+  it('announces the oldest major in `version`, so a modal from before ranges accepts a host that speaks it', () => {
+    const posted: unknown[] = []
+    const target = { postMessage: (message: unknown) => posted.push(message) } as unknown as Window
+    void Handshake.connect({
+      target,
+      modalOrigin: 'http://x',
+      projectId: 'demo',
+      versions: range('1.0', '2.0'),
+    })
+    expect(posted).toEqual([{ ...hello, version: 1, versions: range('1.0', '2.0') }])
+  })
+
+  it('reads a range it cannot parse as no range at all, so the hello still gets an answer', async () => {
+    const { self, post } = modalWindow()
+    const accepted = Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true })
+    const { port1, port2 } = new MessageChannel()
+    post({ ...hello, versions: { min: '1.0', max: { major: 1, minor: -1 } } }, { ports: [port2] })
+    expect((await accepted).peer).toEqual({ major: 1, minor: 0 })
+    port1.close()
+  })
+
+  it('rejects a welcome from a modal that shares no major with the host', async () => {
+    const target = {
+      postMessage(_message: unknown, _origin: string, transfer: Transferable[]) {
+        const port = transfer[0] as MessagePort
+        port.postMessage({ type: 'airlock:welcome', version: 2 })
+      },
+    } as unknown as Window
+    await expect(Handshake.connect({ target, modalOrigin: 'http://x', projectId: 'demo' })).rejects.toThrow(
+      "this page's airlock.js speaks 1.0–1.1, the modal speaks 2.0–2.0",
+    )
+  })
+
+  it('negotiates the older of the two newest versions, if both speak its major', () => {
+    expect(Handshake.negotiate(range('1.0', '1.1'), range('1.0', '1.0'))).toEqual({ major: 1, minor: 0 })
+    expect(Handshake.negotiate(range('1.0', '2.3'), range('2.0', '2.1'))).toEqual({ major: 2, minor: 1 })
+    expect(Handshake.negotiate(range('1.0', '1.9'), range('2.0', '2.1'))).toBeUndefined()
+    expect(Handshake.negotiate(range('2.0', '2.0'), range('1.0', '1.5'))).toBeUndefined()
   })
 })

@@ -1,11 +1,62 @@
 /**
- * The handshake of DESIGN §3: the host posts a hello with one `MessagePort` to the modal frame, pinned to
- * the modal's origin; the modal accepts only from its parent window, a compatible version and an allowed
- * origin, and answers on the port. After that, nothing travels at window level.
+ * The handshake: the host posts a hello with one `MessagePort` to the modal frame, pinned to the modal's
+ * origin; the modal accepts only from its parent window, a compatible version and an allowed origin, and
+ * answers on the port. After that, nothing travels at window level, where any frame could listen or forge.
+ *
+ * Versions are negotiated because `airlock.js` stays cached on dApp pages long after the modal changes:
+ * each side announces the range it speaks, any minor difference works, and only peers with no major in
+ * common are refused, with both ranges named.
  */
-import { BaseError, UnauthorizedError } from './Errors.ts'
-import { type HandshakeReply, handshakeReply, hello, protocolVersion } from './Schema.ts'
+import { BaseError, InternalError, UnauthorizedError } from './Errors.ts'
+import {
+  type HandshakeReply,
+  type Hello,
+  handshakeReply,
+  hello,
+  protocolVersions,
+  type Version,
+  type VersionRange,
+} from './Schema.ts'
 import { parse } from './Shape.ts'
+
+/**
+ * The version two peers speak: the older of their newest versions, if both speak its major.
+ * @example
+ * Handshake.negotiate(ours, theirs) // { major: 1, minor: 0 }, or undefined when no major is shared
+ */
+export function negotiate(a: VersionRange, b: VersionRange): Version | undefined {
+  const max = older(a.max, b.max)
+  return max.major >= Math.max(a.min.major, b.min.major) ? { ...max } : undefined
+}
+
+/** `1.0–1.1` */
+export function formatRange(range: VersionRange): string {
+  return `${range.min.major}.${range.min.minor}–${range.max.major}.${range.max.minor}`
+}
+
+/**
+ * The developer's explanation of a refused handshake, naming both ranges and what to update.
+ * @example
+ * Handshake.mismatch(host, modal)
+ * // Airlock protocol mismatch: this page's airlock.js speaks 1.0–1.1, the modal speaks 2.0–2.0.
+ * // Update airlock.js.
+ */
+export function mismatch(host: VersionRange, modal: VersionRange): string {
+  const fix =
+    host.max.major < modal.min.major ? 'Update airlock.js.' : "Load airlock.js from the modal's origin."
+  const ranges = `this page's airlock.js speaks ${formatRange(host)}, the modal speaks ${formatRange(modal)}`
+  return `Airlock protocol mismatch: ${ranges}. ${fix}`
+}
+
+function older(a: Version, b: Version): Version {
+  return a.major < b.major || (a.major === b.major && a.minor <= b.minor) ? a : b
+}
+
+// What a peer speaks when it announced only `version`, as every build up to 1.0 does.
+function rangeOf(message: { version: number; versions?: VersionRange | undefined }): VersionRange {
+  const only = { major: Math.trunc(message.version), minor: 0 }
+  return message.versions ?? { min: only, max: only }
+}
 
 /** Options of {@link connect}. */
 export type ConnectOptions = {
@@ -14,29 +65,42 @@ export type ConnectOptions = {
   /** The modal's origin, exactly: the hello is delivered only if the frame is on it. */
   modalOrigin: string
   projectId: string
-  /** @default protocolVersion */
+  /** The versions this host speaks. @default protocolVersions */
+  versions?: VersionRange
+  /** @deprecated Announces `version`.0 only; use `versions`. */
   version?: number
 }
 
 /**
  * Host side: sends the hello and resolves with the private port once the modal welcomes it.
- * Rejects with the modal's refusal (code 4100 for an origin the project does not allow).
+ * Rejects with the modal's refusal (code 4100 for an origin the project does not allow; -32603 naming both
+ * versions when host and modal share no major).
  * @example
  * const port = await Handshake.connect({ target: iframe.contentWindow, modalOrigin, projectId: 'demo' })
  */
 export function connect(options: ConnectOptions): Promise<MessagePort> {
   const { port1, port2 } = new MessageChannel()
+  const versions =
+    options.versions ??
+    (options.version === undefined ? protocolVersions : rangeOf({ version: options.version }))
   const message = {
     type: 'airlock:hello',
-    version: options.version ?? protocolVersion,
+    version: versions.min.major,
     projectId: options.projectId,
-  }
+    versions,
+  } satisfies Hello
   return new Promise((resolve, reject) => {
     port1.onmessage = (event) => {
       const reply = parse(handshakeReply, event.data)
       if (!reply.ok) return
       port1.onmessage = null
-      if (reply.value.type === 'airlock:welcome') return resolve(port1)
+      if (reply.value.type === 'airlock:welcome') {
+        // A modal that welcomed us shares a major; this only guards against one that does not say so.
+        const modal = rangeOf(reply.value)
+        if (negotiate(versions, modal)) return resolve(port1)
+        port1.close()
+        return reject(new InternalError(mismatch(versions, modal)))
+      }
       port1.close()
       reject(new BaseError(reply.value.code, reply.value.message))
     }
@@ -44,7 +108,7 @@ export function connect(options: ConnectOptions): Promise<MessagePort> {
   })
 }
 
-/** Why a hello was refused; shown by the modal as SPEC §8's alert. */
+/** Why a hello was refused; the modal shows an alert that says which. */
 export type Refusal = 'version' | 'project' | 'origin'
 
 /** Options of {@link accept}. */
@@ -56,19 +120,30 @@ export type AcceptOptions = {
   isAllowed: (origin: string) => boolean | Promise<boolean>
   /** Told about each refused hello, so the modal can show why. */
   onRefused?: (refusal: Refusal, origin: string) => void
+  /** The versions this modal speaks. @default protocolVersions */
+  versions?: VersionRange
 }
 
-/** What an accepted handshake yields: the private port and the host origin as the browser reported it. */
-export type Accepted = { port: MessagePort; origin: string }
+/** What an accepted handshake yields. */
+export type Accepted = {
+  port: MessagePort
+  /** The host's origin as the browser reported it, never as the host said. */
+  origin: string
+  /**
+   * The version spoken with this host: the newest both know. Send the host nothing newer, e.g. no view
+   * name or field added after `peer.minor`; a host from before ranges is `{ major: 1, minor: 0 }`.
+   */
+  peer: Version
+}
 
 /**
  * Modal side: resolves with the first hello that passes every check, then stops listening.
  * Anything else — other windows, malformed data, no port — is ignored without a reply.
  * @example
- * const { port, origin } = await Handshake.accept({ window, projectId, isAllowed })
+ * const { port, origin, peer } = await Handshake.accept({ window, projectId, isAllowed })
  */
 export function accept(options: AcceptOptions): Promise<Accepted> {
-  const { window: self } = options
+  const { window: self, versions = protocolVersions } = options
   return new Promise((resolve) => {
     let accepted = false
     const onMessage = async (event: MessageEvent) => {
@@ -81,11 +156,13 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
         port.close()
         options.onRefused?.(refusal, event.origin)
       }
-      if (Math.trunc(parsed.value.version) !== protocolVersion)
+      const host = rangeOf(parsed.value)
+      const peer = negotiate(host, versions)
+      if (!peer)
         return refuse('version', {
           type: 'airlock:refused',
-          code: -32603,
-          message: `Unsupported protocol version ${parsed.value.version}; this modal speaks ${protocolVersion}.`,
+          code: InternalError.code,
+          message: mismatch(host, versions),
         })
       if (parsed.value.projectId !== options.projectId)
         return refuse('project', {
@@ -104,8 +181,10 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
       if (accepted) return port.close()
       accepted = true
       self.removeEventListener('message', onMessage as unknown as EventListener)
-      port.postMessage({ type: 'airlock:welcome', version: protocolVersion } satisfies HandshakeReply)
-      resolve({ port, origin: event.origin })
+      // A host that announced no range is airlock.js 1.0: it gets the welcome of 1.0, word for word.
+      const welcome: HandshakeReply = { type: 'airlock:welcome', version: peer.major }
+      port.postMessage(parsed.value.versions ? { ...welcome, versions } : welcome)
+      resolve({ port, origin: event.origin, peer })
     }
     self.addEventListener('message', onMessage as unknown as EventListener)
   })

@@ -3,7 +3,9 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as Errors from './Errors.ts'
 import * as Messenger from './Messenger.ts'
+import * as Methods from './Methods.ts'
 import * as Schema from './Schema.ts'
+import * as Views from './Views.ts'
 
 const state: Schema.State = { open: false, view: 'Connect', status: 'disconnected', namespaces: {} }
 
@@ -57,7 +59,7 @@ function pair(modal = modalImplementation(), host = hostImplementation(), timeou
     implementation: host,
     peer: Schema.modalApi,
     timeoutOf: (method, input) =>
-      timeoutMs === undefined || (method === 'request' && Schema.needsUser(input as Schema.Request))
+      timeoutMs === undefined || (method === 'request' && Methods.needsUser(input as Schema.Request))
         ? undefined
         : timeoutMs,
   })
@@ -119,6 +121,26 @@ describe('Messenger', () => {
     expect(error).toBeInstanceOf(Errors.UserRejectedRequestError)
     expect(error.code).toBe(4001)
     expect(error.message).toBe('User rejected the request.')
+  })
+
+  it("carries the modal's unknown-view error to the host with -32602 and the public views", async () => {
+    const opened: string[] = []
+    const { host } = pair(
+      modalImplementation({
+        open: (input) => {
+          const view = input?.view
+          if (view !== undefined && !Views.isPublicView(view)) throw Errors.unknownView(view)
+          if (view) opened.push(view)
+        },
+      }),
+    )
+    await host.remote.open({ view: 'Networks' })
+    const error = await failure(host.remote.open({ view: 'Foo' }))
+    expect(error).toBeInstanceOf(Errors.InvalidParamsError)
+    expect(error.code).toBe(-32602)
+    expect(error.message).toBe(Errors.unknownView('Foo').message)
+    expect(error.message).toMatch(/^Unknown view "Foo"\. Views a host may open: Connect, Account, /)
+    expect(opened).toEqual(['Networks'])
   })
 
   it('refuses invalid arguments before sending them, with -32602', async () => {

@@ -30,7 +30,7 @@ describe('Schema', () => {
     ])
   })
 
-  it("shapes each namespace's requests by method, with the SPEC texts for CAIP ids", () => {
+  it("shapes each namespace's requests by method, with the texts people see for CAIP ids", () => {
     expect(
       S.parse(Schema.request, { namespace: 'bip122', method: 'bitcoin:connect', params: { silent: true } })
         .ok,
@@ -48,13 +48,6 @@ describe('Schema', () => {
       caipNetworkId: 'eip155',
     }
     expect(S.parse(Schema.state, state)).toEqual({ ok: false, message: 'Invalid CAIP-2 network id' })
-  })
-
-  it('knows which requests wait for a person', () => {
-    expect(Schema.needsUser({ method: 'eth_sendTransaction' })).toBe(true)
-    expect(Schema.needsUser({ method: 'solana:signAndSendTransaction' })).toBe(true)
-    expect(Schema.needsUser({ method: 'eth_blockNumber' })).toBe(false)
-    expect(Schema.needsUser({ method: 'eth_signTypedData_v4x' })).toBe(false)
   })
 
   it('picks the result shape of a request', () => {

@@ -4,36 +4,50 @@
  */
 import { invalidAccountId, invalidChainId, isAccountId, isChainId, namespaces } from './Caip.ts'
 import * as S from './Shape.ts'
+import type { PublicView } from './Views.ts'
 
-/** Bumped on any change a peer of the previous version would misread. Peers must agree on it. */
-export const protocolVersion = 1
+/** A protocol version. Peers of one major always understand each other, whatever their minors. */
+export type Version = { major: number; minor: number }
+/** The versions a build speaks, oldest to newest. */
+export type VersionRange = { min: Version; max: Version }
+
+/**
+ * The versions this build speaks. Bump `max.minor` for anything an older peer of the same major would
+ * ignore or answer with a typed error (a new view name, an optional field, a new method); bump the major,
+ * and so refuse every older peer, only for a change an older peer would misread. A build that still speaks
+ * the previous major keeps `min` there.
+ * - 1.0: the first protocol.
+ * - 1.1: views travel as names (an unknown one gets `Errors.unknownView`), and peers announce their range.
+ */
+export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 1 } }
+
+/** The oldest major this build speaks: hellos carry it in `version`, as every build has since 1.0. */
+export const protocolVersion = protocolVersions.min.major
 
 const text = (max: number) => S.string(max)
 const chainId = S.check(S.string(80), isChainId, invalidChainId)
 const accountId = S.check(S.string(220), isAccountId, invalidAccountId)
 const address = S.string(128, 1)
 // Only inline images: an http(s) icon would make the modal fetch a URL the page chose before the visitor
-// did anything (DESIGN §7). EIP-6963 and the Wallet Standard both require data URIs anyway.
+// did anything, and nothing may leave the modal before the visitor interacts with it. EIP-6963 and the
+// Wallet Standard both require data URIs anyway.
 const icon = S.string(200_000, 1, /^data:image\//)
 const nothing = S.optional(S.literal(undefined))
 
 export const namespace = S.picklist(namespaces)
 
-/** Views of SPEC §2 plus Networks, which lists the configured networks, and ConnectingExternal. */
-export const views = [
-  'Connect',
-  'Account',
-  'Networks',
-  'UnsupportedChain',
-  'AllWallets',
-  'ConnectingExternal',
-  'ConnectingWalletConnectBasic',
-  'ConnectingSiwe',
-  'SIWXSignMessage',
-  'ApproveTransaction',
-] as const
-export const view = S.picklist(views)
-export type View = (typeof views)[number]
+/**
+ * A view's name as it crosses the bridge: a short name, not a closed list, so that a peer newer than this
+ * build may name a view this build has never heard of and get an answer (the modal's
+ * `Errors.unknownView`) instead of a failed parse. Hosts may ask for and see only `Views.publicViews`.
+ */
+export const view: S.Shape<PublicView | (string & {})> = S.string(64, 1, /^[A-Za-z]+$/)
+
+/**
+ * @deprecated The modal's own screen names, kept here only until its router declares them itself: the
+ * public views plus its internal screens. Not part of the contract; use `PublicView` for the wire.
+ */
+export type View = PublicView | 'ConnectingExternal' | 'ApproveTransaction'
 
 export const status = S.picklist(['connecting', 'reconnecting', 'connected', 'disconnected'])
 export type Status = S.Infer<typeof status>
@@ -41,7 +55,7 @@ export type Status = S.Infer<typeof status>
 const account = S.object({ address, publicKey: S.optional(S.bytes(128)) })
 const namespaceState = S.object({ chainId, accounts: S.array(account, 32) })
 
-/** A sign-in session (SPEC §3) as the host sees it: the signed message, and who signed it when. */
+/** A sign-in session as the host sees it: the signed message, and who signed it when. */
 export const session = S.object({
   id: text(64),
   /** CAIP-10 account that signed in. */
@@ -170,15 +184,6 @@ export function resultOf(req: { method: string; namespace: string }): S.Shape<un
   return signatureResults[req.method as keyof typeof signatureResults] ?? S.unknown
 }
 
-// Methods that show the user something (modal or wallet) and so have no time-out of their own.
-const userMethods =
-  /^(eth_requestAccounts|wallet_requestPermissions|personal_sign|eth_sign|eth_signTypedData(_v3|_v4)?|eth_sendTransaction|eth_signTransaction|wallet_(switch|add)EthereumChain|wallet_sendCalls|wallet_grantPermissions|wallet_watchAsset|standard:connect|bitcoin:connect|solana:sign\w*|bitcoin:sign\w*)$/
-
-/** True when a request waits for a person and must not time out on its own. */
-export function needsUser(req: { method: string }): boolean {
-  return userMethods.test(req.method)
-}
-
 // ---- Page wallets: the wallets that live on the host page ----
 
 export const pageWallet = S.object({
@@ -257,15 +262,52 @@ export type HostApi = Implementation<HostApiContract>
 
 // ---- Handshake messages (the only traffic outside the private port) ----
 
+const integer = (max: number) =>
+  S.check(S.number(0, max), Number.isInteger, `expected an integer in 0..${max}`)
+const version = S.object({ major: integer(1000), minor: integer(1_000_000) })
+/** A range as announced: `min` no newer than `max`. */
+export const versionRange = S.check(
+  S.object({ min: version, max: version }),
+  ({ min, max }) => min.major < max.major || (min.major === max.major && min.minor <= max.minor),
+  'expected min <= max',
+)
+
+// Never fails: a range this build cannot read counts as absent, so a hello still gets an answer naming
+// both sides' versions rather than silence.
+const announced: S.Shape<VersionRange | undefined> = (value) => {
+  const parsed = S.parse(versionRange, value)
+  return parsed.ok ? parsed.value : undefined
+}
+
+/**
+ * The host's hello. Builds up to 1.0 send only `version` (then 1), and 1.0 modals check only `version`
+ * and drop other keys; so `version` stays, and the range is an optional `versions` beside it.
+ * - `version`: the oldest major the host speaks (`versions.min.major`), so a modal of that major accepts it
+ *   even if it predates ranges.
+ * - `versions`: the host's whole range. Without it the host speaks `version`.0 only.
+ */
 export const hello = S.object({
   type: S.literal('airlock:hello'),
   version: S.number(),
   projectId: S.string(128, 1),
+  versions: announced,
 })
 export type Hello = S.Infer<typeof hello>
 
+/**
+ * The modal's answer on the port. Hosts up to 1.0 check only `type` in a welcome and drop other keys.
+ * - welcome `version`: the major both sides now speak; `versions`: the modal's range, from which the host
+ *   derives the same negotiated version the modal did (`Handshake.negotiate`). Only a host that announced
+ *   its own range gets `versions`: a 1.0 host gets the 1.0 welcome word for word. A welcome without
+ *   `versions` comes from a modal that speaks `version`.0 only.
+ * - refused: an EIP-1193 code and a message for the developer, e.g. both sides' ranges.
+ */
 export const handshakeReply = S.variant('type', {
-  'airlock:welcome': S.object({ type: S.literal('airlock:welcome'), version: S.number() }),
+  'airlock:welcome': S.object({
+    type: S.literal('airlock:welcome'),
+    version: S.number(),
+    versions: announced,
+  }),
   'airlock:refused': S.object({ type: S.literal('airlock:refused'), code: S.number(), message: text(500) }),
 })
 export type HandshakeReply = S.Infer<typeof handshakeReply>

@@ -68,7 +68,10 @@ export const nullable =
   (value, path) =>
     value === null ? null : shape(value, path)
 
-/** Refines a shape with a predicate; `message` is the whole error text (SPEC's texts go here). */
+/**
+ * Refines a shape with a predicate; `message` is the whole error text, so a text people see passes through
+ * unchanged.
+ */
 export const check =
   <T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> =>
   (value, path) => {

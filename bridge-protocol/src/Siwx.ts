@@ -12,7 +12,7 @@
 import { type ChainId, isChainId, type Namespace, parseChainId } from './Caip.ts'
 import { InvalidParamsError } from './Errors.ts'
 
-/** A sign-in message (SPEC §3 "Sign-in message"), every time an RFC 3339 string as it appears in the text. */
+/** A sign-in message (EIP-4361 / CAIP-122), every time an RFC 3339 string as it appears in the text. */
 export type Message = {
   /** The RFC 3986 authority asking for the sign-in: `host[:port]`, no userinfo. */
   domain: string

@@ -1,3 +1,4 @@
+import { Views } from '@airlock/bridge-protocol'
 import { describe, expect, it } from 'vitest'
 import { createAirlock } from './index.ts'
 
@@ -26,6 +27,13 @@ describe('createAirlock on a server', () => {
       createAirlock({ projectId: 'demo', networks: ['eip155:1'], siweConfig: {}, siwx: { required: true } }),
     ).toThrow(new TypeError('Cannot set both `siweConfig` and `siwx` options.'))
     expect(() => createAirlock({ projectId: 'demo', networks: ['eip155:1'], siwx: {} })).not.toThrow()
+  })
+
+  it('opens only the public views, by type', async () => {
+    const airlock = createAirlock({ projectId: 'demo', networks: ['eip155:1'] })
+    for (const view of Views.publicViews) await expect(airlock.open({ view })).resolves.toBeUndefined()
+    // @ts-expect-error Internal screens are the modal's own: a host cannot ask for them.
+    await airlock.open({ view: 'ApproveTransaction' })
   })
 
   it('has no session before the modal reports one, and signOut does nothing', async () => {

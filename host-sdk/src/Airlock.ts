@@ -1,4 +1,5 @@
-import type { Errors, Session, State, View } from '@airlock/bridge-protocol'
+import type { Errors, PublicView, Session, State } from '@airlock/bridge-protocol'
+import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { Wallet } from '@wallet-standard/base'
@@ -23,8 +24,11 @@ export type AirlockOptions = {
   themeMode?: 'light' | 'dark'
   /** CSS variables for the modal, keys starting with `--airlock-`. */
   themeVariables?: Record<string, string>
-  /** Feature switches (SPEC §1). */
-  features?: Record<string, boolean>
+  /**
+   * Feature switches by name (`{ allWallets: false }`; a feature left out keeps its default) and orders
+   * (`{ connectorTypeOrder: ['walletConnect', 'recent', 'injected', 'featured', 'recommended'] }`).
+   */
+  features?: Record<string, boolean | string[]>
   /** Render inline in this element (or the element this selector finds) instead of as a modal. */
   embedded?: HTMLElement | string
   /** Time-outs in ms. @default { load: 20_000, request: 30_000 } */
@@ -61,8 +65,13 @@ export type SignInOptions = {
 
 /** What {@link createAirlock} returns. */
 export type Airlock = {
-  /** Shows the modal, on `view` if given (SPEC §2 picks otherwise). */
-  open(options?: { view?: View }): Promise<void>
+  /**
+   * Shows the modal, on `view` if given; otherwise on the view that fits the moment (Connect, or Account
+   * once connected). A view that cannot be shown now (Account while disconnected, say) opens that way too;
+   * a name the modal does not know rejects with -32602.
+   * @example await airlock.open({ view: 'Networks' })
+   */
+  open(options?: { view?: PublicView }): Promise<void>
   close(): Promise<void>
   /** The modal's state as last mirrored to the page. */
   getState(): State
@@ -85,16 +94,6 @@ export type Airlock = {
   providers: { eip155: Eip1193Provider; solana: Wallet; bip122: Wallet }
   /** Removes the frame and fails pending calls. */
   destroy(): void
-}
-
-type Deferred = { promise: Promise<Remote>; resolve(remote: Remote): void; reject(error: unknown): void }
-
-function deferred(): Deferred {
-  const handlers = {} as Omit<Deferred, 'promise'>
-  const promise = new Promise<Remote>((resolve, reject) => Object.assign(handlers, { resolve, reject }))
-  // Nobody may be waiting yet; a failure is reported to whoever calls later.
-  promise.catch(() => {})
-  return { promise, ...handlers }
 }
 
 // On a server nothing will ever connect, so the mirror starts settled there.
@@ -124,7 +123,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
   let state = initial
   const subscribers = new Set<(state: State) => void>()
   let frame: Frame | undefined
-  let ready: Deferred | undefined
+  let ready: Deferred<Remote> | undefined
   let failure: unknown
   let close: (() => void) | undefined
   // Every page-level listener is added with this signal, so destroy() takes them all away.
@@ -141,7 +140,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     if (typeof window === 'undefined')
       return loadBridge().then((bridge) => Promise.reject(bridge.disconnected()))
     mount()
-    return (ready as Deferred).promise
+    return (ready as Deferred<Remote>).promise
   }
   const send = (request: Request) => remote().then((r) => r.request(request).catch(timedOut))
 
@@ -203,7 +202,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
       onLoad()
     })
 
-    ready = deferred()
+    // Nobody may be waiting yet; a failure is kept for whoever calls later.
+    ready = deferred<Remote>()
     const fail = (error: unknown) => {
       failure = error
       ready?.reject(error)
@@ -249,7 +249,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
             return fail(error)
           }
           ready?.reject(error)
-          ready = deferred()
+          ready = deferred<Remote>()
           arm()
         },
       })
@@ -336,6 +336,8 @@ function uuid(): string {
   const b = crypto.getRandomValues(new Uint8Array(16))
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40
   b[8] = ((b[8] ?? 0) & 0x3f) | 0x80
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+  // 8-4-4-4-12 hex digits: a dash before bytes 4, 6, 8 and 10.
+  return [...b]
+    .map((x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + x.toString(16).padStart(2, '0'))
+    .join('')
 }

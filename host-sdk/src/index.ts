@@ -1,2 +1,2 @@
-export { type Airlock, type AirlockOptions, createAirlock } from './Airlock.ts'
+export { type Airlock, type AirlockOptions, createAirlock, type SignInOptions } from './Airlock.ts'
 export type { Eip1193Provider, RequestArguments } from './internal/eip1193.ts'

@@ -8,6 +8,7 @@ import {
   Handshake,
   type HostApi,
   Messenger,
+  Methods,
   type Request,
   Schema,
   type State,
@@ -62,7 +63,7 @@ export function start(options: BridgeOptions): () => void {
     listWallets: () => wallets.list(),
     walletRequest: ({ walletId, request }) => {
       const allowed =
-        modalInitiated.test(request.method) ||
+        Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
         (options.signIn && isSignInForThisPage(request, options.signIn))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
@@ -93,7 +94,7 @@ export function start(options: BridgeOptions): () => void {
           peer: Schema.modalApi,
           // A switch waits on the wallet's prompt, like the requests that need a person.
           timeoutOf: (method, input) =>
-            method === 'switchNetwork' || (method === 'request' && Schema.needsUser(input as Request))
+            method === 'switchNetwork' || (method === 'request' && Methods.needsUser(input as Request))
               ? undefined
               : options.requestTimeout,
         })
@@ -165,9 +166,6 @@ export function isSignInForThisPage(
     JSON.stringify(message.resources ?? []) === JSON.stringify(expected.resources ?? [])
   )
 }
-
-const modalInitiated =
-  /^(eth_requestAccounts|eth_accounts|eth_chainId|wallet_(switch|add)EthereumChain|standard:(connect|disconnect)|bitcoin:connect)$/
 
 /** The error a call gets where no modal can exist (server-side rendering). */
 export const disconnected = () => new Errors.DisconnectedError()

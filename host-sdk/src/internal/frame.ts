@@ -3,7 +3,8 @@
  * and card, so the dialog is full-viewport and transparent.
  */
 
-// DESIGN §3: exactly these; no allow-top-navigation, so the modal can never navigate the dApp.
+// Exactly what the modal needs (its scripts and storage, popups for wallets and on-ramps, forms) and no
+// allow-top-navigation, so the modal can never navigate the dApp.
 const sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
 
 export type Frame = {
