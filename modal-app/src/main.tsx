@@ -8,13 +8,13 @@ import { Handshake, Messenger, Origin, Schema } from '@airlock/bridge-protocol'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import * as Api from './api/Api.ts'
-import * as Config from './config/Config.ts'
-import * as Modal from './Modal.ts'
-import * as Storage from './storage.ts'
-import * as Theme from './Theme.ts'
-import { texts } from './texts.ts'
-import { App } from './ui/App.tsx'
-import { preloadAccount } from './ui/lazy.ts'
+import { compose } from './compose.ts'
+import * as Config from './core/Config.ts'
+import * as Storage from './core/Storage.ts'
+import { App } from './core/ui/App.tsx'
+import { preload as preloadAccount } from './features/account/feature.ts'
+import * as Theme from './shared/Theme.ts'
+import { texts } from './shared/texts.ts'
 import './styles.css'
 
 const parsed = Config.parse(location.search)
@@ -38,18 +38,14 @@ const accepted = Handshake.accept({
     ),
 })
 
-const modal = Modal.create({
+const modal = compose({
   config: parsed.config,
   configError: parsed.ok ? undefined : parsed.message,
   storage: Storage.create(Storage.browser()),
   mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
-  loadRegistry: () => import('./config/networks.ts'),
-  loadChainClient: () => import('./chain/client.ts'),
+  loadRegistry: () => import('./shared/networks.ts'),
   api,
-  loadWalletConnect: () => import('./connectors/walletconnect.ts'),
-  loadWalletConnectFlow: () => import('./WalletConnectFlow.ts'),
-  loadSignIn: () => import('./signIn.ts'),
-  // SPEC §4: these browsers suspend a page that waits in the background, so a pairing counts as connecting.
+  // These browsers suspend a page that waits in the background, so a pairing counts as connecting.
   pairingConnects:
     /Telegram|iPhone|iPad/i.test(navigator.userAgent) && /Safari|Telegram/i.test(navigator.userAgent),
 })
@@ -64,7 +60,7 @@ accepted.then(({ port, origin }) => {
     timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
   })
   void modal.start({ host: messenger.remote, origin })
-  whenIdle(preloadAccount)
+  whenIdle(preload)
 })
 
 void patterns.then((allowed) => {
@@ -88,6 +84,18 @@ function refusalDetail(refusal: Handshake.Refusal): string | undefined {
   if (refusal === 'version') return texts.alerts.refusedVersion
   if (refusal === 'project') return texts.alerts.refusedProject
   return undefined
+}
+
+/**
+ * Fetches, while idle, what the first connect needs: the Account chunk and the EVM checksum (keccak), so a
+ * connect shows the account without a wait.
+ */
+function preload() {
+  const ignore = () => {
+    // Offline or a stale deployment; the real use reports it if it is actually needed.
+  }
+  preloadAccount().catch(ignore)
+  import('@airlock/bridge-protocol/Address').catch(ignore)
 }
 
 function whenIdle(task: () => void) {

@@ -144,12 +144,27 @@ export function create(options: Options): Modal {
   }
 
   const enabled = options.features.filter((feature) => isOn(feature, config))
-  const runtimes: Runtime[] = enabled.map((feature) => feature.setup(kernel))
+  // In the features' order, whichever has loaded: hooks run in that order.
+  const runtimes: (Runtime | undefined)[] = enabled.map(() => undefined)
+  const actions: Record<string, unknown> = {}
+  const loaded = Promise.all(
+    enabled.map((feature, index) =>
+      feature.load(kernel).then(
+        (runtime) => {
+          runtimes[index] = runtime
+          Object.assign(actions, runtime.ui)
+          changed()
+        },
+        // A feature whose chunk cannot load is left out; the rest of the modal keeps working.
+        (error: unknown) => console.error(`[airlock] The ${feature.id} feature could not load.`, error),
+      ),
+    ),
+  )
   const views = new Map<string, ViewSpec>(
     [...coreViews, ...enabled.flatMap((feature) => feature.views ?? [])].map((spec) => [spec.name, spec]),
   )
   const each = <K extends keyof Runtime>(key: K) =>
-    runtimes.flatMap((runtime) => (runtime[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
+    runtimes.flatMap((runtime) => (runtime?.[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
 
   const hostApi = HostApi.create({
     kernel,
@@ -173,7 +188,8 @@ export function create(options: Options): Modal {
       for (const requested of each('requested')) requested(request, result)
     },
     state: () => Object.assign({}, ...each('state').map((state) => state())),
-    signOut: signOutOf(runtimes),
+    canSignOut: enabled.some((feature) => feature.hostMethods?.includes('signOut')),
+    signOut: () => signOutOf(each('host')),
     pending: () => each('connecting').some((connecting) => connecting()),
   })
 
@@ -245,10 +261,18 @@ export function create(options: Options): Modal {
       Object.assign({}, ...each('account').map((fields) => fields(namespace, connection))),
   })
 
-  const ui = Object.assign(
+  Object.assign(
+    actions,
     Snapshot.coreUi({ kernel, connections, router, retry: () => each('retry'), back: () => each('back') }),
-    ...each('ui'),
-  ) as Snapshot.Ui
+  )
+  // A feature's action used before its chunk is in (a click in the first moments) runs once it is.
+  const ui = new Proxy(actions, {
+    get: (target, key) =>
+      typeof key !== 'string' || key in target
+        ? target[key as string]
+        : (...args: unknown[]) =>
+            loaded.then(() => (target[key] as ((...a: unknown[]) => unknown) | undefined)?.(...args)),
+  }) as Snapshot.Ui
 
   router.subscribe((snap) => {
     if (Router.isOpen(snap)) for (const shown of each('shown')) shown()
@@ -265,7 +289,7 @@ export function create(options: Options): Modal {
       origin = session.origin
       changed()
       try {
-        const registry = await options.loadRegistry()
+        const [registry] = await Promise.all([options.loadRegistry(), loaded])
         networks.resolve(registry.resolve(config.networks, { rpcUrls: config.rpcUrls }))
         router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
         await connections.start(session, networks.namespaces(), options.walletGrace ?? 600)
@@ -290,7 +314,8 @@ export function create(options: Options): Modal {
   }
 }
 
-function signOutOf(runtimes: readonly Runtime[]): (() => Promise<void>) | undefined {
-  const signOut = runtimes.find((runtime) => runtime.host?.signOut)?.host?.signOut
+/** The host's signOut, from the feature that implements it (sign-in), if one is on. */
+function signOutOf(hosts: readonly NonNullable<Runtime['host']>[]): (() => Promise<void>) | undefined {
+  const signOut = hosts.find((host) => host.signOut)?.signOut
   return signOut && (async () => void (await signOut(undefined)))
 }

@@ -13,10 +13,11 @@ export default function ConnectingWalletConnect({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot & PairingSlice
+  snapshot: CoreSnapshot & Partial<PairingSlice>
   ui: CoreUi & PairingUi
 }) {
-  const { status, uri, target, failure, links } = snapshot.pairing
+  // WalletConnect's logic loads a moment after the first render; until then the QR code is being prepared.
+  const { status, uri, target, failure, links } = snapshot.pairing ?? { status: 'idle', links: [] }
   const copy = async () => {
     if (!uri) return
     try {

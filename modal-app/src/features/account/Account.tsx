@@ -5,7 +5,8 @@ import { CopyIcon, ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
 
-type AccountInfo = CoreAccountInfo & BalanceFields
+// The balance fields are there once the feature's logic has loaded.
+type AccountInfo = CoreAccountInfo & Partial<BalanceFields>
 
 /** The connected account: address, native balance, tokens, network, explorer link, Disconnect. */
 export default function Account({
@@ -47,7 +48,7 @@ export default function Account({
           </p>
         )}
       </div>
-      {account.tokens.length > 0 && <Tokens tokens={account.tokens} />}
+      {account.tokens && account.tokens.length > 0 && <Tokens tokens={account.tokens} />}
       <p className="label">{texts.account.network}</p>
       <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
         <span className="network-dot" aria-hidden="true" />

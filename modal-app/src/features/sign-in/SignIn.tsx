@@ -10,10 +10,11 @@ export default function SignIn({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot & { signIn: SignInInfo }
+  snapshot: CoreSnapshot & { signIn?: SignInInfo }
   ui: CoreUi & SignInUi
 }) {
-  const { signIn, account, origin } = snapshot
+  const { account, origin } = snapshot
+  const signIn = snapshot.signIn ?? { status: 'idle', required: false }
   const signing = signIn.status === 'signing'
   return (
     <div className="view view-center">

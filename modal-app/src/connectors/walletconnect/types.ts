@@ -1,0 +1,15 @@
+import type { Listing } from '../../api/Api.ts'
+import type { PairingInfo } from './Flow.ts'
+
+/** The actions of WalletConnect's views. */
+export type PairingUi = {
+  /** Pairs over WalletConnect: the plain QR code, or for a registry wallet with its deep links. */
+  connectWalletConnect(listing?: Listing): void
+  /** Opens the picked wallet's app with the pairing URI. */
+  openWallet(kind: 'mobile' | 'desktop' | 'webapp'): void
+  /** The view copied the pairing link (or failed to). */
+  copiedLink(ok: boolean): void
+}
+
+/** What WalletConnect adds to the snapshot. */
+export type PairingSlice = { walletConnect: true; pairing: PairingInfo }

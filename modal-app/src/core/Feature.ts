@@ -1,0 +1,188 @@
+/**
+ * How a feature plugs into the core. A feature is a folder with a `feature.ts` that names its views and,
+ * once `load` has brought in its logic, gets the kernel and answers with what it adds: a slice of the snapshot, actions for its
+ * views, reactions to connections, host methods. Deleting the folder and its line in `features/index.ts`
+ * removes it completely.
+ */
+import type { Caip, PageWallet, Request, Schema, State } from '@airlock/bridge-protocol'
+import type { ComponentType } from 'react'
+import type * as Api from '../api/Api.ts'
+import type { ConnectorFactory, Host } from '../connectors/Connector.ts'
+import type { Network } from '../shared/Network.ts'
+import type { Config } from './Config.ts'
+import type { Connection } from './Connection.ts'
+import type { RouterEvent } from './Router.ts'
+import type { Snackbar, Timers } from './Snackbar.ts'
+import type { Storage } from './Storage.ts'
+
+/** What the modal asks the API. */
+export type ApiClient = Pick<
+  Api.Client,
+  'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
+>
+
+/** What the core lends every feature. */
+export type Kernel = {
+  config: Config
+  storage: Storage
+  timers: Timers
+  now: () => number
+  api: ApiClient
+  mobile: boolean
+  /** The host's origin as the browser reported it at the handshake; undefined before it. */
+  origin(): string | undefined
+  /** The host's bridge, after the handshake. */
+  host(): Host | undefined
+  router: {
+    send(event: RouterEvent): void
+    view(): string
+    isOpen(): boolean
+  }
+  snackbar: Snackbar
+  /**
+   * Records an analytics event for this page, unless the host switched `analytics` off (the API also skips
+   * it unless the project enabled analytics). Never throws.
+   */
+  track(event: { event: string; properties?: Record<string, unknown> }): void
+  /** Shakes the card, as after a failure. */
+  shake(): void
+  /** Something the views show changed. */
+  changed(): void
+  connectionOf(namespace: Caip.Namespace): Connection | undefined
+  /** The namespace whose account the modal shows. */
+  activeNamespace(): Caip.Namespace | undefined
+  /** The configured network of that id, if any. */
+  configured(id: string | undefined): Network | undefined
+  networks(): readonly Network[]
+  /** The wallets the host page announced. */
+  wallets(): readonly PageWallet[]
+  /** Runs a request on the wallet behind the connection. */
+  walletRequest(connection: Connection, request: Request): Promise<unknown>
+  /** Ends every connection; tells the visitor and throws when a wallet refused. */
+  disconnectAll(): Promise<void>
+  /** Moves the namespace's wallet to a configured network. */
+  switchTo(network: Network): Promise<void>
+  /** Adds a way to reach wallets; connectors are asked in the order they were added, page wallets last. */
+  addConnector(factory: ConnectorFactory): void
+}
+
+/** A view a feature adds. `name` is the router's; a host can ask for it only if it is a public view. */
+export type ViewSpec<P = ViewProps> = {
+  name: string
+  /** The card's heading while it shows. */
+  title(snapshot: CoreSnapshotLike): string
+  /** Loaded on first use (a dynamic import), so the view is not in the first chunk. */
+  component: ComponentType<P>
+  /** Whether the view's chunk is loaded lazily and needs a loading boundary. @default true */
+  lazy?: boolean
+  /** The public view the host sees while this internal screen shows. @default the view itself */
+  public?: string
+}
+
+/**
+ * The groups of Connect's list, which the host may reorder with `features.connectorTypeOrder`. The page's
+ * wallets are `recent` and `injected`; features add the others.
+ */
+const connectorTypes = [
+  'walletConnect',
+  'recent',
+  'injected',
+  'featured',
+  'custom',
+  'external',
+  'recommended',
+] as const
+export type ConnectorType = (typeof connectorTypes)[number]
+
+/** Rows a feature adds to Connect: per group, and `last` after every group (All Wallets). */
+export type ConnectRows = Partial<Record<ConnectorType | 'last', ComponentType<ViewProps>>>
+
+// biome-ignore lint/suspicious/noExplicitAny: every view takes the merged snapshot and actions of all features.
+export type ViewProps = { snapshot: any; ui: any; rows?: readonly ConnectRows[] }
+type CoreSnapshotLike = Record<string, unknown>
+
+/** What a feature answers to the kernel. Every member is optional. */
+export type Runtime = {
+  /** Its slice of the snapshot the views render. */
+  snapshot?(): Record<string, unknown>
+  /** Fields it adds to each connected account's info (balance, tokens). */
+  account?(namespace: Caip.Namespace, connection: Connection): Record<string, unknown>
+  /** Actions for its views. */
+  ui?: Record<string, unknown>
+  /** A host method it implements (`signOut`). */
+  host?: Partial<Pick<Schema.ModalApi, 'signOut'>>
+  /** What it adds to the state mirrored on the host (the sign-in session). */
+  state?(): Partial<State>
+  /** Whether a host may open one of its views now; undefined leaves the decision to others. */
+  canOpen?(view: string): boolean | undefined
+  /** One of its views was opened directly (by the host, or by the opening rule). */
+  entered?(view: string): void
+  /** The host opened the modal. */
+  opened?(): void
+  /** The modal is showing (opened by the host, or by a dApp waiting for a connection). */
+  shown?(): void
+  /** The modal closed: pending work that nobody looks at any more ends. */
+  closed?(): void
+  /** The visitor went back from one of its views. */
+  back?(view: string): void
+  /** The visitor asked to try again. */
+  retry?(): void
+  /**
+   * A connection was made. `byUser` when the visitor just made it (not a reconnect). Answer true when the
+   * feature took the visitor somewhere (a sign-in), so the core does not route.
+   */
+  connected?(namespace: Caip.Namespace, connection: Connection, byUser: boolean): boolean | undefined
+  /** The connection's account or chain changed. Answer true when it routed the visitor. */
+  changed?(namespace: Caip.Namespace, connection: Connection, what: 'account' | 'chain'): boolean | undefined
+  disconnected?(namespace: Caip.Namespace): void
+  /** Start-up has settled: every stored connection reconnected or failed. */
+  settled?(): void
+  /** A dApp request the wallet answered. */
+  requested?(request: Request, result: unknown): void
+  /** A connection status the feature knows better (a pairing in progress counts as connecting). */
+  connecting?(): boolean
+}
+
+/**
+ * A feature as the first chunk knows it: its views and Connect rows (each a small component or a lazy
+ * chunk) and how to load the rest. `load` is a dynamic import, so a feature's logic is not in the first
+ * chunk; the core starts every enabled feature's load at once and waits for them before it reconnects.
+ */
+export type Feature = {
+  id: string
+  /** The host's switch for it (`features.allWallets`); a feature without one is always on. */
+  switch?: string
+  views?: readonly ViewSpec[]
+  /** Rows it adds to Connect's wallet list. */
+  connectRows?: ConnectRows
+  /** The host methods it implements (the host learns at once when none does). */
+  hostMethods?: readonly (keyof NonNullable<Runtime['host']>)[]
+  /** Loads the feature's logic and starts it with the kernel. */
+  load(kernel: Kernel): Promise<Runtime>
+}
+
+/** Whether the host's configuration switched the feature on (every feature is on unless switched off). */
+export function isOn(feature: Pick<Feature, 'switch'>, config: Pick<Config, 'features'>): boolean {
+  return feature.switch === undefined || config.features?.[feature.switch] !== false
+}
+
+/**
+ * The order of Connect's groups: the host's `connectorTypeOrder`, then any group it left out in the default
+ * order. Without one, the page's wallets come first: they connect in one click.
+ */
+export function connectorOrder(config: Pick<Config, 'features'>): ConnectorType[] {
+  const asked = config.features?.connectorTypeOrder
+  const chosen = (Array.isArray(asked) ? asked : []).filter((type): type is ConnectorType =>
+    (connectorTypes as readonly string[]).includes(type),
+  )
+  const fallback: ConnectorType[] = [
+    'recent',
+    'injected',
+    'walletConnect',
+    'featured',
+    'custom',
+    'external',
+    'recommended',
+  ]
+  return [...new Set([...chosen, ...fallback])]
+}

@@ -1,0 +1,75 @@
+/** The registry's logic: loaded on first use, suggestions read when the modal first shows. */
+import type { Listing } from '../../api/Api.ts'
+import type { Kernel, Runtime } from '../../core/Feature.ts'
+import type { Options } from './feature.ts'
+import type { RegistryUi } from './types.ts'
+import type * as Registry from './WalletRegistry.ts'
+
+export function setup(kernel: Kernel, options: Options): Runtime {
+  let registry: Registry.WalletRegistry | undefined
+  let loading: Promise<Registry.WalletRegistry> | undefined
+  let suggestions: { featured: Listing[]; recommended: Listing[] } = { featured: [], recommended: [] }
+  let suggesting: Promise<void> | undefined
+
+  /** The registry, loaded on first use; a failed load is tried again next time. */
+  function load(): Promise<Registry.WalletRegistry> {
+    loading ??= import('./WalletRegistry.ts').then((module) => {
+      registry = module.create({
+        api: kernel.api,
+        installed: kernel.wallets,
+        exclude: kernel.config.excludeWalletIds ?? [],
+        featured: kernel.config.featuredWalletIds ?? [],
+        mobile: kernel.mobile,
+        timers: kernel.timers,
+        preload: options.preload ?? module.preloadImage,
+        onChange: kernel.changed,
+      })
+      kernel.changed()
+      return registry
+    })
+    loading.catch(() => {
+      loading = undefined
+    })
+    return loading
+  }
+
+  const open = () => {
+    if (registry) return registry.open()
+    load().then(
+      (r) => r.open(),
+      (error: unknown) => console.warn('[airlock] The wallet registry is unavailable.', error),
+    )
+  }
+
+  const ui: RegistryUi = {
+    showAllWallets() {
+      kernel.router.send({ type: 'PUSH', view: 'AllWallets' })
+      open()
+    },
+    imageUrl: (listing) => kernel.api.imageUrl(listing.image_id),
+  }
+
+  return {
+    ui,
+    snapshot: () => ({ ...suggestions, registry }),
+    entered(view) {
+      if (view === 'AllWallets') open()
+    },
+    // Read when the modal first shows, not on every page load; a failure is tried again on the next open.
+    shown() {
+      if (suggesting) return
+      suggesting = load()
+        .then((r) => r.suggestions())
+        .then(
+          (found) => {
+            suggestions = found
+            kernel.changed()
+          },
+          (error: unknown) => {
+            suggesting = undefined
+            console.warn('[airlock] Could not read the wallet registry.', error)
+          },
+        )
+    },
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The features of this build, in the order their rows appear on Connect. Adding a feature is a folder and
+ * a line here; each is switched by the host's `features` option where it has a switch.
+ */
+import { type Options as WalletConnectOptions, walletConnect } from '../connectors/walletconnect/feature.ts'
+import type { Config } from '../core/Config.ts'
+import type { Feature } from '../core/Feature.ts'
+import { account } from './account/feature.ts'
+import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
+import { networks } from './networks/feature.ts'
+import { signIn } from './sign-in/feature.ts'
+
+/** What the features need from the page's environment; each field has a default for the browser. */
+export type Options = Parameters<typeof account>[0] &
+  Parameters<typeof signIn>[0] &
+  AllWalletsOptions &
+  Omit<WalletConnectOptions, 'projectId' | 'relayUrl'>
+
+export function features(config: Config, options: Options = {}): Feature[] {
+  const wc = config.walletConnect
+  return [
+    account(options),
+    networks(),
+    ...(config.siwx ? [signIn(options)] : []),
+    // The registry's wallets connect over WalletConnect: both need its project id.
+    ...(wc
+      ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]
+      : []),
+  ]
+}
