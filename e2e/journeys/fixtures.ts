@@ -9,9 +9,8 @@ import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../w
 import { addressesFromOptions } from '../wallets/verify.ts'
 
 export const modalOrigin = 'http://127.0.0.1:5174'
-export const dappOrigin = 'http://localhost:5173'
 
-export const chains = [devnetA, devnetB].map((chain) => ({
+const chains = [devnetA, devnetB].map((chain) => ({
   chainId: chain.id,
   rpcUrl: chain.rpcUrls.default.http[0] as string,
   name: chain.name,

@@ -31,13 +31,13 @@ import {
   type WalletAccount,
 } from './wallet-standard.ts'
 
-export interface BitcoinInputToSign {
+interface BitcoinInputToSign {
   readonly account: WalletAccount
   readonly signingIndexes: readonly number[]
   readonly sigHash?: number
 }
 
-export interface BitcoinSignTransactionInput {
+interface BitcoinSignTransactionInput {
   /** BIP-174 PSBT bytes. */
   readonly psbt: Uint8Array
   readonly inputsToSign: readonly BitcoinInputToSign[]
@@ -45,7 +45,7 @@ export interface BitcoinSignTransactionInput {
 }
 
 /** The features exactly as registered; inputs are still validated at run time since dApps are untyped. */
-export type BitcoinTestWalletFeatures = {
+type BitcoinTestWalletFeatures = {
   readonly 'bitcoin:connect': {
     readonly version: '1.0.0'
     connect(input?: {

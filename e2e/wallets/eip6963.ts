@@ -7,7 +7,7 @@ export interface Eip6963ProviderInfo {
   readonly rdns: string
 }
 
-export interface Eip6963ProviderDetail<Provider> {
+interface Eip6963ProviderDetail<Provider> {
   readonly info: Eip6963ProviderInfo
   readonly provider: Provider
 }

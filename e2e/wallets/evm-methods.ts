@@ -20,7 +20,7 @@ export interface EvmProviderEvents extends Record<string, unknown> {
   message: { type: string; data: unknown }
 }
 
-export interface EvmState {
+interface EvmState {
   /** Whether the dApp's origin is authorised (eth_accounts non-empty). */
   connected: boolean
   chainId: number
@@ -40,18 +40,18 @@ export interface EvmContext {
 type Handler = (ctx: EvmContext, params: readonly unknown[]) => unknown
 
 /** Wallets answer these in lowercase (as MetaMask does), which catches dApps that compare addresses naively. */
-export function walletAddress(ctx: EvmContext): Address {
+function walletAddress(ctx: EvmContext): Address {
   return `0x${ctx.account.address.slice(2).toLowerCase()}`
 }
 
-export function currentChain(ctx: EvmContext): EvmChainOption {
+function currentChain(ctx: EvmContext): EvmChainOption {
   const chain = ctx.options.chains.find((candidate) => candidate.chainId === ctx.state.chainId)
   if (!chain)
     throw new ProviderRpcError(ErrorCode.internal, `No RPC configured for chain ${ctx.state.chainId}`)
   return chain
 }
 
-export function connectSite(ctx: EvmContext): void {
+function connectSite(ctx: EvmContext): void {
   if (ctx.state.connected) return
   ctx.state.connected = true
   sitePermission.set('evm', true)

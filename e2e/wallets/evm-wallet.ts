@@ -19,7 +19,7 @@ import { EVM_WALLET_NAME, EVM_WALLET_RDNS } from './names.ts'
 import { type EvmWalletOptions, initialKnownChainIds } from './options.ts'
 import { Emitter, recordCall, sitePermission, type WalletRuntime } from './runtime.ts'
 
-export type EvmEventName = keyof EvmProviderEvents
+type EvmEventName = keyof EvmProviderEvents
 
 export interface Eip1193Provider {
   request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>

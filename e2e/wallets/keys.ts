@@ -48,7 +48,7 @@ export function bitcoinKeyFromPrivateKey(privateKeyHex: string, network: Bitcoin
 }
 
 /** BIP-137 header base for a native segwit (P2WPKH, bech32) signer; the recovery id is added to it. */
-export const BIP137_P2WPKH_HEADER = 39
+const BIP137_P2WPKH_HEADER = 39
 
 const BITCOIN_MESSAGE_MAGIC = utf8ToBytes('\x18Bitcoin Signed Message:\n')
 
@@ -58,7 +58,7 @@ export function bitcoinMessageHash(message: Uint8Array): Uint8Array {
 }
 
 /** Bitcoin's CompactSize integer encoding (little-endian after a width marker). */
-export function encodeVarInt(value: number): Uint8Array {
+function encodeVarInt(value: number): Uint8Array {
   if (value < 0xfd) return Uint8Array.of(value)
   if (value <= 0xffff) return littleEndian(0xfd, value, 2)
   if (value <= 0xffffffff) return littleEndian(0xfe, value, 4)

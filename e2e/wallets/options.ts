@@ -46,8 +46,8 @@ export const ANVIL_ACCOUNT_0_PRIVATE_KEY =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
 /** Fixed test-only keys, so addresses are stable across runs and can be asserted in tests. */
-export const TEST_SOLANA_SEED_HEX = '8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63'
-export const TEST_BITCOIN_PRIVATE_KEY_HEX = 'c28a9f80738f770d527803a566cf6fc3edf6cea586c4fc4a5223a5ad797e1ac3'
+const TEST_SOLANA_SEED_HEX = '8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63'
+const TEST_BITCOIN_PRIVATE_KEY_HEX = 'c28a9f80738f770d527803a566cf6fc3edf6cea586c4fc4a5223a5ad797e1ac3'
 
 export function defaultWalletOptions(chains: EvmChainOption[]): WalletOptions {
   const first = chains[0]

@@ -23,7 +23,7 @@ import {
   type WalletAccount,
 } from './wallet-standard.ts'
 
-export interface SolanaSignTransactionInput {
+interface SolanaSignTransactionInput {
   readonly account: WalletAccount
   /** A serialized legacy or v0 transaction. */
   readonly transaction: Uint8Array
@@ -31,7 +31,7 @@ export interface SolanaSignTransactionInput {
 }
 
 /** The features exactly as registered; inputs are still validated at run time since dApps are untyped. */
-export type SolanaTestWalletFeatures = {
+type SolanaTestWalletFeatures = {
   readonly 'standard:connect': StandardConnectFeature
   readonly 'standard:disconnect': StandardDisconnectFeature
   readonly 'standard:events': StandardEventsFeature

@@ -15,8 +15,6 @@ import {
 } from './keys.ts'
 import type { WalletOptions } from './options.ts'
 
-export { defaultWalletOptions } from './options.ts'
-
 /** Bytes as they come back from page.evaluate (plain arrays) or from Node code (Uint8Array). */
 export type BytesLike = Uint8Array | readonly number[]
 

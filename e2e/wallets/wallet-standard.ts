@@ -33,7 +33,7 @@ export interface StandardWallet {
   readonly accounts: readonly WalletAccount[]
 }
 
-export interface StandardChangeEvent {
+interface StandardChangeEvent {
   accounts?: readonly WalletAccount[]
 }
 
