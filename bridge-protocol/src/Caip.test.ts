@@ -68,3 +68,11 @@ describe('Address', () => {
     expect(isSolanaAddress('1111111111111111111111111111111')).toBe(false)
   })
 })
+
+describe('Wallet Standard chain names', () => {
+  it('maps a CAIP-2 id to its Wallet Standard name and back', () => {
+    expect(Caip.standardNameOf('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1')).toBe('solana:devnet')
+    expect(Caip.standardChains['bitcoin:regtest']).toBe('bip122:0f9188f13cb7b2c71f2a335e3a4fc328')
+    expect(Caip.standardNameOf('eip155:1')).toBeUndefined()
+  })
+})

@@ -12,6 +12,29 @@ export type Namespace = (typeof namespaces)[number]
 export type ChainId = `${Namespace}:${string}`
 export type AccountId = `${Namespace}:${string}:${string}`
 
+/**
+ * Wallet Standard names chains by cluster or network (`solana:devnet`), CAIP-2 by genesis hash: the chains
+ * both name, as Wallet Standard name → CAIP-2 id.
+ */
+export const standardChains: Readonly<Record<string, ChainId>> = {
+  'solana:mainnet': 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  'solana:devnet': 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  'solana:testnet': 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+  'bitcoin:mainnet': 'bip122:000000000019d6689c085ae165831e93',
+  'bitcoin:testnet': 'bip122:000000000933ea01ad0ee984209779ba',
+  'bitcoin:regtest': 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+}
+
+/**
+ * The Wallet Standard name of a CAIP-2 chain, if it has one.
+ * @example Caip.standardNameOf('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1') // 'solana:devnet'
+ */
+export function standardNameOf(chainId: string): `${string}:${string}` | undefined {
+  return Object.keys(standardChains).find((name) => standardChains[name] === chainId) as
+    | `${string}:${string}`
+    | undefined
+}
+
 export const invalidChainId = 'Invalid CAIP-2 network id'
 export const invalidAccountId = 'Invalid CAIP-10 address'
 

@@ -3,6 +3,7 @@
  * way they find any wallet. Every feature goes to the modal.
  */
 import type { Namespace, Request, State } from '@airlock/bridge-protocol'
+import { standardNameOf } from '@airlock/bridge-protocol/Caip'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { emitter } from './emitter.ts'
 import { appReady, registerEvent } from './registry.ts'
@@ -10,16 +11,6 @@ import { appReady, registerEvent } from './registry.ts'
 type Send = (request: Request) => Promise<unknown>
 type Input = { account?: WalletAccount; inputsToSign?: { account: WalletAccount }[]; [key: string]: unknown }
 type Chain = `${string}:${string}`
-
-// Wallet Standard names chains by cluster or network; CAIP-2 by genesis hash.
-const standardChains: Record<string, Chain> = {
-  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
-  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': 'solana:devnet',
-  'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
-  'bip122:000000000019d6689c085ae165831e93': 'bitcoin:mainnet',
-  'bip122:000000000933ea01ad0ee984209779ba': 'bitcoin:testnet',
-  'bip122:0f9188f13cb7b2c71f2a335e3a4fc328': 'bitcoin:regtest',
-}
 
 const signFeatures = {
   solana: ['solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction'],
@@ -48,7 +39,7 @@ export function standardWallet(
   const version = '1.0.0'
   const chains = networks
     .filter((n) => n.startsWith(`${namespace}:`))
-    .map((n) => standardChains[n])
+    .map((n) => standardNameOf(n))
     .filter(Boolean) as Chain[]
   const signs = signFeatures[namespace]
   const cache = new Map<string, WalletAccount>()

@@ -5,7 +5,7 @@
  * call that takes longer than 10 s is aborted.
  */
 import * as Contract from '@airlock/api/contract'
-import { Schema } from '@airlock/bridge-protocol'
+import { Errors, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** SDK type and version, sent with every call. */
@@ -218,9 +218,8 @@ export function create(options: ClientOptions): Client {
 async function errorText(response: Response): Promise<string> {
   const status = `HTTP status code: ${response.status}`
   try {
-    const body: unknown = await response.json()
-    const message = (body as { message?: unknown } | null)?.message
-    return typeof message === 'string' && message ? `${status}: ${message}` : status
+    const message = Errors.messageOf(await response.json(), '')
+    return message ? `${status}: ${message}` : status
   } catch {
     return status
   }

@@ -1,5 +1,5 @@
 /**
- * The shape of a network as the modal uses it, and the Wallet Standard chain names. Kept apart from the
+ * The shape of a network as the modal uses it, and how wallets name chains. Kept apart from the
  * registry (`networks.ts`, which pulls in viem's chain definitions) so the first chunk stays small.
  */
 import { Caip } from '@airlock/bridge-protocol'
@@ -17,23 +17,13 @@ export type Network = {
   testnet: boolean
 }
 
-/** Wallet Standard chain names and the CAIP-2 ids they stand for. */
-export const standardChains: Readonly<Record<string, Caip.ChainId>> = {
-  'solana:mainnet': 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-  'solana:devnet': 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
-  'solana:testnet': 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
-  'bitcoin:mainnet': 'bip122:000000000019d6689c085ae165831e93',
-  'bitcoin:testnet': 'bip122:000000000933ea01ad0ee984209779ba',
-  'bitcoin:regtest': 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
-}
-
 /**
  * The CAIP-2 id of a chain as a wallet names it: a Wallet Standard name (`solana:devnet`), an EIP-155 hex
  * chain id (`0x7a69`), or already CAIP-2. `undefined` when it cannot be read.
  * @example Network.toCaip('bitcoin:regtest') // 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
  */
 export function toCaip(chain: string): Caip.ChainId | undefined {
-  const standard = standardChains[chain]
+  const standard = Caip.standardChains[chain]
   if (standard) return standard
   if (/^0x[0-9a-fA-F]{1,16}$/.test(chain)) return `eip155:${BigInt(chain).toString()}`
   const match = /^(eip155|solana|bip122):([-_a-zA-Z0-9]{1,32})$/.exec(chain)

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import * as Theme from './Theme.ts'
 import { sanitize } from './Theme.ts'
 
 describe('Theme.sanitize', () => {
@@ -81,5 +82,41 @@ describe('Theme.sanitize', () => {
   it('drops values that are not strings instead of throwing', () => {
     const variables = { '--airlock-z-index': 42 } as unknown as Record<string, string>
     expect(sanitize(variables, quiet)).toEqual({})
+  })
+})
+
+describe('Theme.apply', () => {
+  const root = () =>
+    ({ dataset: {} as DOMStringMap, style: { setProperty: vi.fn() } }) as unknown as HTMLElement
+  const media = (matches: boolean) => {
+    let listener: () => void = () => {}
+    const query = {
+      matches,
+      addEventListener: (_: string, next: () => void) => {
+        listener = next
+      },
+    }
+    const change = (next: boolean) => {
+      query.matches = next
+      listener()
+    }
+    return { query, change }
+  }
+
+  it('uses the host’s mode and ignores the visitor’s preference', () => {
+    const element = root()
+    const dark = media(true)
+    Theme.apply(element, { mode: 'light' }, dark.query as unknown as MediaQueryList)
+    dark.change(true)
+    expect(element.dataset.theme).toBe('light')
+  })
+
+  it('follows the visitor’s preference, also when it changes, when the host names no mode', () => {
+    const element = root()
+    const dark = media(true)
+    Theme.apply(element, {}, dark.query as unknown as MediaQueryList)
+    expect(element.dataset.theme).toBe('dark')
+    dark.change(false)
+    expect(element.dataset.theme).toBe('light')
   })
 })

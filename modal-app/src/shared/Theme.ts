@@ -54,7 +54,20 @@ export function sanitize(
 export function apply(
   root: HTMLElement,
   options: { mode?: 'light' | 'dark' | undefined; variables?: Readonly<Record<string, string>> | undefined },
+  /** The visitor's preference, followed while the host names no mode. @default prefers-color-scheme: dark */
+  prefersDark: Pick<MediaQueryList, 'matches' | 'addEventListener'> | undefined = globalThis.matchMedia?.(
+    '(prefers-color-scheme: dark)',
+  ),
 ): void {
-  if (options.mode) root.dataset.theme = options.mode
   for (const [key, value] of Object.entries(sanitize(options.variables))) root.style.setProperty(key, value)
+  if (options.mode) {
+    root.dataset.theme = options.mode
+    return
+  }
+  // One dark palette in the CSS, chosen here: the stylesheet then needs no media-query copy of it.
+  const follow = () => {
+    root.dataset.theme = prefersDark?.matches ? 'dark' : 'light'
+  }
+  follow()
+  prefersDark?.addEventListener('change', follow)
 }

@@ -3,10 +3,10 @@
  * wallet), driven through the bridge with `host.walletRequest`. One connect and one disconnect for every
  * namespace; everything else is forwarded unchanged by the modal.
  */
-import { type Caip, Errors, type PageWallet, Schema } from '@airlock/bridge-protocol'
+import { Caip, Errors, type PageWallet, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import type { Account, Connection } from '../../core/Connection.ts'
-import { type Network, standardChains, toCaip } from '../../shared/Network.ts'
+import { type Network, toCaip } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 
 /** The host's API as the modal calls it. */
@@ -95,10 +95,11 @@ export async function disconnect(host: Host, connection: Connection): Promise<vo
   await host.walletRequest({ walletId: id, request: { namespace, method: 'standard:disconnect' } })
 }
 
-const mainnets: Record<Caip.Namespace, Caip.ChainId> = {
+// A namespace's mainnet, as wallets name it; `toCaip` reads each.
+const mainnets: Record<Caip.Namespace, string> = {
   eip155: 'eip155:1',
-  solana: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-  bip122: 'bip122:000000000019d6689c085ae165831e93',
+  solana: 'solana:mainnet',
+  bip122: 'bitcoin:mainnet',
 }
 
 /** The chain to report for a Wallet Standard account: the first configured chain the wallet names. */
@@ -113,12 +114,12 @@ function pickChain(
   if (options.fallback?.startsWith(`${namespace}:`)) return options.fallback
   const first = options.networks.find((network) => network.namespace === namespace)
   if (first) return first.id
-  return ids[0] ?? mainnets[namespace]
+  return ids[0] ?? (toCaip(mainnets[namespace]) as Caip.ChainId)
 }
 
 /** The Wallet Standard name of a chain (`solana:devnet`), or its CAIP-2 id when it has none. */
 export function standardName(chainId: Caip.ChainId): string {
-  return Object.entries(standardChains).find(([, id]) => id === chainId)?.[0] ?? chainId
+  return Caip.standardNameOf(chainId) ?? chainId
 }
 
 function parse<T>(shape: S.Shape<T>, value: unknown, method: string): T {

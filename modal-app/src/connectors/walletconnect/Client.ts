@@ -1,19 +1,19 @@
 /**
  * The WalletConnect connector: a `@walletconnect/sign-client` inside the modal (its keys and sessions live
  * in the modal origin's storage, never on the host page). One session can carry eip155, solana and bip122
- * accounts at once. Requests arrive in the host providers' terms (EIP-1193, Wallet Standard) and are
- * translated to WalletConnect's namespace methods here, and the answers back.
+ * accounts at once. Requests arrive in the host providers' terms (EIP-1193, Wallet Standard); `Requests.ts`
+ * translates them to WalletConnect's namespace methods, and the answers back.
  *
  * Loaded on demand: sign-client is large, and nothing in the first chunk needs it.
  */
-import { Caip, Errors, type Schema } from '@airlock/bridge-protocol'
+import { Caip, Errors, Methods, type Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { SignClient } from '@walletconnect/sign-client'
 import type { Account, Connection } from '../../core/Connection.ts'
 import * as base58 from '../../shared/encoding/base58.ts'
-import * as base64 from '../../shared/encoding/base64.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
+import * as Requests from './Requests.ts'
 import * as WcWallet from './wallet.ts'
 
 export type Options = {
@@ -57,14 +57,14 @@ export type Client = {
   disconnect(session: Session): Promise<void>
 }
 
-/** What the modal asks wallets for, per namespace (WalletConnect's method names). */
+/**
+ * What the modal asks wallets for, per namespace, in WalletConnect's names. EVM wallets take the EIP-1193
+ * names: every method that needs the person's approval, and switching chains. Solana's and Bitcoin's are
+ * WalletConnect's own translations of the Wallet Standard features.
+ */
 export const methods: Record<Caip.Namespace, string[]> = {
   eip155: [
-    'personal_sign',
-    'eth_signTypedData_v4',
-    'eth_signTypedData',
-    'eth_sendTransaction',
-    'eth_signTransaction',
+    ...Methods.unsafe.filter((method) => !method.includes(':')),
     'wallet_switchEthereumChain',
     'wallet_addEthereumChain',
   ],
@@ -146,7 +146,7 @@ export async function create(options: Options): Promise<Client> {
       return newest && toSession(newest)
     },
     async request(session, request, chainId) {
-      const call = toWalletConnect(request, chainId)
+      const call = Requests.toWalletConnect(request, chainId)
       const result = await client
         .request({ topic: session.topic, chainId, request: { method: call.method, params: call.params } })
         .catch((error: unknown) => {
@@ -194,93 +194,6 @@ export function connectionOf(
   }
 }
 
-type Call = { method: string; params: unknown; result: (answer: unknown) => unknown }
-
-/** The WalletConnect form of a provider request, and how to read its answer. */
-export function toWalletConnect(request: Schema.Request, chainId: Caip.ChainId): Call {
-  if (request.namespace === 'eip155')
-    return { method: request.method, params: request.params ?? [], result: (answer) => answer }
-  switch (request.method) {
-    case 'solana:signMessage': {
-      const { address, message } = request.params
-      return {
-        method: 'solana_signMessage',
-        params: { message: base58.encode(message), pubkey: address },
-        result: (answer) => ({
-          signedMessage: message,
-          signature: base58.decode(read(answer, solanaSignature, request.method).signature),
-        }),
-      }
-    }
-    case 'solana:signTransaction':
-      return {
-        method: 'solana_signTransaction',
-        params: { transaction: base64.encode(request.params.transaction) },
-        result: (answer) => {
-          const signed = read(answer, solanaTransaction, request.method).transaction
-          // Wallets that answer only a signature leave the dApp without the signed bytes it asked for.
-          if (!signed) throw new Errors.InternalError(texts.errors.unexpectedAnswer(request.method))
-          return { signedTransaction: fromBase64(signed) }
-        },
-      }
-    case 'solana:signAndSendTransaction':
-      return {
-        method: 'solana_signAndSendTransaction',
-        params: {
-          transaction: base64.encode(request.params.transaction),
-          sendOptions: request.params.options ?? {},
-        },
-        result: (answer) => ({
-          signature: base58.decode(read(answer, solanaSignature, request.method).signature),
-        }),
-      }
-    case 'bitcoin:signMessage': {
-      const { address, message } = request.params
-      return {
-        method: 'signMessage',
-        params: { account: address, address, message: utf8(message), protocol: 'ecdsa' },
-        result: (answer) => ({
-          signedMessage: message,
-          signature: fromBase64(read(answer, bitcoinSignature, request.method).signature),
-        }),
-      }
-    }
-    case 'bitcoin:signTransaction': {
-      const { psbt, inputsToSign } = request.params
-      return {
-        method: 'signPsbt',
-        params: {
-          account: inputsToSign[0]?.address,
-          psbt: base64.encode(psbt),
-          signInputs: inputsToSign.flatMap(({ address, signingIndexes, sigHash }) =>
-            signingIndexes.map((index) => ({
-              address,
-              index,
-              ...(sigHash === undefined ? {} : { sighashTypes: [sigHash] }),
-            })),
-          ),
-          broadcast: false,
-        },
-        result: (answer) => ({ signedPsbt: fromBase64(read(answer, signedPsbt, request.method).psbt) }),
-      }
-    }
-  }
-  throw new Errors.UnsupportedMethodError(
-    `${request.method} is not available through WalletConnect on ${chainId}.`,
-  )
-}
-
-const solanaSignature = S.object({ signature: S.string(200, 1) })
-const solanaTransaction = S.object({ transaction: S.optional(S.string(1_500_000, 1)) })
-const bitcoinSignature = S.object({ signature: S.string(1000, 1) })
-const signedPsbt = S.object({ psbt: S.string(1_500_000, 1) })
-
-function read<T>(answer: unknown, shape: S.Shape<T>, method: string): T {
-  const parsed = S.parse(shape, answer)
-  if (!parsed.ok) throw new Errors.InternalError(texts.errors.unexpectedAnswer(method))
-  return parsed.value
-}
-
 /** A sign-client session as the modal keeps it. */
 function toSession(struct: {
   topic: string
@@ -312,11 +225,11 @@ function toChainId(eventChain: string, data: unknown): Caip.ChainId | undefined 
 
 /** Wallet errors keep their code (4001 stays 4001); sign-client's own become internal errors. */
 function toBaseError(error: unknown): Errors.BaseError {
-  const code = (error as { code?: unknown } | undefined)?.code
-  const message = (error as { message?: unknown } | undefined)?.message
-  const text = typeof message === 'string' && message ? message : texts.errors.fallback
+  const code = Errors.codeOf(error)
+  const text = Errors.messageOf(error, texts.errors.fallback)
+  // 5000 is WalletConnect's own 'user rejected'.
   if (code === 4001 || code === 5000) return new Errors.UserRejectedRequestError(text)
-  if (typeof code === 'number') return Errors.fromWire({ code, message: text })
+  if (code !== undefined) return Errors.fromWire({ code, message: text })
   return new Errors.InternalError(text)
 }
 
@@ -334,22 +247,5 @@ function safeBase58(text: string): Uint8Array | undefined {
     return base58.decode(text)
   } catch {
     return undefined
-  }
-}
-
-function utf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw new Errors.InvalidParamsError(texts.walletConnect.notText)
-  }
-}
-
-/** Bytes from a wallet's base64; a wallet that answers something else gets the fallback error. */
-function fromBase64(text: string): Uint8Array {
-  try {
-    return base64.decode(text)
-  } catch {
-    throw new Errors.InternalError(texts.errors.fallback)
   }
 }
