@@ -21,8 +21,7 @@ export type Options = {
   pairingConnects?: boolean | undefined
 }
 
-/** The pairing view: the QR code, the link to copy, a picked wallet's deep links. */
-export const pairingView = 'ConnectingWalletConnectBasic'
+import { pairingView } from './types.ts'
 
 export function walletConnect(options: Options): Feature {
   return {

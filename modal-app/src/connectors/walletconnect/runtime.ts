@@ -4,8 +4,8 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
 import { connector, type Loader } from './connector.ts'
 import type * as FlowModule from './Flow.ts'
-import { type Options, pairingView } from './feature.ts'
-import type { PairingUi } from './types.ts'
+import type { Options } from './feature.ts'
+import { type PairingUi, pairingView } from './types.ts'
 
 export function setup(kernel: Kernel, options: Options): Runtime {
   const loadFlow = options.loadFlow ?? (() => import('./Flow.ts'))

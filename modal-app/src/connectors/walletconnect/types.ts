@@ -13,3 +13,6 @@ export type PairingUi = {
 
 /** What WalletConnect adds to the snapshot. */
 export type PairingSlice = { walletConnect: true; pairing: PairingInfo }
+
+/** The pairing view: the QR code, the link to copy, a picked wallet's deep links. */
+export const pairingView = 'ConnectingWalletConnectBasic'
