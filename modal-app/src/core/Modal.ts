@@ -11,15 +11,8 @@ import { texts } from '../shared/texts.ts'
 import * as Alerts from './Alerts.ts'
 import type { Config } from './Config.ts'
 import * as Connections from './Connections.ts'
-import {
-  type ApiClient,
-  type ConnectRows,
-  type Feature,
-  isOn,
-  type Kernel,
-  type Runtime,
-  type ViewSpec,
-} from './Feature.ts'
+import type { ApiClient, ConnectRows, Feature, Kernel, ViewSpec } from './Feature.ts'
+import * as Features from './Features.ts'
 import * as HostApi from './HostApi.ts'
 import * as Networks from './Networks.ts'
 import * as Reactions from './Reactions.ts'
@@ -27,7 +20,6 @@ import * as Router from './Router.ts'
 import * as Snackbar from './Snackbar.ts'
 import * as Snapshot from './Snapshot.ts'
 import type { Storage } from './Storage.ts'
-import { coreViews } from './views/index.ts'
 
 export type Modal = {
   /** The implementation of `Schema.modalApi`, handed to `Messenger.create` at once on handshake. */
@@ -143,28 +135,8 @@ export function create(options: Options): Modal {
     addConnector: (factory) => connections.add(factory),
   }
 
-  const enabled = options.features.filter((feature) => isOn(feature, config))
-  // In the features' order, whichever has loaded: hooks run in that order.
-  const runtimes: (Runtime | undefined)[] = enabled.map(() => undefined)
-  const actions: Record<string, unknown> = {}
-  const loaded = Promise.all(
-    enabled.map((feature, index) =>
-      feature.load(kernel).then(
-        (runtime) => {
-          runtimes[index] = runtime
-          Object.assign(actions, runtime.ui)
-          changed()
-        },
-        // A feature whose chunk cannot load is left out; the rest of the modal keeps working.
-        (error: unknown) => console.error(`[airlock] The ${feature.id} feature could not load.`, error),
-      ),
-    ),
-  )
-  const views = new Map<string, ViewSpec>(
-    [...coreViews, ...enabled.flatMap((feature) => feature.views ?? [])].map((spec) => [spec.name, spec]),
-  )
-  const each = <K extends keyof Runtime>(key: K) =>
-    runtimes.flatMap((runtime) => (runtime?.[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
+  const features = Features.create({ features: options.features, config, kernel, changed: () => changed() })
+  const { each, views } = features
 
   const hostApi = HostApi.create({
     kernel,
@@ -188,8 +160,8 @@ export function create(options: Options): Modal {
       for (const requested of each('requested')) requested(request, result)
     },
     state: () => Object.assign({}, ...each('state').map((state) => state())),
-    canSignOut: enabled.some((feature) => feature.hostMethods?.includes('signOut')),
-    signOut: () => signOutOf(each('host')),
+    canSignOut: features.canSignOut,
+    signOut: () => features.signOut(),
     pending: () => each('connecting').some((connecting) => connecting()),
   })
 
@@ -261,18 +233,9 @@ export function create(options: Options): Modal {
       Object.assign({}, ...each('account').map((fields) => fields(namespace, connection))),
   })
 
-  Object.assign(
-    actions,
+  const ui = features.ui(
     Snapshot.coreUi({ kernel, connections, router, retry: () => each('retry'), back: () => each('back') }),
   )
-  // A feature's action used before its chunk is in (a click in the first moments) runs once it is.
-  const ui = new Proxy(actions, {
-    get: (target, key) =>
-      typeof key !== 'string' || key in target
-        ? target[key as string]
-        : (...args: unknown[]) =>
-            loaded.then(() => (target[key] as ((...a: unknown[]) => unknown) | undefined)?.(...args)),
-  }) as Snapshot.Ui
 
   router.subscribe((snap) => {
     if (Router.isOpen(snap)) for (const shown of each('shown')) shown()
@@ -289,7 +252,7 @@ export function create(options: Options): Modal {
       origin = session.origin
       changed()
       try {
-        const [registry] = await Promise.all([options.loadRegistry(), loaded])
+        const [registry] = await Promise.all([options.loadRegistry(), features.loaded])
         networks.resolve(registry.resolve(config.networks, { rpcUrls: config.rpcUrls }))
         router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
         await connections.start(session, networks.namespaces(), options.walletGrace ?? 600)
@@ -310,12 +273,6 @@ export function create(options: Options): Modal {
     },
     ui,
     views,
-    connectRows: enabled.flatMap((feature) => (feature.connectRows ? [feature.connectRows] : [])),
+    connectRows: features.connectRows,
   }
-}
-
-/** The host's signOut, from the feature that implements it (sign-in), if one is on. */
-function signOutOf(hosts: readonly NonNullable<Runtime['host']>[]): (() => Promise<void>) | undefined {
-  const signOut = hosts.find((host) => host.signOut)?.signOut
-  return signOut && (async () => void (await signOut(undefined)))
 }

@@ -1,0 +1,73 @@
+/**
+ * The enabled features at run time: their views and Connect rows (known at once), their logic (loaded on
+ * demand, all at once), their hooks in the features' order, and their actions, which a view may call even
+ * in the first moments before the logic is in.
+ */
+
+import type { Config } from './Config.ts'
+import type { ConnectRows, Feature, Kernel, Runtime, ViewSpec } from './Feature.ts'
+import { isOn } from './Feature.ts'
+import type { Ui } from './Snapshot.ts'
+import { coreViews } from './views/index.ts'
+
+export function create(options: {
+  features: readonly Feature[]
+  config: Config
+  kernel: Kernel
+  /** A feature's logic has loaded. */
+  changed(): void
+}) {
+  const enabled = options.features.filter((feature) => isOn(feature, options.config))
+  // In the features' order, whichever has loaded: hooks run in that order.
+  const runtimes: (Runtime | undefined)[] = enabled.map(() => undefined)
+  const actions: Record<string, unknown> = {}
+  const loaded = Promise.all(
+    enabled.map((feature, index) =>
+      feature.load(options.kernel).then(
+        (runtime) => {
+          runtimes[index] = runtime
+          Object.assign(actions, runtime.ui)
+          options.changed()
+        },
+        // A feature whose chunk cannot load is left out; the rest of the modal keeps working.
+        (error: unknown) => console.error(`[airlock] The ${feature.id} feature could not load.`, error),
+      ),
+    ),
+  ).then(() => undefined)
+
+  const each = <K extends keyof Runtime>(key: K) =>
+    runtimes.flatMap((runtime) => (runtime?.[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
+
+  return {
+    /** Settles once every feature's logic has loaded (or failed to). */
+    loaded,
+    each,
+    /** The views of the core and the enabled features, by name. */
+    views: new Map<string, ViewSpec>(
+      [...coreViews, ...enabled.flatMap((feature) => feature.views ?? [])].map((spec) => [spec.name, spec]),
+    ),
+    connectRows: enabled.flatMap((feature) =>
+      feature.connectRows ? [feature.connectRows] : [],
+    ) as ConnectRows[],
+    canSignOut: enabled.some((feature) => feature.hostMethods?.includes('signOut')),
+    /** The host's signOut, from the feature that implements it (sign-in), once loaded. */
+    signOut(): (() => Promise<void>) | undefined {
+      const signOut = each('host').find((host) => host.signOut)?.signOut
+      return signOut && (async () => void (await signOut(undefined)))
+    },
+    /**
+     * The core's actions and every loaded feature's. A feature's action used before its chunk is in (a click
+     * in the first moments) runs once it is.
+     */
+    ui(core: Record<string, unknown>): Ui {
+      Object.assign(actions, core)
+      return new Proxy(actions, {
+        get: (target, key) =>
+          typeof key !== 'string' || key in target
+            ? target[key as string]
+            : (...args: unknown[]) =>
+                loaded.then(() => (target[key] as ((...a: unknown[]) => unknown) | undefined)?.(...args)),
+      }) as Ui
+    },
+  }
+}
