@@ -29,7 +29,7 @@ export const clients = {
   b: createPublicClient({ transport: http(chains[1]?.rpcUrl) }),
 }
 
-/** The modal's display rule (SPEC §5): truncated, not rounded, to 3 decimals. */
+/** The modal's display rule: truncated, not rounded, to 3 decimals, so nobody sees more than they hold. */
 export function displayBalance(wei: bigint, symbol = 'ETH'): string {
   const [whole, fraction = ''] = formatEther(wei).split('.')
   return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts'
 
-test('the frame is sandboxed exactly as DESIGN §3 and shown in a labelled top-layer dialog', async ({
+test('the frame is sandboxed exactly as the trust model says and shown in a labelled top-layer dialog', async ({
   page,
   modal,
 }) => {

@@ -27,7 +27,7 @@ test('a wallet that moves to a network the dApp did not configure leads to Unsup
   expect(await axeViolations(page)).toEqual([])
 
   await modal.getByRole('button', { name: /Airlock Devnet A/ }).click()
-  // SPEC §2: leaving a history that holds UnsupportedChain closes the modal.
+  // Leaving a history that holds UnsupportedChain closes the modal: there is nothing behind it to go back to.
   await expect(modal.getByRole('dialog')).toBeHidden()
   await expect.poll(async () => (await request(page, 'eth_chainId')).result).toBe('0x7a69')
   expect(await page.evaluate(() => window.airlock?.getState().status)).toBe('connected')

@@ -140,7 +140,7 @@ test('a pairing about to expire is replaced by a fresh one', async ({ page, moda
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
   const first = await copiedUri(page, modal)
-  // SPEC §9: a pairing lasts 4 minutes and counts as expired with under 10 s left.
+  // A pairing lasts 4 minutes and counts as expired with under 10 s left, so a scan never races the expiry.
   await page.clock.fastForward('03:51')
   await expect.poll(() => copiedUri(page, modal)).not.toBe(first)
   const { topic } = await peer.pair(await copiedUri(page, modal))
