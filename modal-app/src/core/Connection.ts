@@ -56,6 +56,11 @@ export type ConnectionInput = { namespace: Caip.Namespace }
 const current = ({ context, event }: { context: ConnectionContext; event: ConnectionEvent }) =>
   (event.type === 'SUCCEEDED' || event.type === 'FAILED') && event.attempt === context.attempt
 
+/** A wallet call's parameters: the wallet, and the attempt its answer must match. */
+const ask =
+  (walletOf: (context: ConnectionContext) => PageWallet) =>
+  ({ context }: { context: ConnectionContext }) => ({ wallet: walletOf(context), attempt: context.attempt })
+
 export const machine = setup({
   types: {} as { context: ConnectionContext; events: ConnectionEvent; input: ConnectionInput },
   actions: {
@@ -104,16 +109,7 @@ export const machine = setup({
       },
     },
     reconnecting: {
-      entry: [
-        'next',
-        {
-          type: 'reconnect',
-          params: ({ context }) => ({
-            wallet: context.candidates[0] as PageWallet,
-            attempt: context.attempt,
-          }),
-        },
-      ],
+      entry: ['next', { type: 'reconnect', params: ask((context) => context.candidates[0] as PageWallet) }],
       on: {
         SUCCEEDED: {
           guard: 'current',
@@ -144,13 +140,7 @@ export const machine = setup({
     prompting: {
       entry: [
         'next',
-        {
-          type: 'prompt',
-          params: ({ context }) => ({
-            wallet: (context.prompt as { wallet: PageWallet }).wallet,
-            attempt: context.attempt,
-          }),
-        },
+        { type: 'prompt', params: ask((context) => (context.prompt as { wallet: PageWallet }).wallet) },
       ],
       on: {
         SUCCEEDED: {

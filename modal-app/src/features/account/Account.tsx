@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
 import { texts } from '../../shared/texts.ts'
@@ -69,50 +70,64 @@ export default function Account({
   )
 }
 
-function OtherAccounts({ accounts }: { accounts: AccountInfo[] }) {
+/** A list under a heading that names it, for screen readers too. */
+function Section({
+  id,
+  title,
+  children,
+  testId,
+}: {
+  id: string
+  title: string
+  children: ReactNode
+  testId?: string
+}) {
   return (
-    <section aria-labelledby="also-connected">
-      <h2 className="label" id="also-connected">
-        {texts.account.alsoConnected}
+    <section aria-labelledby={id}>
+      <h2 className="label" id={id}>
+        {title}
       </h2>
-      <ul className="plain-list">
-        {accounts.map((account) => (
-          <li key={account.namespace} className="other-account" title={account.address}>
-            <span className="tag">{texts.namespaces[account.namespace]}</span>
-            <span aria-hidden="true">{truncateAddress(account.address)}</span>
-            <span className="sr-only">{account.address}</span>
-            <span className="muted">{account.network?.name ?? account.chainId}</span>
-          </li>
-        ))}
+      <ul className="plain-list" data-testid={testId}>
+        {children}
       </ul>
     </section>
   )
 }
 
+function OtherAccounts({ accounts }: { accounts: AccountInfo[] }) {
+  return (
+    <Section id="also-connected" title={texts.account.alsoConnected}>
+      {accounts.map((account) => (
+        <li key={account.namespace} className="other-account" title={account.address}>
+          <span className="tag">{texts.namespaces[account.namespace]}</span>
+          <span aria-hidden="true">{truncateAddress(account.address)}</span>
+          <span className="sr-only">{account.address}</span>
+          <span className="muted">{account.network?.name ?? account.chainId}</span>
+        </li>
+      ))}
+    </Section>
+  )
+}
+
 function Tokens({ tokens }: { tokens: TokenRow[] }) {
   return (
-    <section aria-labelledby="account-tokens">
-      <h2 className="label" id="account-tokens">
-        {texts.account.tokens}
-      </h2>
-      <ul className="plain-list" data-testid="account-tokens">
-        {tokens.map((token) => (
-          <li key={token.symbol + token.name} className="token">
-            {token.iconUrl ? (
-              <img className="token-icon" src={token.iconUrl} alt="" width={28} height={28} />
-            ) : (
-              <span className="token-icon" aria-hidden="true" />
-            )}
-            <span className="token-name" title={token.name}>
-              {token.symbol}
-            </span>
-            <span className="token-amount">
-              <span data-testid="token-amount">{`${token.amount} ${token.symbol}`}</span>
-              <span className="muted">{token.fiat}</span>
-            </span>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <Section id="account-tokens" title={texts.account.tokens} testId="account-tokens">
+      {tokens.map((token) => (
+        <li key={token.symbol + token.name} className="token">
+          {token.iconUrl ? (
+            <img className="token-icon" src={token.iconUrl} alt="" width={28} height={28} />
+          ) : (
+            <span className="token-icon" aria-hidden="true" />
+          )}
+          <span className="token-name" title={token.name}>
+            {token.symbol}
+          </span>
+          <span className="token-amount">
+            <span data-testid="token-amount">{`${token.amount} ${token.symbol}`}</span>
+            <span className="muted">{token.fiat}</span>
+          </span>
+        </li>
+      ))}
+    </Section>
   )
 }
