@@ -80,7 +80,7 @@ export type Flow = {
 
 /**
  * @example
- * const flow = WalletConnectFlow.create({ projectId, storage, timers, now, …, approved, event })
+ * const flow = Flow.create({ projectId, storage, timers, now, …, approved, event })
  * flow.start()
  */
 export function create(options: Options): Flow {
