@@ -29,12 +29,15 @@ export type ConnectorContext = {
   wallets(): readonly PageWallet[]
   /** The configured networks. */
   networks(): readonly Network[]
+  /** The namespaces the dApp configured (known before the network registry has loaded). */
+  namespaces(): ReadonlySet<Caip.Namespace>
   connectionOf(namespace: Caip.Namespace): Connection | undefined
   /**
    * Applies a wallet-side change, in order with every other one: checking an address may be asynchronous,
-   * and a chainChanged must not overtake the accountsChanged sent before it.
+   * and a chainChanged must not overtake the accountsChanged sent before it. The change applies only if the
+   * namespace is still connected to that wallet when its turn comes.
    */
-  update(namespace: Caip.Namespace, change: () => Promise<WalletChange | undefined>): void
+  update(namespace: Caip.Namespace, walletId: string, change: () => Promise<WalletChange | undefined>): void
   /** The wallet approved a connection the core did not ask for (a WalletConnect pairing). */
   approved(wallet: PageWallet): void
 }
@@ -53,13 +56,16 @@ export type Connector = {
   /** The connector types of the wallet-connection world: a page wallet is INJECTED, a phone WALLET_CONNECT. */
   type: 'INJECTED' | 'WALLET_CONNECT' | 'AUTH'
   /** Whether this connector drives the wallet. The core asks connectors in order; the first that owns wins. */
-  owns(wallet: { id?: string | undefined; rdns?: string | undefined }): boolean
+  owns(wallet: { id: string }): boolean
   /**
    * Its wallets appear on the page over time (EIP-6963 announcements), so a reconnect after a reload waits
    * a moment for a stored one to show up.
    */
   announced: boolean
-  /** The wallet a stored connection reconnects through; undefined when it is not around (or not usable). */
+  /**
+   * The wallet a connection this connector made (`key.connector` is its id) reconnects through; undefined
+   * when it is not around.
+   */
   restore(key: WalletKey, namespace: Caip.Namespace): PageWallet | undefined
   connect(wallet: PageWallet, options: ConnectOptions): Promise<Connection>
   /** Ends the connection on the wallet's side; `others` are this connector's other live connections. */

@@ -24,7 +24,7 @@ import type { Network } from '../shared/Network.ts'
 import { texts } from '../shared/texts.ts'
 import * as Connection from './Connection.ts'
 import type { Timers } from './Snackbar.ts'
-import { keyOf, type Storage } from './Storage.ts'
+import { keyOf, type Storage, type WalletKey } from './Storage.ts'
 
 /**
  * Wallets never listed (excluded by rdns or name): Airlock's own providers, which the host page also
@@ -45,6 +45,7 @@ export type Options = {
   /** How long to wait for a stored wallet to announce itself on the page. */
   walletGrace: number
   networks: () => readonly Network[]
+  namespaces: () => ReadonlySet<Caip.Namespace>
   activeNetworkId: () => Caip.ChainId | undefined
   /** The page's wallet list changed. */
   changed: () => void
@@ -70,14 +71,18 @@ export function create(options: Options) {
 
   const context: ConnectorContext = {
     host: () => (host ? Promise.resolve(host) : Promise.reject(new Errors.DisconnectedError())),
-    wallets: () => wallets,
+    wallets: () => pageWallets(),
     networks: options.networks,
+    namespaces: options.namespaces,
     connectionOf: (namespace) => connectionOf(namespace),
-    update(namespace, change) {
+    update(namespace, walletId, change) {
+      const current = () => connectionOf(namespace)?.wallet.id === walletId
       queue = queue
         .then(async () => {
+          if (!current()) return
           const next = await change()
-          if (next) apply(namespace, next)
+          // The visitor may have replaced the wallet while its change was being checked.
+          if (next && current()) apply(namespace, next)
         })
         .catch(() => {})
     },
@@ -86,8 +91,12 @@ export function create(options: Options) {
 
   const fallback = injected(context)
   const all = (): Connector[] => [...added, fallback]
-  const connectorOf = (wallet: { id?: string | undefined; rdns?: string | undefined }) =>
+  const connectorOf = (wallet: { id: string }) =>
     all().find((connector) => connector.owns(wallet)) as Connector
+  /** The connector that made a stored connection, if it is on in this build and page. */
+  const makerOf = (key: WalletKey) => all().find((connector) => connector.id === key.connector)
+  // The page's wallets, except any whose id another connector owns: the host page cannot pose as one.
+  const pageWallets = () => wallets.filter((wallet) => connectorOf(wallet) === fallback)
 
   function apply(namespace: Caip.Namespace, change: WalletChange) {
     const actor = actors[namespace]
@@ -122,7 +131,7 @@ export function create(options: Options) {
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           remember: (_, { wallet }) => {
-            storage.addConnection(keyOf(wallet))
+            storage.addConnection({ ...keyOf(wallet), connector: connectorOf(wallet).id })
             storage.addRecentWallet(keyOf(wallet))
           },
           forget: () => storage.clearConnections(namespace),
@@ -211,7 +220,7 @@ export function create(options: Options) {
       if (statuses.includes('connecting')) return 'connecting'
       return 'disconnected'
     },
-    wallets: () => wallets,
+    wallets: pageWallets,
     /** The page's wallet list changed (announcements arrive over time). */
     setWallets(list: readonly PageWallet[]) {
       wallets = list.filter((wallet) => !isExcluded(wallet))
@@ -229,38 +238,50 @@ export function create(options: Options) {
     },
     disconnect,
     disconnectWallet,
-    /** Ends every connection; rejects with the first wallet's refusal after trying all. */
+    /**
+     * Ends every connection; rejects with the first wallet's refusal after trying all. One after another, so
+     * a session that serves several namespaces (WalletConnect) sees its last one go and ends on the wallet's
+     * side too.
+     */
     async disconnectAll() {
-      const results = await Promise.allSettled(Caip.namespaces.map((namespace) => disconnect(namespace)))
-      const failed = results.find((result) => result.status === 'rejected')
-      if (failed) throw failed.reason
+      let failure: { reason: unknown } | undefined
+      for (const namespace of Caip.namespaces)
+        await disconnect(namespace).catch((reason: unknown) => {
+          failure ??= { reason }
+        })
+      if (failure) throw failure.reason
     },
     /**
-     * Attaches the host and reconnects what storage remembers. Wallets announced before the host's list
-     * arrived (through walletsChanged) are kept.
+     * Attaches the host (connectors can reach page wallets from now on) and lists its wallets. Wallets
+     * announced before the list arrived (through walletsChanged) are kept.
      */
-    async start(session: { host: Host }, namespaces: ReadonlySet<Caip.Namespace>, grace: number) {
-      host = session.host
-      const listed = (await session.host.listWallets().catch(() => [] as PageWallet[])).filter(
+    async attach(next: Host) {
+      host = next
+      const listed = (await next.listWallets().catch(() => [] as PageWallet[])).filter(
         (wallet) => !isExcluded(wallet),
       )
       wallets = [...listed, ...wallets.filter((wallet) => !listed.some((other) => other.id === wallet.id))]
       options.changed()
+    },
+    /**
+     * Reconnects what storage remembers, each through the connector that made it. A page wallet may
+     * announce itself a moment after the page loads, so a stored one not yet there is waited for, briefly.
+     */
+    async reconnect(namespaces: ReadonlySet<Caip.Namespace>, grace: number) {
       const stored = Caip.namespaces.map(
         (namespace) => [namespace, storage.getConnections(namespace)] as const,
       )
-      const found = (namespace: Caip.Namespace) =>
-        stored
-          .find(([ns]) => ns === namespace)?.[1]
-          .some((key) => {
-            const connector = connectorOf(key)
-            return !connector.announced || connector.restore(key, namespace) !== undefined
-          })
-      const missing = () => stored.some(([namespace, keys]) => keys.length > 0 && !found(namespace))
+      // A connection whose connector is off here has nothing to wait for; one made elsewhere (a phone) neither.
+      const ready = (key: WalletKey, namespace: Caip.Namespace) => {
+        const maker = makerOf(key)
+        return !maker?.announced || maker.restore(key, namespace) !== undefined
+      }
+      const missing = () =>
+        stored.some(([namespace, keys]) => keys.length > 0 && !keys.some((key) => ready(key, namespace)))
       if (missing()) await waitForWallets(() => !missing(), grace)
       for (const [namespace, keys] of stored) {
         const candidates = namespaces.has(namespace)
-          ? unique(keys.flatMap((key) => connectorOf(key).restore(key, namespace) ?? []))
+          ? unique(keys.flatMap((key) => makerOf(key)?.restore(key, namespace) ?? []))
           : []
         actors[namespace].send({ type: 'RECONNECT', candidates })
       }

@@ -113,8 +113,6 @@ export type Runtime = {
   host?: Partial<Pick<Schema.ModalApi, 'signOut'>>
   /** What it adds to the state mirrored on the host (the sign-in session). */
   state?(): Partial<State>
-  /** Whether a host may open one of its views now; undefined leaves the decision to others. */
-  canOpen?(view: string): boolean | undefined
   /** One of its views was opened directly (by the host, or by the opening rule). */
   entered?(view: string): void
   /** The host opened the modal. */
@@ -157,6 +155,11 @@ export type Feature = {
   connectRows?: ConnectRows
   /** The host methods it implements (the host learns at once when none does). */
   hostMethods?: readonly (keyof NonNullable<Runtime['host']>)[]
+  /**
+   * Whether a host may open one of its views now; undefined leaves the decision to the core. Part of the
+   * first chunk, so a host asking before the logic has loaded gets the same answer.
+   */
+  canOpen?(view: string, kernel: Kernel): boolean | undefined
   /** Loads the feature's logic and starts it with the kernel. */
   load(kernel: Kernel): Promise<Runtime>
 }

@@ -4,6 +4,8 @@
  * in the first moments before the logic is in.
  */
 
+import { Errors } from '@airlock/bridge-protocol'
+import { texts } from '../shared/texts.ts'
 import type { Config } from './Config.ts'
 import type { ConnectRows, Feature, Kernel, Runtime, ViewSpec } from './Feature.ts'
 import { isOn } from './Feature.ts'
@@ -21,6 +23,7 @@ export function create(options: {
   // In the features' order, whichever has loaded: hooks run in that order.
   const runtimes: (Runtime | undefined)[] = enabled.map(() => undefined)
   const actions: Record<string, unknown> = {}
+  let done = false
   const loaded = Promise.all(
     enabled.map((feature, index) =>
       feature.load(options.kernel).then(
@@ -33,7 +36,9 @@ export function create(options: {
         (error: unknown) => console.error(`[airlock] The ${feature.id} feature could not load.`, error),
       ),
     ),
-  ).then(() => undefined)
+  ).then(() => {
+    done = true
+  })
 
   const each = <K extends keyof Runtime>(key: K) =>
     runtimes.flatMap((runtime) => (runtime?.[key] ? [runtime[key] as NonNullable<Runtime[K]>] : []))
@@ -42,6 +47,19 @@ export function create(options: {
     /** Settles once every feature's logic has loaded (or failed to). */
     loaded,
     each,
+    /** Runs `task` now if every feature's logic is in, else once it is: a hook is never lost to a slow chunk. */
+    whenLoaded(task: () => void) {
+      if (done) task()
+      else void loaded.then(task)
+    },
+    /** The first enabled feature's verdict on opening one of its views, if any has one. */
+    canOpen(view: string): boolean | undefined {
+      for (const feature of enabled) {
+        const verdict = feature.canOpen?.(view, options.kernel)
+        if (verdict !== undefined) return verdict
+      }
+      return undefined
+    },
     /** The views of the core and the enabled features, by name. */
     views: new Map<string, ViewSpec>(
       [...coreViews, ...enabled.flatMap((feature) => feature.views ?? [])].map((spec) => [spec.name, spec]),
@@ -51,9 +69,11 @@ export function create(options: {
     ) as ConnectRows[],
     canSignOut: enabled.some((feature) => feature.hostMethods?.includes('signOut')),
     /** The host's signOut, from the feature that implements it (sign-in), once loaded. */
-    signOut(): (() => Promise<void>) | undefined {
+    async signOut(): Promise<void> {
       const signOut = each('host').find((host) => host.signOut)?.signOut
-      return signOut && (async () => void (await signOut(undefined)))
+      // Sign-in is on, but its chunk could not load: say so rather than pretend the sessions are gone.
+      if (!signOut) throw new Errors.InternalError(texts.errors.fallback)
+      await signOut(undefined)
     },
     /**
      * The core's actions and every loaded feature's. A feature's action used before its chunk is in (a click
@@ -61,12 +81,19 @@ export function create(options: {
      */
     ui(core: Record<string, unknown>): Ui {
       Object.assign(actions, core)
+      const later =
+        (key: string) =>
+        (...args: unknown[]) =>
+          loaded.then(() => {
+            const action = target(key)
+            if (action) return action(...args)
+            console.error(`[airlock] No feature has the action ${key}.`)
+          })
+      const target = (key: string) => actions[key] as ((...args: unknown[]) => unknown) | undefined
+      // Not `then`: a thenable would be awaited by anyone who awaits the actions.
       return new Proxy(actions, {
-        get: (target, key) =>
-          typeof key !== 'string' || key in target
-            ? target[key as string]
-            : (...args: unknown[]) =>
-                loaded.then(() => (target[key] as ((...a: unknown[]) => unknown) | undefined)?.(...args)),
+        get: (_, key) =>
+          typeof key !== 'string' || key === 'then' || key in actions ? actions[key as string] : later(key),
       }) as Ui
     },
   }

@@ -48,8 +48,8 @@ export type Options = {
   state(): Partial<State>
   /** Whether an enabled feature implements signOut (sign-in is on). */
   canSignOut: boolean
-  /** The sign-out of the feature that has one, once loaded. */
-  signOut(): (() => Promise<void>) | undefined
+  /** The sign-out of the feature that has it, once loaded. */
+  signOut(): Promise<void>
   /** A feature knows of a connection in progress outside the machines. */
   pending(): boolean
 }
@@ -161,6 +161,8 @@ export function create(options: Options) {
     const address = connection?.accounts[0]?.address
     const network = networks.current()
     return {
+      // First, so no feature can stand in for the core's own fields.
+      ...options.state(),
       open: Router.isOpen(snap),
       // Internal screens never cross the wire: the host sees the public view they belong to.
       view: options.publicView(Router.currentView(snap.context)),
@@ -170,7 +172,6 @@ export function create(options: Options) {
         : {}),
       ...(network ? { caipNetworkId: network } : {}),
       namespaces,
-      ...options.state(),
     }
   }
 
@@ -207,7 +208,7 @@ export function create(options: Options) {
     async signOut() {
       if (!options.canSignOut) throw new Errors.InternalError(texts.signIn.notEnabled)
       await ready.promise
-      await options.signOut()?.()
+      await options.signOut()
     },
     ping: () => 'pong' as const,
   }

@@ -1,4 +1,4 @@
-import { Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
+import { Async, Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
 import { describe, expect, it, vi } from 'vitest'
 import type { TokenBalance } from '../api/Api.ts'
 import { compose as create, type Options } from '../compose.ts'
@@ -146,6 +146,7 @@ type Setup = {
   start?: boolean
   timers?: Timers
   now?: () => number
+  loadRegistry?: Options['loadRegistry']
 }
 
 /** Timers the test advances by hand (the snackbar swap, the shake). */
@@ -204,7 +205,7 @@ async function setup(options: Setup = {}) {
     config: options.config ?? config,
     configError: options.configError,
     storage,
-    loadRegistry: () => import('../shared/networks.ts'),
+    loadRegistry: options.loadRegistry ?? (() => import('../shared/networks.ts')),
     loadChainClient: async () => chain,
     api: {
       ...balances,
@@ -452,7 +453,7 @@ describe('modal API: eip155 requests while disconnected', () => {
     const context = await setup()
     await connectEvm(context)
     expect(context.storage.getConnections('eip155')).toEqual([
-      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' },
+      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM', connector: 'injected' },
     ])
     expect(context.storage.getRecentWallets()[0]).toMatchObject({ rdns: 'dev.airlock.evm' })
   })
@@ -985,7 +986,7 @@ describe('modal: review fixes', () => {
     await settle()
     expect(context.modal.getSnapshot().account?.wallet).toBe(evmWallet)
     expect(context.storage.getConnections('eip155')).toEqual([
-      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' },
+      { namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM', connector: 'injected' },
     ])
   })
 
@@ -997,7 +998,7 @@ describe('modal: review fixes', () => {
     await settle()
     expect(context.modal.getSnapshot().account?.wallet).toBe(otherEvm)
     expect(context.storage.getConnections('eip155')).toEqual([
-      { namespace: 'eip155', rdns: 'dev.other', name: 'Other EVM' },
+      { namespace: 'eip155', rdns: 'dev.other', name: 'Other EVM', connector: 'injected' },
     ])
   })
 
@@ -1152,5 +1153,21 @@ describe('modal: Account and UnsupportedChain', () => {
     await context.modal.ui.disconnect()
     await settle()
     expect(context.last()).toMatchObject({ open: false, status: 'disconnected', view: 'Connect' })
+  })
+})
+
+describe('modal: start-up in order', () => {
+  it('reaches the page’s wallets as soon as the host is attached, before the network registry is in', async () => {
+    const registry = Async.deferred<Awaited<ReturnType<Options['loadRegistry']>>>()
+    const context = await setup({ start: false, loadRegistry: () => registry.promise })
+    const starting = context.modal.start({ host: context.host as unknown as Host, origin })
+    await settle()
+    context.modal.api.walletsChanged([evmWallet])
+    context.modal.ui.selectWallet(evmWallet)
+    await settle()
+    expect(context.modal.getSnapshot().account?.wallet).toBe(evmWallet)
+    registry.resolve(await import('../shared/networks.ts'))
+    await starting
+    expect(context.last()).toMatchObject({ status: 'connected', address: evmAddress })
   })
 })

@@ -86,6 +86,7 @@ export function create(options: Options): Modal {
     reconnectTimeout: options.reconnectTimeout ?? 10_000,
     walletGrace: options.walletGrace ?? 600,
     networks: () => networks.list(),
+    namespaces: () => networks.namespaces(),
     activeNetworkId: () => networks.activeId(),
     changed: () => changed(),
     onTransition: (namespace, before, next) => {
@@ -150,9 +151,10 @@ export function create(options: Options): Modal {
       const name = views.get(view)?.public ?? view
       return Views.isPublicView(name) ? name : 'Connect'
     },
-    enter: (view) => {
-      for (const entered of each('entered')) entered(view)
-    },
+    enter: (view) =>
+      features.whenLoaded(() => {
+        for (const entered of each('entered')) entered(view)
+      }),
     opened: () => {
       for (const opened of each('opened')) opened()
     },
@@ -202,11 +204,7 @@ export function create(options: Options): Modal {
     if (view === 'Account') return connections.anyConnected()
     if (view === 'UnsupportedChain') return Reactions.onUnsupportedChain(connections, networks)
     if (!views.has(view)) return false
-    for (const answer of each('canOpen')) {
-      const verdict = answer(view)
-      if (verdict !== undefined) return verdict
-    }
-    return true
+    return features.canOpen(view) ?? true
   }
 
   // ---- state ----
@@ -237,8 +235,14 @@ export function create(options: Options): Modal {
     Snapshot.coreUi({ kernel, connections, router, retry: () => each('retry'), back: () => each('back') }),
   )
 
+  let open = false
   router.subscribe((snap) => {
-    if (Router.isOpen(snap)) for (const shown of each('shown')) shown()
+    const opening = !open && Router.isOpen(snap)
+    open = Router.isOpen(snap)
+    if (opening)
+      features.whenLoaded(() => {
+        if (open) for (const shown of each('shown')) shown()
+      })
     changed()
   })
   router.start()
@@ -252,10 +256,14 @@ export function create(options: Options): Modal {
       origin = session.origin
       changed()
       try {
-        const [registry] = await Promise.all([options.loadRegistry(), features.loaded])
+        const [registry] = await Promise.all([
+          options.loadRegistry(),
+          features.loaded,
+          connections.attach(session.host),
+        ])
         networks.resolve(registry.resolve(config.networks, { rpcUrls: config.rpcUrls }))
         router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
-        await connections.start(session, networks.namespaces(), options.walletGrace ?? 600)
+        await connections.reconnect(networks.namespaces(), options.walletGrace ?? 600)
         for (const settled of each('settled')) settled()
       } finally {
         hostApi.ready()

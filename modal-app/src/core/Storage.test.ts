@@ -17,15 +17,29 @@ describe('storage', () => {
     expect(storage.getRecentWallets()).toHaveLength(maxRecentWallets)
   })
 
-  it('stores connections per namespace and clears one namespace only', () => {
+  it('stores connections per namespace, with the connector that made each, and clears one namespace only', () => {
     const storage = create()
-    storage.addConnection(metamask)
-    storage.addConnection(phantom)
-    storage.addConnection(rabby)
-    expect(storage.getConnections('eip155')).toEqual([rabby, metamask])
+    const injected = { connector: 'injected' }
+    storage.addConnection({ ...metamask, ...injected })
+    storage.addConnection({ ...phantom, ...injected })
+    storage.addConnection({ ...rabby, ...injected })
+    expect(storage.getConnections('eip155')).toEqual([
+      { ...rabby, ...injected },
+      { ...metamask, ...injected },
+    ])
     storage.clearConnections('eip155')
     expect(storage.getConnections('eip155')).toEqual([])
-    expect(storage.getConnections('solana')).toEqual([phantom])
+    expect(storage.getConnections('solana')).toEqual([{ ...phantom, ...injected }])
+  })
+
+  it('reads connections stored before keys named their connector: WalletConnect by its rdns, else the page', () => {
+    const backend = memory()
+    const phone = { namespace: 'eip155', rdns: 'com.walletconnect', name: 'Phone Wallet' }
+    backend.setItem(`${prefix}connections`, JSON.stringify({ eip155: [phone, metamask] }))
+    expect(create(backend).getConnections('eip155')).toEqual([
+      { ...phone, connector: 'walletconnect' },
+      { ...metamask, connector: 'injected' },
+    ])
   })
 
   it('stores the active network', () => {

@@ -13,8 +13,16 @@ export type KeyValue = {
   removeItem(key: string): void
 }
 
-/** How a wallet is recognised across page loads: its id changes, its rdns (else name) does not. */
-export type WalletKey = { namespace: Caip.Namespace; rdns?: string | undefined; name: string }
+/**
+ * How a wallet is recognised across page loads: its id changes, its rdns (else name) does not. A stored
+ * connection also names the connector that made it, which alone may restore it.
+ */
+export type WalletKey = {
+  namespace: Caip.Namespace
+  rdns?: string | undefined
+  name: string
+  connector?: string | undefined
+}
 
 export const prefix = '@airlock/'
 export const maxRecentWallets = 2
@@ -25,8 +33,12 @@ const walletKey = S.object({
   namespace: S.picklist(Caip.namespaces),
   rdns: S.optional(S.string(128)),
   name: S.string(64),
+  connector: S.optional(S.string(40, 1, /^[a-z]+$/)),
 })
 const walletKeys = S.array(walletKey, 16)
+// Connections stored before keys named their connector: WalletConnect's are the ones with its rdns.
+const withConnector = (key: WalletKey): WalletKey =>
+  key.connector ? key : { ...key, connector: key.rdns === 'com.walletconnect' ? 'walletconnect' : 'injected' }
 const sessions = S.record(Schema.session, 16)
 // Only links that open an app or a secure page: the value is later handed to window.open.
 const deepLink = S.object({
@@ -72,9 +84,10 @@ export function sameWallet(a: WalletKey, b: WalletKey): boolean {
 
 /** The key of a wallet, without the fields storage does not need. */
 export function keyOf(wallet: WalletKey): WalletKey {
-  return wallet.rdns
-    ? { namespace: wallet.namespace, rdns: wallet.rdns, name: wallet.name }
-    : { namespace: wallet.namespace, name: wallet.name }
+  const key: WalletKey = { namespace: wallet.namespace, name: wallet.name }
+  if (wallet.rdns) key.rdns = wallet.rdns
+  if (wallet.connector) key.connector = wallet.connector
+  return key
 }
 
 /**
@@ -106,7 +119,7 @@ export function create(backend: KeyValue = memory()): Storage {
     [keyOf(wallet), ...list.filter((item) => !sameWallet(item, wallet))].slice(0, max)
 
   return {
-    getConnections: (namespace) => read('connections', connections)?.[namespace] ?? [],
+    getConnections: (namespace) => (read('connections', connections)?.[namespace] ?? []).map(withConnector),
     addConnection(wallet) {
       const all = read('connections', connections) ?? {}
       write('connections', {

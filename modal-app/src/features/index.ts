@@ -18,10 +18,12 @@ export type Options = Parameters<typeof account>[0] &
 
 export function features(config: Config, options: Options = {}): Feature[] {
   const wc = config.walletConnect
+  // Hooks run in this order. Sign-in comes first: a chain change that asks for a sign-in ends the reaction
+  // there, before the account reads a balance the visitor is not signed in to see.
   return [
+    ...(config.siwx ? [signIn(options)] : []),
     account(options),
     networks(),
-    ...(config.siwx ? [signIn(options)] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc
       ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]

@@ -23,8 +23,8 @@ export type Network = {
  * @example Network.toCaip('bitcoin:regtest') // 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
  */
 export function toCaip(chain: string): Caip.ChainId | undefined {
-  const standard = Caip.standardChains[chain]
-  if (standard) return standard
+  // A wallet's word: only the map's own names count, never `constructor` or `__proto__`.
+  if (Object.hasOwn(Caip.standardChains, chain)) return Caip.standardChains[chain]
   if (/^0x[0-9a-fA-F]{1,16}$/.test(chain)) return `eip155:${BigInt(chain).toString()}`
   const match = /^(eip155|solana|bip122):([-_a-zA-Z0-9]{1,32})$/.exec(chain)
   return match ? (chain as Caip.ChainId) : undefined

@@ -60,6 +60,11 @@ describe('networks registry', () => {
     expect(toCaip('cosmos:hub')).toBeUndefined()
   })
 
+  it('reads no chain from names every object has', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect(toCaip(name), name).toBeUndefined()
+  })
+
   it('gives wallet_addEthereumChain parameters, with explorers when known', () => {
     expect(addChainParameters(known('eip155:31338'))).toEqual({
       chainId: '0x7a6a',

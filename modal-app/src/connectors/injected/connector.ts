@@ -49,7 +49,7 @@ export function injected(context: ConnectorContext): Connector {
     hostEvent(event) {
       const namespace = Caip.namespaces.find((ns) => context.connectionOf(ns)?.wallet.id === event.walletId)
       if (!namespace) return
-      context.update(namespace, async () => {
+      context.update(namespace, event.walletId, async () => {
         switch (event.type) {
           case 'accountsChanged': {
             // A page wallet's event is untrusted input: one malformed address and the whole event is ignored.

@@ -29,7 +29,7 @@ export function connector(
   return {
     id: WcWallet.id,
     type: 'WALLET_CONNECT',
-    owns: (wallet) => wallet.id === WcWallet.id || wallet.rdns === WcWallet.rdns,
+    owns: (wallet) => WcWallet.is(wallet),
     announced: false,
     restore: (key, namespace) => WcWallet.of(namespace, key.name),
     async connect(wallet, { silent, fallback }) {
@@ -56,7 +56,7 @@ export function connector(
     pending: () => options.pairingConnects && (loader.current()?.waiting() ?? false),
     /** The wallet approved a pairing: every configured namespace the session carries connects to it. */
     approved(session) {
-      const configured = new Set(context.networks().map((network) => network.namespace))
+      const configured = context.namespaces()
       for (const namespace of Caip.namespaces) {
         const carried = session.accounts.some((account) => account.startsWith(`${namespace}:`))
         if (configured.has(namespace) && carried) context.approved(WcWallet.of(namespace, session.peer.name))
@@ -69,7 +69,7 @@ export function connector(
       if (event.type === 'updated') {
         for (const namespace of namespaces) {
           const chainId = context.connectionOf(namespace)?.chainId
-          context.update(namespace, () =>
+          context.update(namespace, WcWallet.id, () =>
             loader
               .flow()
               .then((flow) => flow.connection(namespace, chainId))
@@ -82,19 +82,20 @@ export function connector(
         return
       }
       if (event.type === 'deleted') {
-        for (const namespace of namespaces) context.update(namespace, async () => ({ type: 'disconnect' }))
+        for (const namespace of namespaces)
+          context.update(namespace, WcWallet.id, async () => ({ type: 'disconnect' }))
         return
       }
       if (event.type === 'chainChanged') {
         const chainId = event.chainId
         const namespace = Caip.parseChainId(chainId).namespace
         if (namespaces.includes(namespace))
-          context.update(namespace, async () => ({ type: 'chainChanged', chainId }))
+          context.update(namespace, WcWallet.id, async () => ({ type: 'chainChanged', chainId }))
         return
       }
       const { namespace, accounts } = event
       if (!namespaces.includes(namespace)) return
-      context.update(namespace, async () => {
+      context.update(namespace, WcWallet.id, async () => {
         const addresses = await Injected.changedAccounts(namespace, accounts)
         return addresses && { type: 'accountsChanged', accounts: addresses.map((address) => ({ address })) }
       })

@@ -88,6 +88,8 @@ async function setup(
     pairingConnects?: boolean
     open?: boolean
     features?: Config['features']
+    /** Runs on the modal before its start, while no feature's logic has loaded yet. */
+    beforeStart?: (modal: ReturnType<typeof create>) => void
   } = {},
 ) {
   const wc = fakeClient()
@@ -133,6 +135,7 @@ async function setup(
     now: time.now,
     walletGrace: 20,
   })
+  options.beforeStart?.(modal)
   await modal.start({ host: host as unknown as Host, origin: 'http://localhost:5173' })
   if (options.open === false)
     return { modal, wc, time, storage, opened, tracked, states, api: modal.api, wallets }
@@ -198,6 +201,15 @@ describe('WalletConnect in the modal', () => {
         { namespace: 'eip155', rdns: WcWallet.rdns, name: 'Phone Wallet' },
       ]),
     )
+  })
+
+  it('a host that opens the QR view before WalletConnect’s logic has loaded gets a pairing once it has', async () => {
+    const { modal, wc } = await setup({
+      open: false,
+      beforeStart: (early) => early.api.open({ view: 'ConnectingWalletConnectBasic' }),
+    })
+    await vi.waitFor(() => expect(modal.getSnapshot().pairing.status).toBe('waiting'))
+    expect(wc.client.pair).toHaveBeenCalledTimes(1)
   })
 
   it('records nothing when the host switched analytics off', async () => {

@@ -23,8 +23,6 @@ export type SignInUi = {
   cancelSignIn(): Promise<void>
 }
 
-const signInViews: readonly string[] = ['ConnectingSiwe', 'SIWXSignMessage']
-
 export function setup(kernel: Kernel, loadMessage: () => Promise<typeof Message>): Runtime {
   const { storage, now, router } = kernel
   const siwx = kernel.config.siwx
@@ -192,12 +190,6 @@ export function setup(kernel: Kernel, loadMessage: () => Promise<typeof Message>
         if (siwx.required) await kernel.disconnectAll()
         updateLock()
       },
-    },
-    // The sign-in view of the configured option, for an account that can sign in.
-    canOpen(view) {
-      if (!signInViews.includes(view)) return undefined
-      const namespace = kernel.activeNamespace()
-      return view === signInView && namespace !== undefined && kernel.connectionOf(namespace) !== undefined
     },
     connected(namespace, _connection, byUser) {
       if (byUser) return check(namespace)

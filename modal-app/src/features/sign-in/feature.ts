@@ -14,6 +14,13 @@ export function signIn(options: { loadMessage?: (() => Promise<typeof Message>) 
     id: 'signIn',
     views: signInViews.map((name) => ({ name, title: () => texts.signIn.title, component: SignIn })),
     hostMethods: ['signOut'],
+    // The sign-in view of the configured option (`siweConfig` has the older one), for an account that can sign in.
+    canOpen(view, kernel) {
+      if (!(signInViews as readonly string[]).includes(view)) return undefined
+      const own = kernel.config.siwx?.legacy ? 'ConnectingSiwe' : 'SIWXSignMessage'
+      const namespace = kernel.activeNamespace()
+      return view === own && namespace !== undefined && kernel.connectionOf(namespace) !== undefined
+    },
     load: async (kernel) => (await import('./SignInFlow.ts')).setup(kernel, loadMessage),
   }
 }

@@ -197,6 +197,12 @@ describe('sign in with X in the modal', () => {
     expect(modal.getSnapshot().view).toBe('SIWXSignMessage')
   })
 
+  it('refuses the sign-in view before anything has loaded, as after', () => {
+    const { modal } = setup({})
+    modal.api.open({ view: 'SIWXSignMessage' })
+    expect(modal.getSnapshot().view).toBe('Connect')
+  })
+
   it('optional: cancelling closes and keeps the connection', async () => {
     const { modal, states } = await connected({})
     expect(modal.getSnapshot().closable).toBe(true)
