@@ -56,6 +56,8 @@ async function bridge(): Promise<() => Promise<unknown>> {
       walletRequest: () => null,
       setState: () => undefined,
       resize: () => undefined,
+      storageRead: () => ({}),
+      storageWrite: () => undefined,
       ping: () => 'pong' as const,
     },
   })

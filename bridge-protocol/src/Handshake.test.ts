@@ -293,7 +293,7 @@ describe('version negotiation', () => {
       },
     } as unknown as Window
     await expect(Handshake.connect({ target, modalOrigin: 'http://x', projectId: 'demo' })).rejects.toThrow(
-      "this page's airlock.js speaks 1.0–1.1, the modal speaks 2.0–2.0",
+      `this page's airlock.js speaks ${Handshake.formatRange(protocolVersions)}, the modal speaks 2.0–2.0`,
     )
   })
 

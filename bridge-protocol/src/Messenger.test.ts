@@ -32,6 +32,8 @@ function hostImplementation(overrides: Partial<Schema.HostApi> = {}): Schema.Hos
     setState: () => undefined,
     resize: () => undefined,
     ping: () => 'pong',
+    storageRead: () => ({}),
+    storageWrite: () => undefined,
     ...overrides,
   }
 }

@@ -18,8 +18,10 @@ export type VersionRange = { min: Version; max: Version }
  * the previous major keeps `min` there.
  * - 1.0: the first protocol.
  * - 1.1: views travel as names (an unknown one gets `Errors.unknownView`), and peers announce their range.
+ * - 1.2: the host keeps the modal's remembered state (`storageRead`, `storageWrite`) for a modal whose
+ *   browser denies it storage of its own, as browsers that block third-party storage do.
  */
-export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 1 } }
+export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 2 } }
 
 /** The oldest major this build speaks: hellos carry it in `version`, as every build has since 1.0. */
 export const protocolVersion = protocolVersions.min.major
@@ -225,6 +227,11 @@ export const modalApi = {
   ping: method(nothing, S.literal('pong')),
 }
 
+/** A key of the modal's remembered state, and its value as the modal wrote it. */
+const storageKey = S.string(64, 1, /^[\w-]+$/)
+/** At most this much of the modal's state is kept on the host page, so a modal cannot fill its storage. */
+export const hostStorageMax = 65_536
+
 /** What the host exposes to the modal. The host acts on a page wallet only when the modal asks. */
 export const hostApi = {
   listWallets: method(nothing, S.array(pageWallet, 64)),
@@ -232,6 +239,12 @@ export const hostApi = {
   setState: method(state, nothing),
   resize: method(S.object({ height: S.number(0, 10_000) }), nothing),
   ping: method(nothing, S.literal('pong')),
+  /**
+   * Since 1.2: the modal's remembered state kept in the host page's storage (the page can read it, so the
+   * modal keeps nothing secret there). What the page wrote is the page's word: the modal parses it as such.
+   */
+  storageRead: method(nothing, S.record(S.string(hostStorageMax), 32)),
+  storageWrite: method(S.object({ key: storageKey, value: S.nullable(S.string(hostStorageMax)) }), nothing),
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract is any record of methods; each keeps its own types.

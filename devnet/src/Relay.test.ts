@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto'
+import * as SignClientStorage from '@airlock/modal-app/sign-client-storage'
 import SignClient from '@walletconnect/sign-client'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Relay from './Relay.ts'
-import * as SignClientStorage from './SignClientStorage.ts'
 
 type Frame = Record<string, unknown>
 

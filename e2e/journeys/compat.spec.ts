@@ -4,10 +4,9 @@
  * served by a real server on localhost, as a dApp would serve its own copy of the script.
  */
 import { createReadStream } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { verifyMessage } from 'viem'
-import { addresses, connectEvm, expect, modalOrigin, request, test } from './fixtures.ts'
+import { addresses, connectEvm, expect, modalOrigin, request, serve, test } from './fixtures.ts'
 
 const evm = addresses.evm?.address as `0x${string}`
 const oldOrigin = 'http://localhost:5179'
@@ -25,11 +24,10 @@ const page = `<!doctype html>
   <body><h1>A dApp that never updated airlock.js</h1></body>
 </html>`
 
-let server: Server
+let server: Awaited<ReturnType<typeof serve>>
 const served: string[] = []
 test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', oldOrigin).pathname
+  server = await serve(oldOrigin, (path, res) => {
     served.push(path)
     if (path === '/') return res.writeHead(200, { 'Content-Type': 'text/html' }).end(page)
     const name = path.replace('/airlock-1.0/', '')
@@ -37,9 +35,8 @@ test.beforeAll(async () => {
     res.writeHead(200, { 'Content-Type': 'text/javascript' })
     createReadStream(`${fixture}${name}`).pipe(res)
   })
-  await new Promise<void>((resolve) => server.listen(5179, 'localhost', resolve))
 })
-test.afterAll(() => new Promise((resolve) => server.close(resolve)))
+test.afterAll(() => server.close())
 
 test('airlock.js 1.0 connects, reads accounts, signs and opens Networks with today’s modal', async ({
   page: tab,

@@ -2,6 +2,7 @@
  * What every journey shares: test wallets injected into the dApp page the way extensions inject
  * themselves, a handle on the modal frame, and a viem client on the devnet to check what really happened.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import { test as base, expect, type Frame, type FrameLocator, type Page } from '@playwright/test'
 import { createPublicClient, formatEther, http } from 'viem'
@@ -9,6 +10,25 @@ import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../w
 import { addressesFromOptions } from '../wallets/verify.ts'
 
 export const modalOrigin = 'http://127.0.0.1:5174'
+
+/**
+ * A real server on loopback for a journey's own pages. A page Playwright fulfils by `page.route` has no
+ * address, so Chromium's Local Network Access counts it as a public site and keeps it from framing or
+ * calling the local modal; a page served from loopback is local, as a dApp in development is.
+ * @example
+ * const server = await serve('http://localhost:5178', (path, response) => response.end(html))
+ */
+export async function serve(
+  origin: string,
+  respond: (path: string, response: ServerResponse, request: IncomingMessage) => void,
+): Promise<{ close(): Promise<void> }> {
+  const { hostname, port } = new URL(origin)
+  const server: Server = createServer((request, response) =>
+    respond(new URL(request.url ?? '/', origin).pathname, response, request),
+  )
+  await new Promise<void>((resolve) => server.listen(Number(port), hostname, resolve))
+  return { close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
 
 const chains = [devnetA, devnetB].map((chain) => ({
   chainId: chain.id,

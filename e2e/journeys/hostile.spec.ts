@@ -1,6 +1,6 @@
 import { createServer, type Socket } from 'node:net'
 import { walletCalls } from '../wallets/index.ts'
-import { connectEvm, expect, modalOrigin, test } from './fixtures.ts'
+import { connectEvm, expect, modalOrigin, serve, test } from './fixtures.ts'
 
 const frameSrc = `${modalOrigin}/?projectId=demo&config=${encodeURIComponent(JSON.stringify({ networks: ['eip155:31337'] }))}`
 const sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
@@ -47,17 +47,21 @@ const forgePage = `<!doctype html><title>forge</title>
 test('a forged hello from another window is ignored, and 1000 malformed messages leave the modal working', async ({
   page,
 }) => {
-  await page.route('http://localhost:5173/forge.html', (route) =>
-    route.fulfill({ body: forgePage, contentType: 'text/html' }),
+  const server = await serve('http://localhost:5178', (_, response) =>
+    response.writeHead(200, { 'Content-Type': 'text/html' }).end(forgePage),
   )
-  await page.goto('/forge.html')
-  await page.waitForLoadState('load')
-  const outcome = await page.evaluate(() => (window as unknown as { forge(): Promise<unknown> }).forge())
-  expect(outcome).toEqual({
-    forgedReply: 'no reply',
-    welcome: { type: 'airlock:welcome', version: 1 },
-    pong: { id: 'ping-1', type: 'RAW', value: { ok: true, value: 'pong' } },
-  })
+  try {
+    await page.goto('http://localhost:5178/forge.html')
+    await page.waitForLoadState('load')
+    const outcome = await page.evaluate(() => (window as unknown as { forge(): Promise<unknown> }).forge())
+    expect(outcome).toEqual({
+      forgedReply: 'no reply',
+      welcome: { type: 'airlock:welcome', version: 1 },
+      pong: { id: 'ping-1', type: 'RAW', value: { ok: true, value: 'pong' } },
+    })
+  } finally {
+    await server.close()
+  }
 })
 
 test('after the handshake a forged message from the page cannot reach the modal', async ({ page, modal }) => {

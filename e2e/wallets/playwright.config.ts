@@ -10,9 +10,6 @@ export const chromiumLaunchOptions = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    // Tests serve some pages with page.route, which Chromium treats as public; Local Network Access would
-    // then refuse their frames to 127.0.0.1. Real pages on localhost are local and unaffected.
-    '--disable-features=LocalNetworkAccessChecks',
   ],
 }
 

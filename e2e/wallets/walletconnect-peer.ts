@@ -4,7 +4,7 @@
  * modal proposes, and answers requests — or rejects them when told to — the way a wallet app does.
  */
 import { randomUUID } from 'node:crypto'
-import * as SignClientStorage from '@airlock/devnet/sign-client-storage'
+import * as SignClientStorage from '@airlock/modal-app/sign-client-storage'
 import { ed25519 } from '@noble/curves/ed25519'
 import { SignClient } from '@walletconnect/sign-client'
 import bs58 from 'bs58'

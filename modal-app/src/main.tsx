@@ -38,10 +38,14 @@ const accepted = Handshake.accept({
     ),
 })
 
+// Where the browser denies this frame storage, the host page keeps what the modal may remember.
+const local = Storage.local()
+const kept = local ? undefined : Storage.keptByHost()
+
 const modal = compose({
   config: parsed.config,
   configError: parsed.ok ? undefined : parsed.message,
-  storage: Storage.create(Storage.browser()),
+  storage: Storage.create(local ?? kept),
   mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
   loadRegistry: () => import('./shared/networks.ts'),
   api,
@@ -50,7 +54,7 @@ const modal = compose({
     /Telegram|iPhone|iPad/i.test(navigator.userAgent) && /Safari|Telegram/i.test(navigator.userAgent),
 })
 
-accepted.then(({ port, origin }) => {
+accepted.then(async ({ port, origin, peer }) => {
   // At once, in the same task: the host calls as soon as it is welcomed.
   const messenger = Messenger.create({
     port,
@@ -59,6 +63,8 @@ accepted.then(({ port, origin }) => {
     peer: Schema.hostApi,
     timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
   })
+  // Hosts from 1.2 on keep state; an older one leaves the modal with memory for this page load.
+  if (kept && peer.minor >= 2) await kept.attach(messenger.remote)
   void modal.start({ host: messenger.remote, origin })
   whenIdle(preload)
 })

@@ -15,6 +15,7 @@ import {
 } from '@airlock/bridge-protocol'
 import { parse } from '@airlock/bridge-protocol/Shape'
 import * as Siwx from '@airlock/bridge-protocol/Siwx'
+import * as HostStorage from './hostStorage.ts'
 import { pageWallets } from './pageWallets.ts'
 
 export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
@@ -72,6 +73,8 @@ export function start(options: BridgeOptions): () => void {
     setState: options.setState,
     resize: ({ height }) => options.resize(height),
     ping: () => 'pong',
+    storageRead: () => HostStorage.read(options.modalOrigin),
+    storageWrite: ({ key, value }) => HostStorage.write(options.modalOrigin, key, value),
   }
 
   // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.

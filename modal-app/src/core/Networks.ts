@@ -26,7 +26,7 @@ export function create(options: {
   const { storage, connectionOf } = options
   let list: Network[] = []
   let resolved = false
-  let activeId: Caip.ChainId | undefined = storage.getActiveNetwork()
+  let activeId: Caip.ChainId | undefined
 
   const configured = (id: string | undefined) => list.find((network) => network.id === id)
   const namespaceOf = (id: Caip.ChainId | undefined) => (id ? Caip.parseChainId(id).namespace : undefined)
@@ -48,10 +48,15 @@ export function create(options: {
           ? list.map((network) => network.namespace)
           : options.ids.filter(Caip.isChainId).map((id) => Caip.parseChainId(id).namespace),
       ),
-    /** Networks the registry does not know are dropped, which may leave no namespace configured. */
+    /**
+     * Networks the registry does not know are dropped, which may leave no namespace configured. The chosen
+     * network is read from storage here.
+     */
     resolve(networks: Network[]) {
       list = networks
       resolved = true
+      // Read now, not at creation: a host that keeps the modal's state hands it over after the handshake.
+      activeId ??= storage.getActiveNetwork()
       if (!configured(activeId)) activeId = undefined
     },
     activeId: () => activeId,

@@ -176,8 +176,8 @@ export function memory(): KeyValue {
   }
 }
 
-/** The modal origin's `localStorage`, or memory when the browser blocks it (partitioned or disabled). */
-export function browser(): KeyValue {
+/** The modal origin's `localStorage`; undefined where the browser denies it to this frame. */
+export function local(): KeyValue | undefined {
   try {
     const store = globalThis.localStorage
     const probe = `${prefix}probe`
@@ -185,6 +185,46 @@ export function browser(): KeyValue {
     store.removeItem(probe)
     return store
   } catch {
-    return memory()
+    return undefined
+  }
+}
+
+/** The host's side of a backend it keeps (`Schema.hostApi`'s storageRead and storageWrite). */
+export type HostKeeper = {
+  storageRead(): Promise<Record<string, string>>
+  storageWrite(input: { key: string; value: string | null }): Promise<void>
+}
+
+/**
+ * For a browser that denies this frame storage (third-party storage blocked): memory, kept by the host
+ * page once attached, so a reload remembers the connection. The host page can read all of it, so only
+ * what it may see goes here: wallet keys, the chosen network, and sign-in sessions, which it sees anyway.
+ * Until attached, and with a host too old to keep state, it is memory alone.
+ */
+export function keptByHost(): KeyValue & { attach(host: HostKeeper): Promise<void> } {
+  const items = memory()
+  let host: HostKeeper | undefined
+  const bare = (key: string) => (key.startsWith(prefix) ? key.slice(prefix.length) : undefined)
+  const keep = (key: string, value: string | null) => {
+    const name = bare(key)
+    if (name) void host?.storageWrite({ key: name, value }).catch(() => {})
+  }
+  return {
+    getItem: items.getItem,
+    setItem(key, value) {
+      items.setItem(key, value)
+      keep(key, value)
+    },
+    removeItem(key) {
+      items.removeItem(key)
+      keep(key, null)
+    },
+    async attach(next) {
+      // What the page kept is the page's word: every read parses it, and anything unreadable reads as empty.
+      const kept = await next.storageRead().catch(() => ({}) as Record<string, string>)
+      for (const [name, value] of Object.entries(kept))
+        if (items.getItem(prefix + name) === null) items.setItem(prefix + name, value)
+      host = next
+    },
   }
 }

@@ -14,6 +14,7 @@ import * as base58 from '../../shared/encoding/base58.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 import * as Requests from './Requests.ts'
+import * as SignClientStorage from './SignClientStorage.ts'
 import * as WcWallet from './wallet.ts'
 
 export type Options = {
@@ -90,6 +91,8 @@ export async function create(options: Options): Promise<Client> {
     relayUrl: options.relayUrl,
     metadata: options.metadata,
     customStoragePrefix: options.storagePrefix,
+    // Where the browser denies this frame storage, pairing still works; the session lasts the page load.
+    ...((await indexedDbAllowed()) ? {} : { storage: SignClientStorage.memory() }),
     // No usage reports to a vendor: Airlock runs without anyone's cloud.
     telemetryEnabled: false,
   })
@@ -231,6 +234,22 @@ function toBaseError(error: unknown): Errors.BaseError {
   if (code === 4001 || code === 5000) return new Errors.UserRejectedRequestError(text)
   if (code !== undefined) return Errors.fromWire({ code, message: text })
   return new Errors.InternalError(text)
+}
+
+/** Whether this frame may open IndexedDB, where sign-client keeps its keys and sessions by default. */
+function indexedDbAllowed(): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const request = indexedDB.open('airlock-probe')
+      request.onsuccess = () => {
+        request.result.close()
+        resolve(true)
+      }
+      request.onerror = () => resolve(false)
+    } catch {
+      resolve(false)
+    }
+  })
 }
 
 function isLocal(relayUrl: string): boolean {

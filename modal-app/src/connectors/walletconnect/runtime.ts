@@ -5,11 +5,17 @@ import { texts } from '../../shared/texts.ts'
 import { connector, type Loader } from './connector.ts'
 import type * as FlowModule from './Flow.ts'
 import type { Options } from './feature.ts'
+import * as SignClientStorage from './SignClientStorage.ts'
 import { type PairingUi, pairingView } from './types.ts'
 
 export function setup(kernel: Kernel, options: Options): Runtime {
   const loadFlow = options.loadFlow ?? (() => import('./Flow.ts'))
-  const loadClient = options.loadClient ?? (() => import('./Client.ts'))
+  const loadClient =
+    options.loadClient ??
+    (() => {
+      SignClientStorage.standInForDeniedLocalStorage()
+      return import('./Client.ts')
+    })
   let flow: FlowModule.Flow | undefined
   let loading: Promise<FlowModule.Flow> | undefined
 
