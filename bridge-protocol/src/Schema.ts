@@ -45,17 +45,15 @@ export const namespace = S.picklist(namespaces)
  */
 export const view: S.Shape<PublicView | (string & {})> = S.string(64, 1, /^[A-Za-z]+$/)
 
-/**
- * @deprecated The modal's own screen names, kept here only until its router declares them itself: the
- * public views plus its internal screens. Not part of the contract; use `PublicView` for the wire.
- */
-export type View = PublicView | 'ConnectingExternal' | 'ApproveTransaction'
-
 export const status = S.picklist(['connecting', 'reconnecting', 'connected', 'disconnected'])
 export type Status = S.Infer<typeof status>
 
 const account = S.object({ address, publicKey: S.optional(S.bytes(128)) })
 const namespaceState = S.object({ chainId, accounts: S.array(account, 32) })
+
+/** The longest signed sign-in message and signature a session may carry (the API refuses longer ones). */
+export const signedMessageMax = 8192
+export const signatureMax = 4096
 
 /** A sign-in session as the host sees it: the signed message, and who signed it when. */
 export const session = S.object({
@@ -63,8 +61,8 @@ export const session = S.object({
   /** CAIP-10 account that signed in. */
   address: accountId,
   chainId,
-  message: S.string(8192, 1),
-  signature: S.string(4096, 1),
+  message: S.string(signedMessageMax, 1),
+  signature: S.string(signatureMax, 1),
   /** RFC 3339 times, as in the message. */
   issuedAt: text(64),
   expiresAt: S.optional(text(64)),
@@ -227,10 +225,12 @@ export const modalApi = {
   ping: method(nothing, S.literal('pong')),
 }
 
-/** A key of the modal's remembered state, and its value as the modal wrote it. */
-const storageKey = S.string(64, 1, /^[\w-]+$/)
+/** A key of the modal's remembered state; never `__proto__`, which a plain object would not keep. */
+const storageKey = S.string(64, 1, /^(?!__proto__$)[\w-]+$/)
 /** At most this much of the modal's state is kept on the host page, so a modal cannot fill its storage. */
 export const hostStorageMax = 65_536
+/** At most this many keys, so what the host keeps always reads back. */
+export const hostStorageKeys = 32
 
 /** What the host exposes to the modal. The host acts on a page wallet only when the modal asks. */
 export const hostApi = {
@@ -243,7 +243,7 @@ export const hostApi = {
    * Since 1.2: the modal's remembered state kept in the host page's storage (the page can read it, so the
    * modal keeps nothing secret there). What the page wrote is the page's word: the modal parses it as such.
    */
-  storageRead: method(nothing, S.record(S.string(hostStorageMax), 32)),
+  storageRead: method(nothing, S.record(S.string(hostStorageMax), hostStorageKeys)),
   storageWrite: method(S.object({ key: storageKey, value: S.nullable(S.string(hostStorageMax)) }), nothing),
 }
 

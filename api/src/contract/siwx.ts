@@ -1,6 +1,7 @@
 /**
  * Sign-In With X: `POST /v1/siwx/nonce`, `POST /v1/sessions` and `GET /v1/sessions/{address}`.
  */
+import * as Schema from '@airlock/bridge-protocol/Schema'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** A single-use nonce for one sign-in, and when it stops being accepted (ISO 8601). */
@@ -10,8 +11,14 @@ export const nonceAnswer = S.object({
 })
 export type NonceAnswer = S.Infer<typeof nonceAnswer>
 
-/** A signed EIP-4361 / CAIP-122 message and its signature. */
-export const sessionBody = S.object({ message: S.string(16_384, 1), signature: S.string(8_192, 1) })
+/**
+ * A signed EIP-4361 / CAIP-122 message and its signature, no longer than a session may carry: a longer one
+ * is refused before its nonce is spent, not turned into a session no client could read.
+ */
+export const sessionBody = S.object({
+  message: S.string(Schema.signedMessageMax, 1),
+  signature: S.string(Schema.signatureMax, 1),
+})
 export type SessionBody = S.Infer<typeof sessionBody>
 
 /**
@@ -22,8 +29,8 @@ export const sessionAnswer = S.object({
   id: S.string(64, 1),
   address: S.string(220, 1),
   chainId: S.string(80, 1),
-  message: S.string(8192, 1),
-  signature: S.string(4096, 1),
+  message: S.string(Schema.signedMessageMax, 1),
+  signature: S.string(Schema.signatureMax, 1),
   issuedAt: S.string(64, 1),
   expiresAt: S.optional(S.nullable(S.string(64))),
   token: S.string(128, 16),

@@ -35,13 +35,18 @@ describe('the modal’s state kept by the page', () => {
     expect(HostStorage.read(modal)).toEqual({ a: '1' })
   })
 
-  it('refuses to grow past the limit, and keeps what it had', () => {
+  it('refuses to grow past what the modal may read back, in size or in keys, and keeps what it had', () => {
     pageStorage()
     HostStorage.write(modal, 'a', '1')
     expect(() => HostStorage.write(modal, 'b', 'x'.repeat(Schema.hostStorageMax))).toThrow(
       expect.objectContaining({ code: -32602 }),
     )
     expect(HostStorage.read(modal)).toEqual({ a: '1' })
+    for (let index = 1; index < Schema.hostStorageKeys; index++) HostStorage.write(modal, `k${index}`, '1')
+    expect(() => HostStorage.write(modal, 'one-too-many', '1')).toThrow(
+      expect.objectContaining({ code: -32602 }),
+    )
+    expect(Object.keys(HostStorage.read(modal))).toHaveLength(Schema.hostStorageKeys)
   })
 
   it('keeps nothing, and throws nothing, where the page has no storage either', () => {

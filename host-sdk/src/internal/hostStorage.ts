@@ -18,13 +18,13 @@ export function read(modalOrigin: string): Record<string, string> {
   }
 }
 
-/** Keeps (or, with `null`, drops) one key; refuses to grow past `Schema.hostStorageMax`. */
+/** Keeps (or, with `null`, drops) one key; refuses to grow past what `storageRead` may answer. */
 export function write(modalOrigin: string, key: string, value: string | null): void {
   const all = read(modalOrigin)
   if (value === null) delete all[key]
   else all[key] = value
   const text = JSON.stringify(all)
-  if (text.length > Schema.hostStorageMax)
+  if (text.length > Schema.hostStorageMax || Object.keys(all).length > Schema.hostStorageKeys)
     throw new Errors.InvalidParamsError('The modal’s state is too large.')
   try {
     localStorage.setItem(entryOf(modalOrigin), text)

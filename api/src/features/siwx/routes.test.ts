@@ -1,6 +1,5 @@
-// By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
-
 import { Siwx as Message } from '@airlock/bridge-protocol'
+import * as Schema from '@airlock/bridge-protocol/Schema'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { ed25519 } from '@noble/curves/ed25519'
 import { secp256k1 } from '@noble/curves/secp256k1'
@@ -22,6 +21,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
 import { Accounts, Devnet } from '../../../../devnet/src/index.ts'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
@@ -40,7 +40,7 @@ import * as Projects from '../projects/Projects.ts'
 import * as Siwx from './index.ts'
 import { messages } from './messages.ts'
 
-// Ports of their own, so the suite runs beside `npm start`, the devnet's tests and Api.test.ts.
+// Ports of their own, so the suite runs beside `npm start`, the devnet's tests and the other route tests.
 let devnet: Devnet.Instance
 let deadRpc: string
 /** An ERC-1271 account owned by `owner`, deployed; and the factory that deploys more with CREATE2. */
@@ -338,6 +338,22 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       const retry = await call('/v1/sessions', { message, signature: await wallet.sign(message) })
       expect(retry).toEqual({ status: 409, body: { message: messages.usedNonce } })
       expect(await sessionsOf(wallet)).toEqual([])
+    })
+
+    it('refuses a message longer than a session may carry, before its nonce is spent', async () => {
+      const wallet = evmWallet()
+      const fresh = await nonce()
+      const resources = Array.from(
+        { length: 8 },
+        (_, index) => `https://shop.example/${'r'.repeat(1000)}${index}`,
+      )
+      const long = await messageFor(wallet, { nonce: fresh, resources })
+      expect(long.length).toBeGreaterThan(Schema.signedMessageMax)
+      const refused = await call('/v1/sessions', { message: long, signature: await wallet.sign(long) })
+      expect(refused.status).toBe(400)
+      expect(await sessionsOf(wallet)).toEqual([])
+      // The nonce is still good for a message a session can carry.
+      expect((await signIn(wallet, { nonce: fresh })).status).toBe(201)
     })
 
     it("refuses nonces it never issued, another project's, and expired ones", async () => {
