@@ -71,3 +71,23 @@ describe('Async.withTimeout', () => {
     await expect(Async.withTimeout(never, 5, () => new Error('late'))).rejects.toThrow('late')
   })
 })
+
+describe('once', () => {
+  it('loads once and shares the result', async () => {
+    let calls = 0
+    const load = Async.once(async () => ++calls)
+    expect(await Promise.all([load(), load()])).toEqual([1, 1])
+    expect(await load()).toBe(1)
+  })
+
+  it('forgets a failure, so the next call tries again', async () => {
+    let calls = 0
+    const load = Async.once(async () => {
+      calls += 1
+      if (calls === 1) throw new Error('offline')
+      return calls
+    })
+    await expect(load()).rejects.toThrow('offline')
+    expect(await load()).toBe(2)
+  })
+})

@@ -63,3 +63,21 @@ export function withTimeout<T>(
     )
   })
 }
+
+/**
+ * Runs `load` on first use and shares its promise with every caller; a failure is forgotten, so the next
+ * call tries again (a chunk that failed to download, an API that was down a moment).
+ * @example
+ * const registry = Async.once(() => import('./WalletRegistry.ts'))
+ * await registry() // loads; later calls share it
+ */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined
+  return () => {
+    loading ??= load()
+    loading.catch(() => {
+      loading = undefined
+    })
+    return loading
+  }
+}

@@ -29,6 +29,15 @@ export function negotiate(a: VersionRange, b: VersionRange): Version | undefined
   return max.major >= Math.max(a.min.major, b.min.major) ? { ...max } : undefined
 }
 
+/**
+ * Whether the negotiated version has what `since` added: the same major, at least that minor.
+ * @example
+ * if (Handshake.supports(peer, { major: 1, minor: 2 })) await keepStateOnHost()
+ */
+export function supports(peer: Version, since: Version): boolean {
+  return peer.major === since.major && peer.minor >= since.minor
+}
+
 /** `1.0–1.1` */
 export function formatRange(range: VersionRange): string {
   return `${range.min.major}.${range.min.minor}–${range.max.major}.${range.max.minor}`
@@ -67,8 +76,6 @@ export type ConnectOptions = {
   projectId: string
   /** The versions this host speaks. @default protocolVersions */
   versions?: VersionRange
-  /** @deprecated Announces `version`.0 only; use `versions`. */
-  version?: number
 }
 
 /**
@@ -80,9 +87,7 @@ export type ConnectOptions = {
  */
 export function connect(options: ConnectOptions): Promise<MessagePort> {
   const { port1, port2 } = new MessageChannel()
-  const versions =
-    options.versions ??
-    (options.version === undefined ? protocolVersions : rangeOf({ version: options.version }))
+  const versions = options.versions ?? protocolVersions
   const message = {
     type: 'airlock:hello',
     version: versions.min.major,

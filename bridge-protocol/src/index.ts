@@ -16,7 +16,6 @@ export type {
   Status,
   Version,
   VersionRange,
-  View,
   WalletEvent,
 } from './Schema.ts'
 export * as Schema from './Schema.ts'

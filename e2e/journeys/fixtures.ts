@@ -26,7 +26,11 @@ export async function serve(
   const server: Server = createServer((request, response) =>
     respond(new URL(request.url ?? '/', origin).pathname, response, request),
   )
-  await new Promise<void>((resolve) => server.listen(Number(port), hostname, resolve))
+  await new Promise<void>((resolve, reject) => {
+    // A port still held by an earlier run fails the journey at once, rather than hanging it.
+    server.once('error', reject)
+    server.listen(Number(port), hostname, resolve)
+  })
   return { close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 

@@ -117,7 +117,7 @@ test('where the browser denies the modal storage, a reload ends the session clea
 }) => {
   await pair(page, modal)
   // The page keeps what the modal may remember, and nothing of the session's keys.
-  const kept = await page.evaluate(() => localStorage.getItem('airlock:http://127.0.0.1:5174') ?? '')
+  const kept = await page.evaluate((origin) => localStorage.getItem(`airlock:${origin}`) ?? '', modalOrigin)
   expect(kept).toContain('walletconnect')
   expect(kept).not.toMatch(/wc@2|symKey|privateKey/i)
   await page.reload()

@@ -64,7 +64,7 @@ accepted.then(async ({ port, origin, peer }) => {
     timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
   })
   // Hosts from 1.2 on keep state; an older one leaves the modal with memory for this page load.
-  if (kept && peer.minor >= 2) await kept.attach(messenger.remote)
+  if (kept && Handshake.supports(peer, { major: 1, minor: 2 })) await kept.attach(messenger.remote)
   void modal.start({ host: messenger.remote, origin })
   whenIdle(preload)
 })

@@ -14,6 +14,7 @@ export const messages = {
   internal: 'Something went wrong',
   invalidJson: 'The body is not valid JSON',
   tooLarge: 'The body is too large',
+  invalidEvmAddress: 'Invalid EVM address',
   unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
   rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
 } as const

@@ -27,5 +27,5 @@ export async function json(c: Context): Promise<unknown> {
 export const evmAddress = S.check(
   S.string(42),
   (value) => isEvmAddress(value, { strict: true }),
-  'Invalid EVM address',
+  messages.invalidEvmAddress,
 )

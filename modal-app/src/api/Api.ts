@@ -5,7 +5,7 @@
  * call that takes longer than 10 s is aborted.
  */
 import * as Contract from '@airlock/api/contract'
-import { Errors, Schema } from '@airlock/bridge-protocol'
+import { Async, Errors, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** SDK type and version, sent with every call. */
@@ -104,7 +104,9 @@ export type ClientOptions = {
  */
 export function create(options: ClientOptions): Client {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-  let supported: Promise<Set<string>> | undefined
+  const supported = Async.once(
+    async () => new Set((await get('/v1/supported-chains', Contract.supportedChainsAnswer)).http),
+  )
 
   async function get<T>(
     path: string,
@@ -144,14 +146,7 @@ export function create(options: ClientOptions): Client {
       }
     },
     async balances(chainId, address, { fresh = false } = {}) {
-      supported ??= get('/v1/supported-chains', Contract.supportedChainsAnswer).then(
-        (chains) => new Set(chains.http),
-        (error: unknown) => {
-          supported = undefined
-          throw error
-        },
-      )
-      if (!(await supported).has(chainId)) throw new UnsupportedNetworkError(chainId)
+      if (!(await supported()).has(chainId)) throw new UnsupportedNetworkError(chainId)
       const query: Record<string, string> = { chainId, currency: 'usd' }
       if (fresh) query.forceUpdate = 'true'
       const answer = await get(

@@ -210,12 +210,13 @@ export function create(options: Options) {
       for (const namespace of Caip.namespaces) actors[namespace].send(event)
     },
     add: (factory: ConnectorFactory) => void added.push(factory(context)),
-    status(pending: boolean): 'connected' | 'connecting' | 'reconnecting' | 'disconnected' {
+    /** A connector's connection in progress outside the machines (a pairing) counts as connecting. */
+    status(): 'connected' | 'connecting' | 'reconnecting' | 'disconnected' {
       const statuses = Caip.namespaces.map((namespace) =>
         Connection.statusOf(actors[namespace].getSnapshot()),
       )
       if (statuses.includes('connected')) return 'connected'
-      if (pending || all().some((connector) => connector.pending?.())) return 'connecting'
+      if (all().some((connector) => connector.pending?.())) return 'connecting'
       if (statuses.includes('reconnecting')) return 'reconnecting'
       if (statuses.includes('connecting')) return 'connecting'
       return 'disconnected'

@@ -137,8 +137,6 @@ export type Runtime = {
   settled?(): void
   /** A dApp request the wallet answered. */
   requested?(request: Request, result: unknown): void
-  /** A connection status the feature knows better (a pairing in progress counts as connecting). */
-  connecting?(): boolean
 }
 
 /**

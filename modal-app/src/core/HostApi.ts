@@ -50,8 +50,6 @@ export type Options = {
   canSignOut: boolean
   /** The sign-out of the feature that has it, once loaded. */
   signOut(): Promise<void>
-  /** A feature knows of a connection in progress outside the machines. */
-  pending(): boolean
 }
 
 export function create(options: Options) {
@@ -166,7 +164,7 @@ export function create(options: Options) {
       open: Router.isOpen(snap),
       // Internal screens never cross the wire: the host sees the public view they belong to.
       view: options.publicView(Router.currentView(snap.context)),
-      status: connections.status(options.pending()),
+      status: connections.status(),
       ...(connection && address && Caip.isAccountId(`${connection.chainId}:${address}`)
         ? { caipAddress: Caip.formatAccountId(connection.chainId, address), address }
         : {}),

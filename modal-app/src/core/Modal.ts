@@ -164,7 +164,6 @@ export function create(options: Options): Modal {
     state: () => Object.assign({}, ...each('state').map((state) => state())),
     canSignOut: features.canSignOut,
     signOut: () => features.signOut(),
-    pending: () => each('connecting').some((connecting) => connecting()),
   })
 
   const reactions = Reactions.create({

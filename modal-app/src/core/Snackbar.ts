@@ -4,21 +4,16 @@
  * loading stays until replaced. And the card's shake, which marks a failure for 500 ms.
  */
 
+import { Async } from '@airlock/bridge-protocol'
+
 type Variant = 'loading' | 'success' | 'error'
 export type Snack = { id: number; variant: Variant; message: string }
 
 export const swapDelay = 150
 export const autoCloseDelay = 2_500
 
-export type Timers = {
-  setTimeout: (callback: () => void, ms: number) => unknown
-  clearTimeout: (handle: unknown) => void
-}
-
-export const realTimers: Timers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-}
+export type Timers = Async.Timers
+export const realTimers = Async.realTimers
 
 export type Snackbar = {
   current(): Snack | undefined

@@ -3,7 +3,6 @@
  * a verified sign-in opens. One namespace for the package's users (`Siwx.revoke(db, id)` for an operator).
  */
 
-export { RpcError } from '../../internal/rpc.ts'
 export * from './Accounts.ts'
 export * from './Nonces.ts'
 export * from './Sessions.ts'

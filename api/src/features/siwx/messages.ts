@@ -1,7 +1,10 @@
 /**
  * The sign-in routes' error texts, which clients may match on (the shared ones are `http/errors.ts`'s).
  */
+import { messages as shared } from '../../http/errors.ts'
+
 export const messages = {
+  invalidEvmAddress: shared.invalidEvmAddress,
   invalidSignature: 'Invalid signature',
   invalidSession: 'Invalid session',
   sessionNotFound: 'Session not found',
@@ -11,7 +14,6 @@ export const messages = {
   expired: 'Message expired',
   notYetValid: 'Message not yet valid',
   issuedInFuture: 'Message issued in the future',
-  invalidEvmAddress: 'Invalid EVM address',
   invalidAddress: (namespace: string) => `Invalid ${namespace} address`,
   chainMismatch: 'chainId does not match the address',
 } as const

@@ -6,7 +6,7 @@
  * Loaded on demand (after the handshake, when WalletConnect is configured), and sign-client itself only
  * when a pairing starts or a stored session is restored, so neither is in the modal's first chunk.
  */
-import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
+import { Async, type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
 import { createActor } from 'xstate'
 import type * as Connection from '../../core/Connection.ts'
 import type { Timers } from '../../core/Snackbar.ts'
@@ -85,14 +85,13 @@ export type Flow = {
  */
 export function create(options: Options): Flow {
   const { timers, now, storage } = options
-  let client: Promise<WalletConnect.Client> | undefined
   let connector: typeof WalletConnect | undefined
   let session: WalletConnect.Session | undefined
   let expiryTimer: unknown
 
   /** The sign-client, started on first use; a failed start is tried again next time. */
-  function walletConnect(): Promise<WalletConnect.Client> {
-    client ??= options.loadConnector().then((module) => {
+  const walletConnect = Async.once(() =>
+    options.loadConnector().then((module) => {
       connector = module
       const origin = options.origin()
       return module.create({
@@ -108,12 +107,8 @@ export function create(options: Options): Flow {
         onEvent: (event) => options.event(event),
         storagePrefix: `airlock-${(origin ?? '').replace(/[^a-z0-9]/gi, '_')}`,
       })
-    })
-    client.catch(() => {
-      client = undefined
-    })
-    return client
-  }
+    }),
+  )
 
   const pairing = createActor(
     Pairing.machine.provide({

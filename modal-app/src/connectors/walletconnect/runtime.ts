@@ -1,4 +1,5 @@
 /** WalletConnect's logic in the modal: the flow loaded on first use, the connector, the pairing actions. */
+import { Async } from '@airlock/bridge-protocol'
 import type { Listing } from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
@@ -17,12 +18,11 @@ export function setup(kernel: Kernel, options: Options): Runtime {
       return import('./Client.ts')
     })
   let flow: FlowModule.Flow | undefined
-  let loading: Promise<FlowModule.Flow> | undefined
 
   const loader: Loader = {
     current: () => flow,
-    flow() {
-      loading ??= loadFlow().then((module) => {
+    flow: Async.once(() =>
+      loadFlow().then((module) => {
         flow = module.create({
           projectId: options.projectId,
           relayUrl: options.relayUrl,
@@ -41,12 +41,8 @@ export function setup(kernel: Kernel, options: Options): Runtime {
         })
         kernel.changed()
         return flow
-      })
-      loading.catch(() => {
-        loading = undefined
-      })
-      return loading
-    },
+      }),
+    ),
   }
   let wc: ReturnType<typeof connector> | undefined
   kernel.addConnector((context) => {

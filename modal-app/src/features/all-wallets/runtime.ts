@@ -1,4 +1,5 @@
 /** The registry's logic: loaded on first use, suggestions read when the modal first shows. */
+import { Async } from '@airlock/bridge-protocol'
 import type { Listing } from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import type { Options } from './feature.ts'
@@ -7,13 +8,12 @@ import type * as Registry from './WalletRegistry.ts'
 
 export function setup(kernel: Kernel, options: Options): Runtime {
   let registry: Registry.WalletRegistry | undefined
-  let loading: Promise<Registry.WalletRegistry> | undefined
   let suggestions: { featured: Listing[]; recommended: Listing[] } = { featured: [], recommended: [] }
   let suggesting: Promise<void> | undefined
 
   /** The registry, loaded on first use; a failed load is tried again next time. */
-  function load(): Promise<Registry.WalletRegistry> {
-    loading ??= import('./WalletRegistry.ts').then((module) => {
+  const load = Async.once(() =>
+    import('./WalletRegistry.ts').then((module) => {
       registry = module.create({
         api: kernel.api,
         installed: kernel.wallets,
@@ -26,12 +26,8 @@ export function setup(kernel: Kernel, options: Options): Runtime {
       })
       kernel.changed()
       return registry
-    })
-    loading.catch(() => {
-      loading = undefined
-    })
-    return loading
-  }
+    }),
+  )
 
   const open = () => {
     if (registry) return registry.open()

@@ -3,13 +3,14 @@
  * goes through viem's `verifyMessage` on the chain's RPC, which checks EIP-1271 contract accounts and
  * EIP-6492 signatures of accounts not deployed yet. The signature is 0x-hex.
  */
+
+import { isEvmAddress } from '@airlock/bridge-protocol/Address'
 import {
   BaseError,
   createPublicClient,
   HttpRequestError,
   http,
   isAddressEqual,
-  isAddress as isEvmAddress,
   type PublicClient,
   recoverMessageAddress,
   TimeoutError,
