@@ -43,7 +43,21 @@ function sizes() {
   }
 }
 
-async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: string) {
+/**
+ * Serves pages from loopback, as a dApp in development is served. (A page Playwright fulfils by route has
+ * no address, so Chromium's Local Network Access counts it as public and keeps it from framing the modal.)
+ */
+async function serve(pageOf: (path: string) => string) {
+  const server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(pageOf(request.url ?? '/'))
+  })
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve))
+  const { port } = server.address() as AddressInfo
+  return { origin: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+async function bridgeRoundTrip(browser: Browser, modalUrl: string) {
   const bundle = await build({
     entryPoints: [root('bench/bridge-page.ts')],
     bundle: true,
@@ -59,13 +73,8 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: stri
       body: `<script>addEventListener('message', (e) => { const port = e.ports[0]; port.onmessage = (m) => port.postMessage({ id: m.data.id, type: 'RAW', value: { ok: true, value: 'pong' } }) }, { once: true })</script>`,
     }),
   )
-  await page.route(`${dappUrl}/bench-bridge.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><script>${bundle.outputFiles[0]?.text}</script>`,
-    }),
-  )
-  await page.goto(`${dappUrl}/bench-bridge.html`)
+  const host = await serve(() => `<!doctype html><script>${bundle.outputFiles[0]?.text}</script>`)
+  await page.goto(`${host.origin}/bench-bridge.html`)
   page.setDefaultTimeout(60_000)
   const { bridgeSamples, rawSamples } = await page.evaluate(
     (runs) =>
@@ -75,6 +84,7 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string, dappUrl: stri
     200,
   )
   await page.close()
+  await host.close()
   return {
     bridgeRoundTripP50Ms: round(percentile(bridgeSamples as number[], 50)),
     bridgeRoundTripP99Ms: round(percentile(bridgeSamples as number[], 99)),
@@ -146,16 +156,13 @@ async function modalFrame(page: Page) {
 async function hostLoadDelta(browser: Browser, modalUrl: string, runs: number) {
   const body = `<h1>Host page</h1>${'<p>Some content.</p>'.repeat(50)}`
   const script = `<script src="${modalUrl}/airlock.js" data-project-id="demo" data-networks="eip155:31337"></script>`
-  const server = createServer((request, response) => {
-    const head = request.url?.includes('with.html') ? script : ''
-    response.writeHead(200, { 'content-type': 'text/html' })
-    response.end(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`)
+  const server = await serve((path) => {
+    const head = path.includes('with.html') ? script : ''
+    return `<!doctype html><html><head>${head}</head><body>${body}</body></html>`
   })
-  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve))
-  const { port } = server.address() as AddressInfo
   const page = await browser.newPage()
   const loadOf = async (name: string) => {
-    await page.goto(`http://localhost:${port}/bench-load-${name}.html`, { waitUntil: 'load' })
+    await page.goto(`${server.origin}/bench-load-${name}.html`, { waitUntil: 'load' })
     return page.evaluate(() => {
       const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
       return nav ? nav.loadEventStart - nav.responseEnd : Number.NaN
@@ -185,7 +192,7 @@ async function hostLoadDelta(browser: Browser, modalUrl: string, runs: number) {
     }
   } finally {
     await page.close()
-    await new Promise((resolve) => server.close(resolve))
+    await server.close()
   }
 }
 
@@ -286,7 +293,7 @@ async function main() {
   const stack = await Stack.start()
   const browser = await chromium.launch(chromiumLaunchOptions)
   try {
-    Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl, stack.dappUrl))
+    Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl))
     Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
     Object.assign(results, await hostLoadDelta(browser, stack.modalUrl, 150))
     Object.assign(results, await apiLoad(stack.apiUrl))
