@@ -60,7 +60,7 @@ export function checkTime(
 /** The account must be one its chain can have (see `Accounts.isAddress`). */
 export function checkAddress(account: Caip.AccountId): void {
   if (isAddress(account)) return
-  // A mixed-case EVM address with a wrong EIP-55 checksum is a typo, not an address.
+  // The parser already refuses an EVM address not in its EIP-55 spelling; this stays as the verifier's word.
   const { namespace } = Caip.parseAccountId(account)
   throw new HttpError(
     400,

@@ -13,6 +13,7 @@ import {
   createWalletClient,
   encodeAbiParameters,
   encodeFunctionData,
+  getAddress,
   getContractAddress,
   type Hex,
   http,
@@ -62,7 +63,8 @@ beforeAll(async () => {
   const deploy = async (hash: Hex) => {
     const { contractAddress } = await client.waitForTransactionReceipt({ hash })
     if (!contractAddress) throw new Error('no contract deployed')
-    return contractAddress
+    // The receipt spells it in lower case; a sign-in message takes the EIP-55 spelling only.
+    return getAddress(contractAddress)
   }
   deployedSigner = await deploy(
     await client.deployContract({ abi: testSignerAbi, bytecode: testSignerBytecode, args: [owner.address] }),
@@ -422,6 +424,8 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       expect(await signIn(wallet, { domain: 'shop.example' })).toEqual(forbidden)
       expect(await signIn(wallet, { domain: 'localhost:5174' })).toEqual(forbidden)
       expect(await signIn(wallet, { scheme: 'https' })).toEqual(forbidden)
+      // An authority with userinfo is a domain EIP-4361 allows, but no origin.
+      expect(await signIn(wallet, { domain: 'alice@localhost:5173' })).toEqual(forbidden)
       expect(await signIn(wallet, { uri: 'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66' })).toEqual(
         forbidden,
       )
@@ -477,11 +481,38 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       expect((await signIn(evmWallet('eip155:1'))).body).toEqual({
         message: apiMessages.unsupportedChain('eip155:1'),
       })
-      const typo = { ...wallet, address: wallet.address.replace(/[a-f]/, (c) => c.toUpperCase()) }
-      if (typo.address !== wallet.address)
-        expect((await signIn(typo)).body).toEqual({ message: messages.invalidEvmAddress })
-      const wrongNetwork = { ...bitcoinWallet(), chainId: 'bip122:000000000019d6689c085ae165831e93' as const }
-      expect((await signIn(wrongNetwork)).body).toEqual({ message: messages.invalidAddress('bip122') })
+      // The message's own grammar refuses an address not in its EIP-55 spelling, before the nonce is spent.
+      const text = await messageFor(wallet)
+      const swapped = wallet.address.replace(/[a-fA-F]/, (c) =>
+        c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase(),
+      )
+      for (const spelling of [wallet.address.toLowerCase(), swapped]) {
+        const refused = await call('/v1/sessions', {
+          message: text.replace(wallet.address, spelling),
+          signature,
+        })
+        expect(refused.status).toBe(400)
+        expect(refused.body.message).toMatch(
+          /^Invalid sign-in message, line 2: the address must be EIP-55 checksummed/,
+        )
+      }
+      expect((await call('/v1/sessions', { message: text, signature: await wallet.sign(text) })).status).toBe(
+        201,
+      )
+      // A Bitcoin address of another network than the message's chain.
+      const bitcoin = bitcoinWallet()
+      const onMainnet = (await messageFor(bitcoin)).replace(
+        `Chain ID: ${regtest.slice('bip122:'.length)}`,
+        'Chain ID: 000000000019d6689c085ae165831e93',
+      )
+      const wrongNetwork = await call('/v1/sessions', {
+        message: onMainnet,
+        signature: await bitcoin.sign(onMainnet),
+      })
+      expect(wrongNetwork.status).toBe(400)
+      expect(wrongNetwork.body.message).toContain(
+        'line 2: the address must be a Bitcoin address of this chain',
+      )
       const unknownNetwork = {
         ...bitcoinWallet(),
         chainId: 'bip122:00000000000000000000000000000000' as const,

@@ -13,9 +13,11 @@
  *   `Revoke Airlock session {pci}`) → `{ success: true }`.
  *
  * Error texts, each answered as `{ message }`:
- * - 400 malformed input: the shape's or the message parser's text (it names the line), `Invalid EVM
- *   address`, `Invalid {namespace} address`, `Unsupported chain: {id}`, `Message expired`,
- *   `Message not yet valid`, `Message issued in the future`, `chainId does not match the address`.
+ * - 400 malformed input: the shape's or the message parser's text (it names the line and the field, and
+ *   refuses an EVM address not in its EIP-55 spelling or a Bitcoin address of another network),
+ *   `Invalid {namespace} address` (one sign-in cannot check, such as P2WSH), `Unsupported chain: {id}`,
+ *   `Message expired`, `Message not yet valid`, `Message issued in the future`, `chainId does not match
+ *   the address`.
  * - 401 `Invalid signature`; `Invalid session` from the verify route.
  * - 403 `Project id not configured`; `Invalid App Configuration` when the message's URI is not an origin
  *   of the project or its domain is not the URI's host.

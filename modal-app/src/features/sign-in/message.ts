@@ -33,8 +33,10 @@ export type SignInOptions = {
  */
 export async function signIn(options: SignInOptions): Promise<Schema.Session> {
   const { connection, now } = options
-  const address = connection.accounts[0]?.address
-  if (!address) throw new Errors.InternalError('No ActiveCaipAddress found')
+  const account = connection.accounts[0]?.address
+  if (!account) throw new Errors.InternalError('No ActiveCaipAddress found')
+  // EIP-4361 takes the EIP-55 spelling only, and a wallet may answer in lower case (as MetaMask does).
+  const address = connection.chainId.startsWith('eip155:') ? Siwx.checksumAddress(account) : account
   const page = new URL(options.origin)
   const nonce = await options.api.nonce()
   const text = Siwx.format({
