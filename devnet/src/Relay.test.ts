@@ -136,6 +136,39 @@ describe('Relay with real sign-clients', () => {
   })
 })
 
+describe('Relay idle time-out with real sign-clients', () => {
+  let relay: Relay.Instance
+  beforeAll(async () => {
+    relay = await Relay.start({ port: 0, idleTimeoutMs: 1_000 })
+  })
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map(shutDownClient))
+  })
+  afterAll(async () => {
+    await relay.stop()
+  })
+
+  it('keeps a session working after the relay closed its quiet sockets', async () => {
+    const { dapp, wallet, topic } = await pair(relay.url)
+    const cycled = (client: SignClient) =>
+      new Promise<void>((resolve) =>
+        client.core.relayer.once('relayer_disconnect', () =>
+          client.core.relayer.once('relayer_connect', resolve),
+        ),
+      )
+    await within(Promise.all([cycled(dapp), cycled(wallet)]), 'both sockets to be closed and reopened')
+    wallet.once('session_request', ({ id, topic }) => {
+      void wallet.respond({ topic, response: { id, jsonrpc: '2.0', result: 'still here' } })
+    })
+    const result = dapp.request({
+      topic,
+      chainId,
+      request: { method: 'personal_sign', params: ['0x68656c6c6f', account] },
+    })
+    await expect(within(result, 'the personal_sign result')).resolves.toBe('still here')
+  })
+})
+
 /** A bare WebSocket speaking JSON-RPC, to see exactly what the relay sends. */
 type RawClient = {
   socket: WebSocket

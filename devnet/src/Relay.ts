@@ -9,9 +9,10 @@
  * live in `./relay/`.
  */
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { type RawData, WebSocket, WebSocketServer } from 'ws'
 import * as Fanout from './relay/Fanout.ts'
+import * as Gate from './relay/Gate.ts'
 import * as JsonRpc from './relay/JsonRpc.ts'
 import * as Mailbox from './relay/Mailbox.ts'
 import * as Methods from './relay/Methods.ts'
@@ -21,6 +22,14 @@ export type StartOptions = {
   port?: number
   /** Interface to bind; loopback by default so nothing outside this machine can use the relay. */
   host?: string
+  /** Sockets one address may hold open; one more is refused with HTTP 429 before it upgrades. @default 64 */
+  maxSocketsPerAddress?: number
+  /**
+   * A socket that sends no frame for this long is closed (1000). Pongs do not count: a peer's WebSocket
+   * answers pings by itself, busy or abandoned. sign-client reconnects at once when it still has topics,
+   * and the mailbox keeps what was published meanwhile. @default 300_000 (a pairing lasts at most 5 min)
+   */
+  idleTimeoutMs?: number
 }
 
 export type Instance = {
@@ -36,7 +45,12 @@ export const defaultPort = 8790
 // sign-client drops a socket that has been silent for 35 s (30 s + 5 s), so ping well inside that.
 const pingIntervalMs = 15_000
 const closeGraceMs = 500
-const maxPayloadBytes = 4 * 1024 * 1024
+/**
+ * The largest frame taken; a bigger one closes its socket with 1009. The public relay refuses messages
+ * over 96 KiB ("Payload size limit exceeded. Maximum size for tag 1109 is 98304"), so no real client needs
+ * more; 1 MiB leaves ten times that for the JSON-RPC envelope while bounding what one frame can cost.
+ */
+export const maxPayloadBytes = 1024 * 1024
 
 /**
  * Starts the relay and resolves once it accepts connections.
@@ -47,32 +61,37 @@ const maxPayloadBytes = 4 * 1024 * 1024
  */
 export async function start(options: StartOptions = {}): Promise<Instance> {
   const host = options.host ?? '127.0.0.1'
-  const server = new WebSocketServer({ host, port: options.port ?? defaultPort, maxPayload: maxPayloadBytes })
+  const http = createServer((_, response) => {
+    response.writeHead(426, { Connection: 'close' }).end()
+  })
+  // A WebSocket handshake is one small request: it gets 10 s, not Node's 60.
+  http.headersTimeout = 10_000
+  const server = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes })
   await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', (error: NodeJS.ErrnoException) => {
+    http.once('error', (error: NodeJS.ErrnoException) => {
       const taken = error.code === 'EADDRINUSE'
       reject(
         taken ? new Error(`relay port ${options.port ?? defaultPort} on ${host} is already in use`) : error,
       )
     })
+    http.listen(options.port ?? defaultPort, host, resolve)
   })
-  const address = server.address()
+  const address = http.address()
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? defaultPort)
   const state = Fanout.create()
+  const idleTimeoutMs = options.idleTimeoutMs ?? 300_000
   let stopping: Promise<void> | undefined
   // Errors after listening (e.g. a failed upgrade) concern one connection, never the whole relay.
-  server.on('error', () => {})
-  server.on('connection', (socket, request) => {
-    if (stopping) {
-      socket.terminate()
-      return
-    }
-    accept(state, socket, request)
+  http.on('error', () => {})
+  const gate = Gate.create(options.maxSocketsPerAddress ?? 64)
+  http.on('upgrade', (request, socket, head) => {
+    if (stopping) return Gate.refuse(socket, 503)
+    if (!gate.admit(request.socket.remoteAddress, socket)) return Gate.refuse(socket, 429)
+    server.handleUpgrade(request, socket, head, (ws) => accept(state, ws, request, idleTimeoutMs))
   })
   const heartbeat = setInterval(() => pingAll(state), pingIntervalMs)
   const stop = () => {
-    stopping ??= shutDown(state, server, heartbeat)
+    stopping ??= shutDown(state, server, http, heartbeat)
     return stopping
   }
   return { url: `ws://${urlHost(host)}:${port}`, port, stop }
@@ -85,11 +104,16 @@ function urlHost(host: string): string {
 async function shutDown(
   state: Fanout.State,
   server: WebSocketServer,
+  http: Server,
   heartbeat: NodeJS.Timeout,
 ): Promise<void> {
   clearInterval(heartbeat)
   await Promise.all([...state.clients].map((client) => closeGracefully(client.socket)))
   await new Promise<void>((resolve) => server.close(() => resolve()))
+  await new Promise<void>((resolve) => {
+    http.close(() => resolve())
+    http.closeAllConnections()
+  })
   state.subscribers.clear()
   state.mailbox.clear()
 }
@@ -119,7 +143,12 @@ function pingAll(state: Fanout.State): void {
   Mailbox.pruneAll(state.mailbox)
 }
 
-function accept(state: Fanout.State, socket: WebSocket, request: IncomingMessage): void {
+function accept(
+  state: Fanout.State,
+  socket: WebSocket,
+  request: IncomingMessage,
+  idleTimeoutMs: number,
+): void {
   const client: Fanout.Client = {
     socket,
     key: clientKeyOf(request),
@@ -128,13 +157,19 @@ function accept(state: Fanout.State, socket: WebSocket, request: IncomingMessage
     alive: true,
   }
   state.clients.add(client)
+  const idle = setTimeout(() => socket.close(1000, 'idle'), idleTimeoutMs)
   socket.on('pong', () => {
     client.alive = true
   })
-  socket.on('message', (data) => onFrame(state, client, data))
-  // ws closes the socket itself after a protocol error; the listener only keeps the error from being fatal.
+  socket.on('message', (data) => {
+    idle.refresh()
+    onFrame(state, client, data)
+  })
+  // ws closes the socket itself after a protocol error (1009 for a frame over maxPayload); the listener only
+  // keeps the error from being fatal.
   socket.on('error', () => {})
   socket.on('close', () => {
+    clearTimeout(idle)
     state.clients.delete(client)
     Fanout.detach(state, client)
   })
