@@ -31,6 +31,20 @@ describe('Config', () => {
     ).toThrow('chains[0].tokens[0].address')
   })
 
+  it('takes optional limits, and names the limit that is wrong', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
+    const limits = { perClient: { burst: 50, perSecond: 0.5 }, requestTimeoutMs: 5_000, trustedProxies: 1 }
+    expect(Config.parse({ ...base, limits }).limits).toEqual(limits)
+    expect(Config.parse(base).limits).toBeUndefined()
+    expect(() => Config.parse({ ...base, limits: { perClient: { burst: 1.5 } } })).toThrow(
+      'limits.perClient.burst: expected a whole number',
+    )
+    expect(() => Config.parse({ ...base, limits: { perProject: { perSecond: 0 } } })).toThrow(
+      'limits.perProject.perSecond',
+    )
+    expect(() => Config.parse({ ...base, limits: { trustedProxies: -1 } })).toThrow('limits.trustedProxies')
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

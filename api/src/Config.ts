@@ -30,12 +30,37 @@ const chain = S.object({
   tokens: S.optional(S.array(token, 200)),
 })
 
+const whole =
+  (min: number, max: number): S.Shape<number> =>
+  (value, path) => {
+    const n = S.number(min, max)(value, path)
+    if (!Number.isInteger(n)) throw new S.ShapeError(`${path}: expected a whole number in ${min}..${max}`)
+    return n
+  }
+
+/** A budget of `http/buckets.ts`; what is left out keeps its default. */
+const budget = S.object({
+  burst: S.optional(whole(1, 1e9)),
+  perSecond: S.optional(S.number(0.001, 1e9)),
+  inFlight: S.optional(whole(1, 1e6)),
+})
+
+/** Rate limits and time-outs (`http/limits.ts` has the defaults and what each means). */
+const limits = S.object({
+  perClient: S.optional(budget),
+  perProject: S.optional(budget),
+  requestTimeoutMs: S.optional(whole(100, 600_000)),
+  /** Proxies of ours in front of the API that append to `X-Forwarded-For`; 0 (the default) trusts none. */
+  trustedProxies: S.optional(whole(0, 10)),
+})
+
 export const schema = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
   apiUrl: url(/^https?:\/\/[^/\s]+$/),
   /** The modal origin, e.g. `https://modal.example`; CORS always answers it. */
   modalOrigin: url(/^https?:\/\/[^/\s]+$/),
+  limits: S.optional(limits),
 })
 
 export type Config = S.Infer<typeof schema>

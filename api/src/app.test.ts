@@ -102,5 +102,51 @@ describe.each(databases())('API on $engine', ({ open }) => {
         expect((await preflight(origin, project)).headers.get('Access-Control-Allow-Origin')).toBeNull()
       }
     })
+
+    it('tells an unlisted origin nothing in a preflight: no origin, methods, headers or cache time', async () => {
+      const response = await get('/v1/sessions?projectId=demo', {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type, authorization',
+        },
+      })
+      const cors = [...response.headers.keys()].filter((name) => name.startsWith('access-control-'))
+      expect(cors).toEqual([])
+      expect(response.headers.get('Vary')).toBe('Origin')
+    })
+
+    it('answers the preflight of an allowed origin with the methods and the one header the API reads', async () => {
+      const response = await preflight(modalOrigin)
+      expect(response.status).toBe(204)
+      expect(response.headers.get('Access-Control-Allow-Methods')).toBe('GET, POST')
+      expect(response.headers.get('Access-Control-Allow-Headers')).toBe('Content-Type')
+      expect(response.headers.get('Access-Control-Max-Age')).toBe('600')
+    })
+
+    it('never allows credentials, not even to the modal origin', async () => {
+      const answers = [
+        await get('/v1/supported-chains?projectId=demo', { headers: { Origin: modalOrigin, Cookie: 'a=b' } }),
+        await get('/v2/nothing?projectId=demo', { headers: { Origin: modalOrigin } }),
+        await get('/v1/supported-chains?projectId=nope', { headers: { Origin: modalOrigin } }),
+        await preflight(modalOrigin),
+        await preflight(shop),
+      ]
+      for (const response of answers) {
+        expect(response.headers.get('Access-Control-Allow-Credentials')).toBeNull()
+        expect(response.headers.get('Access-Control-Allow-Origin')).not.toBe('*')
+        expect(response.headers.get('Set-Cookie')).toBeNull()
+      }
+    })
+
+    it('marks refusals too, so the modal can read why it was refused', async () => {
+      const response = await get('/v1/supported-chains?projectId=nope', { headers: { Origin: modalOrigin } })
+      expect(response.status).toBe(403)
+      expect(response.headers.get('Access-Control-Allow-Origin')).toBe(modalOrigin)
+      const evil = await get('/v2/nothing?projectId=demo', { headers: { Origin: 'https://evil.example' } })
+      expect(evil.status).toBe(404)
+      expect(evil.headers.get('Access-Control-Allow-Origin')).toBeNull()
+    })
   })
 })

@@ -1,7 +1,7 @@
 /**
- * The API: one Hono sub-app per feature under `features/`, behind the shared plumbing of `http/` (the
- * request's project, CORS, a body limit, JSON errors). Every input is parsed once, at its route, with the
- * shapes of `contract/` or the feature's own.
+ * The API: one Hono sub-app per feature under `features/`, behind the shared plumbing of `http/` (CORS, rate
+ * limits, the request's project, a body limit, a time-out, JSON errors). Every input is parsed once, at its
+ * route, with the shapes of `contract/` or the feature's own.
  */
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -16,9 +16,12 @@ import * as Identity from './features/identity/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Siwx from './features/siwx/routes.ts'
+import * as Buckets from './http/buckets.ts'
 import { cors } from './http/cors.ts'
 import { HttpError, messages, notFound, onError } from './http/errors.ts'
+import * as Limits from './http/limits.ts'
 import * as Project from './http/project.ts'
+import { timeout } from './http/timeout.ts'
 
 export type AppOptions = {
   db: Database
@@ -42,10 +45,17 @@ export function create(options: AppOptions): Hono<Project.Env> {
   const { db, config, cache } = options
   const now = options.now ?? Date.now
   const findProject = Project.lookup(db, options.now)
+  const limits = Limits.resolve(config.limits)
+  const { headers, preflight } = cors(config.modalOrigin)
   const app = new Hono<Project.Env>()
 
+  // The order is the point: CORS marks every answer, refusals included; a client over its budget costs
+  // no project lookup; a project's budget is spent only by requests that passed the client's.
+  app.use(headers)
+  app.use(Limits.perClient(Buckets.create(limits.perClient), limits.trustedProxies))
   app.use(Project.middleware(findProject))
-  app.use(cors(config.modalOrigin))
+  app.use(preflight)
+  app.use(Limits.perProject(Buckets.create(limits.perProject)))
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,
@@ -54,6 +64,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
       },
     }),
   )
+  app.use(timeout(limits.requestTimeoutMs))
   app.get('/health', (c) => c.json({ ok: true }))
 
   app.route('/', Balances.create({ config, cache, prices: options.prices, findProject }))

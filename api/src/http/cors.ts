@@ -1,21 +1,52 @@
 /**
  * CORS: the API answers browsers on the modal origin and on the origins of the project named in the query,
- * nobody else, so a page that is not on a project's list cannot read the API in that project's name.
+ * nobody else, so a page that is not on a project's list cannot read the API in that project's name. No
+ * credentials, ever: the API reads no cookies, and a browser must not send any.
+ *
+ * Two halves, because refusals come before the project is known: {@link Cors.headers} goes first and marks
+ * every answer on its way out (a 429 the modal must read, with its `Retry-After`, included), and
+ * {@link Cors.preflight} answers preflights once the project is known.
  */
 import type { Context, MiddlewareHandler } from 'hono'
-import { cors as honoCors } from 'hono/cors'
 import * as Projects from '../features/projects/Projects.ts'
 import type { Env } from './project.ts'
 
+export type Cors = { headers: MiddlewareHandler<Env>; preflight: MiddlewareHandler<Env> }
+
 /** Preflights are cached for 10 minutes: a page's calls then cost one request each. */
-export function cors(modalOrigin: string): MiddlewareHandler<Env> {
-  return honoCors({
-    origin: (origin, c: Context<Env>) => {
-      const project = c.get('project')
-      return origin === modalOrigin || (project && Projects.allows(project, origin)) ? origin : null
+const maxAgeS = 600
+
+/**
+ * @example
+ * const { headers, preflight } = cors('https://modal.example')
+ * app.use(headers) // first
+ * app.use(Project.middleware(findProject), preflight)
+ */
+export function cors(modalOrigin: string): Cors {
+  const allowed = (c: Context<Env>) => {
+    const origin = c.req.header('Origin')
+    if (!origin) return undefined
+    const project = c.get('project')
+    return origin === modalOrigin || (project && Projects.allows(project, origin)) ? origin : undefined
+  }
+  return {
+    async headers(c, next) {
+      await next()
+      c.header('Vary', 'Origin', { append: true })
+      const origin = allowed(c)
+      if (!origin) return
+      c.header('Access-Control-Allow-Origin', origin)
+      c.header('Access-Control-Expose-Headers', 'Retry-After')
     },
-    allowMethods: ['GET', 'POST'],
-    allowHeaders: ['Content-Type'],
-    maxAge: 600,
-  })
+    async preflight(c, next) {
+      if (c.req.method !== 'OPTIONS' || !c.req.header('Access-Control-Request-Method')) return next()
+      // An origin not on the list learns nothing: no methods, no headers, nothing to cache.
+      if (!allowed(c)) return c.body(null, 204)
+      return c.body(null, 204, {
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': String(maxAgeS),
+      })
+    },
+  }
 }

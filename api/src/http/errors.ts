@@ -14,16 +14,19 @@ export const messages = {
   internal: 'Something went wrong',
   invalidJson: 'The body is not valid JSON',
   tooLarge: 'The body is too large',
+  tooManyRequests: 'Too many requests, try again later',
+  timedOut: 'The request took too long',
   invalidEvmAddress: 'Invalid EVM address',
   unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
   rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
 } as const
 
-/** An error answered as `{ message }` with `status`. */
+/** An error answered as `{ message }` with `status` (and `headers`, e.g. a 429's `Retry-After`). */
 export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message)
   }
@@ -39,7 +42,7 @@ export function notFound(c: Context): Response {
  * be reached (the request was fine, the upstream was not), else a 500 that tells nothing of the cause.
  */
 export function onError(error: Error, c: Context): Response {
-  if (error instanceof HttpError) return c.json({ message: error.message }, error.status)
+  if (error instanceof HttpError) return c.json({ message: error.message }, error.status, error.headers)
   if (error instanceof RpcError) return c.json({ message: messages.rpcUnavailable(error.chainId) }, 502)
   console.error('[airlock-api]', c.req.method, c.req.path, error)
   return c.json({ message: messages.internal }, 500)

@@ -1,0 +1,222 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { createServer, type Server, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type * as Config from '../Config.ts'
+import * as Database from '../Database.ts'
+import * as Projects from '../features/projects/Projects.ts'
+import { configOf, ether, modalOrigin } from '../internal/testApi.ts'
+import * as Service from '../Service.ts'
+import { messages } from './errors.ts'
+import * as Limits from './limits.ts'
+
+type Answer = { status: number; headers: IncomingHttpHeaders; body: { message?: string } }
+type Call = {
+  from?: string
+  method?: string
+  headers?: Record<string, string>
+  /** Written in chunks, without Content-Length. */
+  chunks?: string[]
+}
+
+/** A plain HTTP call, so the source address, the headers and the body's framing are the test's to choose. */
+function call(base: string, path: string, options: Call = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      new URL(path, base),
+      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.from, agent: false },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          text += chunk
+        })
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: JSON.parse(text || '{}'),
+          }),
+        )
+      },
+    )
+    req.on('error', reject)
+    for (const chunk of options.chunks ?? []) req.write(chunk)
+    req.end()
+  })
+}
+
+/** A chain RPC that takes connections and never answers: a handler waiting on it runs until abandoned. */
+async function silentRpc(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+const holder = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const slowBalance = `/v1/account/${holder}/balance?projectId=demo&chainId=eip155:999&forceUpdate=true`
+
+let db: Database.Database
+let rpc: Awaited<ReturnType<typeof silentRpc>>
+const running: Service.Running[] = []
+beforeAll(async () => {
+  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  await Projects.add(db, 'demo', ['http://localhost:*'])
+  await Projects.add(db, 'other', [])
+  rpc = await silentRpc()
+})
+afterAll(async () => {
+  await Promise.all(running.map((server) => server.stop()))
+  await rpc?.close()
+  await db?.close()
+})
+
+/** The API with these limits, listening on a free loopback port; its URL. */
+async function serve(limits: NonNullable<Config.Config['limits']>): Promise<string> {
+  const chains = [{ id: 'eip155:999', name: 'Silent', rpcUrl: rpc.url, nativeCurrency: ether }]
+  const server = await Service.listen(Service.create({ db, config: { ...configOf(chains), limits } }), {
+    apiPort: 0,
+  })
+  running.push(server)
+  return server.apiUrl
+}
+
+describe('rate limits', () => {
+  it('refuses a client over its budget with 429, a JSON message and Retry-After the modal can read', async () => {
+    const api = await serve({ perClient: { burst: 3, perSecond: 0.5 } })
+    const headers = { Origin: modalOrigin }
+    for (let i = 0; i < 3; i++) expect((await call(api, '/health', { headers })).status).toBe(200)
+    const refused = await call(api, '/v1/supported-chains?projectId=demo', { headers })
+    expect(refused.status).toBe(429)
+    expect(refused.body).toEqual({ message: messages.tooManyRequests })
+    expect(refused.headers['retry-after']).toBe('2')
+    expect(refused.headers['access-control-allow-origin']).toBe(modalOrigin)
+    expect(refused.headers['access-control-expose-headers']).toBe('Retry-After')
+  })
+
+  it('counts each client address on its own', async () => {
+    const api = await serve({ perClient: { burst: 1, perSecond: 0.001 } })
+    expect((await call(api, '/health', { from: '127.0.0.1' })).status).toBe(200)
+    expect((await call(api, '/health', { from: '127.0.0.1' })).status).toBe(429)
+    expect((await call(api, '/health', { from: '127.0.0.2' })).status).toBe(200)
+  })
+
+  it('ignores X-Forwarded-For unless proxies of ours are configured, then reads the one they wrote', async () => {
+    const direct = await serve({ perClient: { burst: 1, perSecond: 0.001 } })
+    const forwarded = (value: string) => ({ headers: { 'X-Forwarded-For': value } })
+    expect((await call(direct, '/health', forwarded('198.51.100.1'))).status).toBe(200)
+    expect((await call(direct, '/health', forwarded('198.51.100.2'))).status).toBe(429)
+
+    const proxied = await serve({ perClient: { burst: 1, perSecond: 0.001 }, trustedProxies: 1 })
+    expect((await call(proxied, '/health', forwarded('6.6.6.6, 198.51.100.1'))).status).toBe(200)
+    // What the client wrote left of our proxy's entry changes nothing.
+    expect((await call(proxied, '/health', forwarded('7.7.7.7, 198.51.100.1'))).status).toBe(429)
+    expect((await call(proxied, '/health', forwarded('198.51.100.2'))).status).toBe(200)
+  })
+
+  it("refuses a project over its budget whoever calls, and leaves other projects' alone", async () => {
+    const api = await serve({ perProject: { burst: 2, perSecond: 0.001 } })
+    const chains = (project: string, from: string) =>
+      call(api, `/v1/supported-chains?projectId=${project}`, { from })
+    expect((await chains('demo', '127.0.0.1')).status).toBe(200)
+    expect((await chains('demo', '127.0.0.2')).status).toBe(200)
+    const refused = await chains('demo', '127.0.0.3')
+    expect(refused.status).toBe(429)
+    expect(refused.headers['retry-after']).toBe('1000')
+    expect((await chains('other', '127.0.0.3')).status).toBe(200)
+    // A made-up project holds no budget: it is refused as unknown, however often it is named.
+    for (let i = 0; i < 3; i++) expect((await chains('nope', '127.0.0.4')).status).toBe(403)
+  })
+
+  it('bounds what a client holds in flight, and frees the slot when the answer is out', async () => {
+    const api = await serve({ perClient: { inFlight: 2 }, requestTimeoutMs: 1_000 })
+    const slow = [call(api, slowBalance), call(api, slowBalance)]
+    await expect.poll(async () => (await call(api, '/health')).status).toBe(429)
+    const third = await call(api, '/health')
+    expect(third.headers['retry-after']).toBe('1')
+    expect((await Promise.all(slow)).map((answer) => answer.status)).toEqual([503, 503])
+    expect((await call(api, '/health')).status).toBe(200)
+  })
+})
+
+describe('request time-out', () => {
+  it('answers a request still running after the time-out with 503 and a JSON message', async () => {
+    const api = await serve({ requestTimeoutMs: 300 })
+    const started = performance.now()
+    const answer = await call(api, slowBalance)
+    expect(answer).toMatchObject({ status: 503, body: { message: messages.timedOut } })
+    expect(performance.now() - started).toBeLessThan(2_000)
+    // The process is not stuck behind the abandoned work.
+    expect((await call(api, '/health')).status).toBe(200)
+  })
+})
+
+describe('body size', () => {
+  const event = (padding: number) =>
+    JSON.stringify({
+      eventId: 'e',
+      url: 'http://localhost:5173',
+      domain: 'x',
+      timestamp: 1,
+      props: { pad: 'x'.repeat(padding) },
+    })
+
+  it('refuses a body over 64 KiB with 413, whether it says its length or not', async () => {
+    const api = await serve({})
+    const json = { 'Content-Type': 'application/json' }
+    const sized = await call(api, '/e?projectId=demo', {
+      method: 'POST',
+      headers: { ...json, 'Content-Length': String(event(70_000).length) },
+      chunks: [event(70_000)],
+    })
+    expect(sized).toMatchObject({ status: 413, body: { message: messages.tooLarge } })
+    const body = event(70_000)
+    const chunked = await call(api, '/e?projectId=demo', {
+      method: 'POST',
+      headers: { ...json, 'Transfer-Encoding': 'chunked' },
+      chunks: [body.slice(0, 30_000), body.slice(30_000, 60_000), body.slice(60_000)],
+    })
+    expect(chunked).toMatchObject({ status: 413, body: { message: messages.tooLarge } })
+    // Just under the cap, in chunks too, the route itself answers.
+    const small = event(1_000)
+    const accepted = await call(api, '/e?projectId=demo', {
+      method: 'POST',
+      headers: { ...json, 'Transfer-Encoding': 'chunked' },
+      chunks: [small.slice(0, 500), small.slice(500)],
+    })
+    expect(accepted.status).not.toBe(413)
+  })
+})
+
+describe('client addresses', () => {
+  it('counts IPv4 as is, IPv4-mapped IPv6 as IPv4, and IPv6 by its /64', () => {
+    expect(Limits.clientKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(Limits.clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(Limits.clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64')
+    expect(Limits.clientKey('2001:db8:1:2:ffff:ffff:ffff:fffe')).toBe('2001:db8:1:2::/64')
+    expect(Limits.clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64')
+    expect(Limits.clientKey('::1')).toBe('0:0:0:0::/64')
+    expect(Limits.clientKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+    expect(Limits.clientKey('64:ff9b:1:2::192.0.2.1')).toBe('64:ff9b:1:2::/64')
+  })
+
+  it('fills what the configuration leaves out with the defaults', () => {
+    expect(Limits.resolve(undefined)).toEqual(Limits.defaults)
+    expect(Limits.resolve({ perClient: { perSecond: 5 } }).perClient).toEqual({
+      ...Limits.defaults.perClient,
+      perSecond: 5,
+    })
+  })
+})
