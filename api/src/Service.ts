@@ -13,11 +13,15 @@ import type { Database } from './Database.ts'
 import * as Prices from './features/balances/Prices.ts'
 import * as Identity from './features/identity/Identity.ts'
 import * as ModalOrigin from './features/modal-origin/ModalOrigin.ts'
+import * as Origins from './features/modal-origin/Origins.ts'
 
 export type ServiceOptions = {
   db: Database
   config: Config
-  /** The modal app's build folder; without it, no modal origin is served. */
+  /**
+   * The modal app's build folder, to serve the modal origin from this process too (it reads origins from
+   * the database); without it, none is. The dev stack runs it apart: `features/modal-origin/cli.ts`.
+   */
   modalDir?: string | undefined
   /** Where prices come from. @default Prices.fromDatabase(db) */
   prices?: Prices.PriceSource | undefined
@@ -49,7 +53,11 @@ export function create(options: ServiceOptions): Service {
       now: options.now,
     }),
     modal: options.modalDir
-      ? ModalOrigin.create({ db, dir: options.modalDir, apiUrl: config.apiUrl })
+      ? ModalOrigin.create({
+          dir: options.modalDir,
+          apiUrl: config.apiUrl,
+          origins: Origins.fromDatabase(db),
+        })
       : undefined,
   }
 }
@@ -61,7 +69,15 @@ export type ListenOptions = {
   apiPort?: number
   /** 0 picks a free port. @default 5174 */
   modalPort?: number
+  /**
+   * How long a client may take to send a request's headers, and the whole request: a slow client (one byte
+   * a minute, "slowloris") cannot hold a connection longer. @default { headersMs: 10_000, requestMs: 30_000 }
+   */
+  receiveTimeouts?: { headersMs?: number; requestMs?: number }
 }
+
+/** Node checks the receive time-outs this often (its default, 30 s, would triple a 10 s limit). */
+const receiveCheckMs = 1_000
 
 export type Running = { apiUrl: string; modalUrl: string | undefined; stop(): Promise<void> }
 
@@ -72,10 +88,15 @@ export type Running = { apiUrl: string; modalUrl: string | undefined; stop(): Pr
  */
 export async function listen(service: Service, options: ListenOptions = {}): Promise<Running> {
   const host = options.host ?? '127.0.0.1'
+  const serverOptions = {
+    headersTimeout: options.receiveTimeouts?.headersMs ?? 10_000,
+    requestTimeout: options.receiveTimeouts?.requestMs ?? 30_000,
+    connectionsCheckingInterval: receiveCheckMs,
+  }
   const servers: ReturnType<typeof serve>[] = []
   const open = (app: App, port: number) =>
     new Promise<string>((resolve, reject) => {
-      const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) =>
+      const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, (info: AddressInfo) =>
         resolve(`http://${host.includes(':') ? `[${host}]` : host}:${info.port}`),
       )
       server.once('error', reject)

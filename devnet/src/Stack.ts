@@ -1,14 +1,16 @@
 /**
- * The whole local stack: the devnet chains; the Airlock API on http://127.0.0.1:8787, which also serves the
- * modal origin on http://127.0.0.1:5174 (from modal-app's production build); a WalletConnect relay on
+ * The whole local stack: the devnet chains; the Airlock API on http://127.0.0.1:8787; the modal origin on
+ * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
+ * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the bench
  * all run exactly this.
  */
 import { fileURLToPath } from 'node:url'
-import { Cache, Config, Database, Prices, Projects, Registry, Service } from '@airlock/api'
+import { Cache, Config, Database, ModalOriginServer, Prices, Projects, Registry, Service } from '@airlock/api'
 import { type PreviewServer, preview } from 'vite'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Reaper from './Reaper.ts'
 import * as Relay from './Relay.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
@@ -26,6 +28,10 @@ export type StackOptions = {
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
   dataDir?: string
+  /** Projects seeded beside `demo`, by id: their allowed origins (the e2e suite's pages on other sites). */
+  projects?: Record<string, string[]>
+  /** The API's rate limits and time-outs (the config's `limits`); what is left out keeps its default. */
+  apiLimits?: NonNullable<Config.Config['limits']>
 }
 
 export type Stack = {
@@ -44,7 +50,7 @@ export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
 export const demoPrices = { ETH: 3000, ALT: 1.25 } as const
 
 /**
- * Starts chains, API with modal origin, and dApp; expects `npm run build` to have run.
+ * Starts chains, API, modal origin and dApp; expects `npm run build` to have run.
  * @example
  * const stack = await Stack.start()
  * console.log(stack.dappUrl)
@@ -56,15 +62,29 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   const dappPort = options.dappPort ?? 5173
   const apiUrl = `http://127.0.0.1:${apiPort}`
   const modalUrl = `http://127.0.0.1:${modalPort}`
-  const devnet = await Devnet.start(options.host ? { host: options.host } : {})
-  const stops: (() => Promise<void>)[] = [devnet.stop]
+  const stops: (() => Promise<void>)[] = []
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step().catch(() => {})
   }
+  // The modal origin needs nothing else to start (it asks the API only when a page comes), so its process
+  // starts while the chains do.
+  const modal = ModalOriginServer.spawn({
+    dir: root('modal-app/dist'),
+    apiUrl,
+    host: options.host,
+    port: modalPort,
+    track: Reaper.track,
+  })
+  // A failure to start surfaces where it is awaited below, not as an unhandled rejection meanwhile.
+  modal.catch(() => {})
+  stops.push(() => modal.then((running) => running.stop()))
   try {
+    const devnet = await Devnet.start(options.host ? { host: options.host } : {})
+    stops.push(devnet.stop)
     const db = await Database.open({ dataDir: options.dataDir ?? root('api/.airlock-data') })
     stops.push(() => db.close())
     await seed(db, devnet, apiUrl)
+    for (const [id, origins] of Object.entries(options.projects ?? {})) await Projects.add(db, id, origins)
     const config = Config.parse({
       apiUrl,
       modalOrigin: modalUrl,
@@ -75,10 +95,11 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         nativeCurrency: running.chain.nativeCurrency,
         tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
       })),
+      limits: options.apiLimits,
     })
-    const service = Service.create({ db, config, modalDir: root('modal-app/dist') })
-    const running = await Service.listen(service, { host: options.host, apiPort, modalPort })
+    const running = await Service.listen(Service.create({ db, config }), { host: options.host, apiPort })
     stops.push(running.stop)
+    await modal
     const relay = await Relay.start({ port: options.relayPort ?? Relay.defaultPort, host: options.host })
     stops.push(relay.stop)
     const dapp = await serve('examples/dapp', options.host ?? 'localhost', dappPort)

@@ -2,7 +2,8 @@
  * `npm start`: builds everything, then runs the local stack until Ctrl-C and prints where things are.
  * `--no-build` skips the build (the e2e suite builds once before it starts the stack); `--host 0.0.0.0`
  * binds every server on all interfaces (inside a container); `--data <dir>` picks PGlite's folder
- * (`memory://` keeps nothing, as the e2e suite does).
+ * (`memory://` keeps nothing, as the e2e suite does); `--project <id>=<origin>,…` seeds one more project
+ * beside `demo` (the e2e suite's pages on other sites), so `npm start` allows only what it always did.
  */
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
@@ -19,7 +20,12 @@ Foreground.run(async () => {
   }
   const host = flag('--host')
   const dataDir = flag('--data')
-  const stack = await Stack.start({ ...(host ? { host } : {}), ...(dataDir ? { dataDir } : {}) })
+  const [id, origins] = flag('--project')?.split('=') ?? []
+  const stack = await Stack.start({
+    ...(host ? { host } : {}),
+    ...(dataDir ? { dataDir } : {}),
+    ...(id && origins ? { projects: { [id]: origins.split(',') } } : {}),
+  })
   const [first] = Accounts.all()
   console.log(`
 Airlock is running.
