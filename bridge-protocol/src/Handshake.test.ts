@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as Errors from './Errors.ts'
 import * as Handshake from './Handshake.ts'
 import { protocolVersion, protocolVersions, type VersionRange } from './Schema.ts'
@@ -128,21 +128,37 @@ describe('Handshake.accept', () => {
     a.port1.close()
   })
 
-  it('ignores any malformed message without replying or accepting', async () => {
+  it('ignores any malformed message, each with a port, without replying or accepting', async () => {
     const { self, post } = modalWindow()
-    let accepted = false
-    Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true }).then(() => {
-      accepted = true
-    })
-    await fc.assert(
-      fc.property(fc.anything(), (data) => {
-        post(data)
-        post({ ...hello, extra: data })
+    const accepted = Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true })
+    const heard: unknown[] = []
+    const ports: MessagePort[] = []
+    // A port makes each message a hello but for its data, so the schema is what must refuse it.
+    const withPort = (data: unknown) => {
+      const { port1, port2 } = new MessageChannel()
+      port1.onmessage = (event) => heard.push(event.data)
+      ports.push(port1)
+      post(data, { ports: [port2] })
+    }
+    const notVersion = fc.anything().filter((v) => typeof v !== 'number' || !Number.isFinite(v))
+    const notProjectId = fc.anything().filter((v) => typeof v !== 'string' || v.length < 1 || v.length > 128)
+    fc.assert(
+      fc.property(fc.anything(), notVersion, notProjectId, (data, version, projectId) => {
+        withPort(data)
+        withPort({ ...hello, version })
+        withPort({ ...hello, projectId })
+        withPort({ ...hello, type: data === 'airlock:hello' ? 'airlock:hellO' : data })
       }),
       { numRuns: 300 },
     )
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(accepted).toBe(false)
+    // The genuine hello's welcome comes after any answer to the malformed ones would have.
+    const { port1, port2 } = new MessageChannel()
+    const reply = replyOn(port1)
+    post(hello, { ports: [port2] })
+    expect(await reply).toEqual({ type: 'airlock:welcome', version: protocolVersion })
+    expect((await accepted).port).toBe(port2)
+    expect(heard).toEqual([])
+    for (const port of [...ports, port1]) port.close()
   })
 })
 
@@ -302,5 +318,46 @@ describe('version negotiation', () => {
     expect(Handshake.negotiate(range('1.0', '2.3'), range('2.0', '2.1'))).toEqual({ major: 2, minor: 1 })
     expect(Handshake.negotiate(range('1.0', '1.9'), range('2.0', '2.1'))).toBeUndefined()
     expect(Handshake.negotiate(range('2.0', '2.0'), range('1.0', '1.5'))).toBeUndefined()
+  })
+})
+
+describe('refusals that name their cause', () => {
+  it('a modal refuses with the cause and the fix it names, and the host hears when its alert is closed', async () => {
+    const { self, post } = modalWindow()
+    let dismiss: (() => void) | undefined
+    Handshake.accept({
+      window: self,
+      projectId: 'demo',
+      isAllowed: (origin) => ({
+        refusal: 'origin',
+        message: `Origin ${origin} is not allowed for project 'demo'.`,
+        fix: `npx airlock-api project add demo ${origin}`,
+      }),
+      onRefused: (_refusal, _origin, close) => {
+        dismiss = close
+      },
+    })
+    // The host's side, as Handshake.connect runs it, over a real channel.
+    const target = {
+      postMessage: (message: unknown, _origin: string, transfer: Transferable[]) =>
+        post(message, { ports: transfer as MessagePort[], origin: 'http://evil.test' }),
+    } as unknown as Window
+    let dismissed = false
+    const error = await Handshake.connect({
+      target,
+      modalOrigin: 'http://127.0.0.1:5174',
+      projectId: 'demo',
+      onDismissed: () => {
+        dismissed = true
+      },
+    }).catch((e: Errors.BaseError) => e)
+    expect(error).toMatchObject({
+      code: 4100,
+      message: "Origin http://evil.test is not allowed for project 'demo'.",
+      data: { fix: 'npx airlock-api project add demo http://evil.test' },
+    })
+    expect(dismissed).toBe(false)
+    dismiss?.()
+    await vi.waitFor(() => expect(dismissed).toBe(true))
   })
 })

@@ -17,3 +17,20 @@ describe('Shape.nullable', () => {
     })
   })
 })
+
+describe('records keep an own __proto__ key as data', () => {
+  it('does not let a cloned __proto__ key become the prototype', () => {
+    const { parse, record, string } = S
+    const input = structuredClone(JSON.parse('{"__proto__":{"to":"0xevil"},"a":"b"}'))
+    const parsed = parse(record(string(), 8), input)
+    expect(parsed.ok).toBe(false)
+    const loose = parse(
+      record((value: unknown) => value, 8),
+      input,
+    )
+    if (!loose.ok) throw new Error(loose.message)
+    expect(Object.getPrototypeOf(loose.value)).toBe(Object.prototype)
+    expect((loose.value as { to?: string }).to).toBeUndefined()
+    expect(Object.keys(loose.value)).toEqual(['__proto__', 'a'])
+  })
+})

@@ -92,7 +92,14 @@ export const record =
   (value, path = '') => {
     if (!isPlain(value) || Object.keys(value).length > max) return fail(path, 'an object')
     const out: Record<string, T> = {}
-    for (const [key, entry] of Object.entries(value)) out[key] = item(entry, `${path}.${key}`)
+    // Defined, not assigned: an own `__proto__` key (structured clone keeps one) would swap the prototype.
+    for (const [key, entry] of Object.entries(value))
+      Object.defineProperty(out, key, {
+        value: item(entry, `${path}.${key}`),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     return out
   }
 
