@@ -26,10 +26,12 @@ export default defineConfig({
     { name: 'journeys', testMatch: 'journeys/*.spec.ts' },
   ],
   webServer: {
-    // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored.
-    command: 'npx tsx devnet/src/start.ts --no-build --data memory://',
+    // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored. The
+    // `sites` project allows the dApp that journeys serve on a site of its own (journeys/sites.spec.ts).
+    command: "npx tsx devnet/src/start.ts --no-build --data memory:// --project 'sites=http://dapp.test:*'",
     cwd: '..',
-    url: 'http://127.0.0.1:5174/airlock.js',
+    // The demo dApp starts last, so the whole stack is up once it answers (the modal origin starts first).
+    url: 'http://localhost:5173/',
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
     stdout: 'ignore',

@@ -54,5 +54,7 @@ export default defineConfig({
     target: 'es2022',
     // Every supported browser preloads modules natively; the polyfill would sit in the first chunk.
     modulePreload: { polyfill: false },
+    // The approval window is a page of its own, so the modal's first chunk carries none of it.
+    rollupOptions: { input: { index: 'index.html', approve: 'approve.html' } },
   },
 })

@@ -9,6 +9,7 @@
  */
 import { BaseError, InternalError, UnauthorizedError } from './Errors.ts'
 import {
+  dismissed,
   type HandshakeReply,
   type Hello,
   handshakeReply,
@@ -76,12 +77,15 @@ export type ConnectOptions = {
   projectId: string
   /** The versions this host speaks. @default protocolVersions */
   versions?: VersionRange
+  /** After a refusal: the visitor closed the modal's alert, so the frame should go. */
+  onDismissed?: () => void
 }
 
 /**
  * Host side: sends the hello and resolves with the private port once the modal welcomes it.
- * Rejects with the modal's refusal (code 4100 for an origin the project does not allow; -32603 naming both
- * versions when host and modal share no major).
+ * Rejects with the modal's refusal: code 4100 naming the cause (a project the API does not know, an origin
+ * the project does not allow, an API the modal could not reach) with the fix in `data.fix`; -32603 naming
+ * both versions when host and modal share no major.
  * @example
  * const port = await Handshake.connect({ target: iframe.contentWindow, modalOrigin, projectId: 'demo' })
  */
@@ -106,25 +110,39 @@ export function connect(options: ConnectOptions): Promise<MessagePort> {
         port1.close()
         return reject(new InternalError(mismatch(versions, modal)))
       }
-      port1.close()
-      reject(new BaseError(reply.value.code, reply.value.message))
+      const { code, message, fix } = reply.value
+      port1.onmessage = (event) => {
+        if (!parse(dismissed, event.data).ok) return
+        port1.close()
+        options.onDismissed?.()
+      }
+      reject(new BaseError(code, message, fix === undefined ? {} : { data: { fix } }))
     }
     options.target.postMessage(message, options.modalOrigin, [port2])
   })
 }
 
 /** Why a hello was refused; the modal shows an alert that says which. */
-export type Refusal = 'version' | 'project' | 'origin'
+export type Refusal = 'version' | 'project' | 'origin' | 'unreachable'
+
+/** A refusal the modal names: the developer reads `message`, and `fix` says what to change. */
+export type Refused = { refusal: 'project' | 'origin' | 'unreachable'; message: string; fix?: string }
 
 /** Options of {@link accept}. */
 export type AcceptOptions = {
   /** The modal's own window: listens on it, and trusts only its `parent`. */
   window: Pick<Window, 'addEventListener' | 'removeEventListener' | 'parent'>
   projectId: string
-  /** Decides whether the origin (from the browser, never from the host's words) may use this project. */
-  isAllowed: (origin: string) => boolean | Promise<boolean>
-  /** Told about each refused hello, so the modal can show why. */
-  onRefused?: (refusal: Refusal, origin: string) => void
+  /**
+   * Decides whether the origin (from the browser, never from the host's words) may use this project: `true`,
+   * or why not (`false` is a refusal of the origin that names nothing).
+   */
+  isAllowed: (origin: string) => boolean | Refused | Promise<boolean | Refused>
+  /**
+   * Told about each refused hello, so the modal can show why; `dismiss` tells that host the visitor closed
+   * the alert.
+   */
+  onRefused?: (refusal: Refusal, origin: string, dismiss: () => void) => void
   /** The versions this modal speaks. @default protocolVersions */
   versions?: VersionRange
 }
@@ -158,8 +176,10 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
       if (!parsed.ok || !port || event.ports.length !== 1) return
       const refuse = (refusal: Refusal, reply: HandshakeReply) => {
         port.postMessage(reply)
-        port.close()
-        options.onRefused?.(refusal, event.origin)
+        options.onRefused?.(refusal, event.origin, () => {
+          port.postMessage({ type: 'airlock:dismissed' })
+          port.close()
+        })
       }
       const host = rangeOf(parsed.value)
       const peer = negotiate(host, versions)
@@ -176,12 +196,11 @@ export function accept(options: AcceptOptions): Promise<Accepted> {
           message: 'Project id does not match the modal.',
         })
       const allowed = await Promise.resolve(options.isAllowed(event.origin)).catch(() => false)
-      if (!allowed)
-        return refuse('origin', {
-          type: 'airlock:refused',
-          code: UnauthorizedError.code,
-          message: 'Invalid App Configuration',
-        })
+      if (allowed !== true) {
+        const named = allowed || { refusal: 'origin' as const, message: 'Invalid App Configuration' }
+        const { refusal, ...reply } = named
+        return refuse(refusal, { type: 'airlock:refused', code: UnauthorizedError.code, ...reply })
+      }
       // Two hellos may be checked at once; the first through wins, and the other's port is closed.
       if (accepted) return port.close()
       accepted = true

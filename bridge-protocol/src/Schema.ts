@@ -313,7 +313,8 @@ export type Hello = S.Infer<typeof hello>
  *   derives the same negotiated version the modal did (`Handshake.negotiate`). Only a host that announced
  *   its own range gets `versions`: a 1.0 host gets the 1.0 welcome word for word. A welcome without
  *   `versions` comes from a modal that speaks `version`.0 only.
- * - refused: an EIP-1193 code and a message for the developer, e.g. both sides' ranges.
+ * - refused: an EIP-1193 code, a message for the developer naming the cause (both sides' ranges, the
+ *   project, the page's origin) and, where there is one, how to fix it.
  */
 export const handshakeReply = S.variant('type', {
   'airlock:welcome': S.object({
@@ -321,6 +322,17 @@ export const handshakeReply = S.variant('type', {
     version: S.number(),
     versions: announced,
   }),
-  'airlock:refused': S.object({ type: S.literal('airlock:refused'), code: S.number(), message: text(500) }),
+  'airlock:refused': S.object({
+    type: S.literal('airlock:refused'),
+    code: S.number(),
+    message: text(500),
+    fix: S.optional(text(500)),
+  }),
 })
 export type HandshakeReply = S.Infer<typeof handshakeReply>
+
+/**
+ * After a refusal the port stays open for this one message: the visitor closed the modal's alert, so the
+ * host hides the frame (a refused page has no bridge to be told otherwise).
+ */
+export const dismissed = S.object({ type: S.literal('airlock:dismissed') })

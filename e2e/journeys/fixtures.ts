@@ -2,7 +2,11 @@
  * What every journey shares: test wallets injected into the dApp page the way extensions inject
  * themselves, a handle on the modal frame, and a viem client on the devnet to check what really happened.
  */
+import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import { test as base, expect, type Frame, type FrameLocator, type Page } from '@playwright/test'
 import { createPublicClient, formatEther, http } from 'viem'
@@ -32,6 +36,42 @@ export async function serve(
     server.listen(Number(port), hostname, resolve)
   })
   return { close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
+/**
+ * The demo dApp's build on a site of its own: `http://<host>:<free port>`, served from loopback (the
+ * browser maps `host` there with `--host-resolver-rules`, DNS only), its script tag naming `projectId`, a
+ * project that allows that site.
+ * @example
+ * const dapp = await serveDapp('dapp.test', 'sites')
+ * await page.goto(dapp.origin)
+ */
+export async function serveDapp(
+  host: string,
+  projectId: string,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const dist = fileURLToPath(new URL('../../examples/dapp/dist/', import.meta.url))
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://dapp').pathname
+    const file = normalize(join(dist, path === '/' ? 'index.html' : path))
+    const body = file.startsWith(dist) ? await readFile(file).catch(() => undefined) : undefined
+    if (!body) return void response.writeHead(404).end()
+    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' })
+    const page = extname(file) === '.html'
+    response.end(
+      page ? body.toString().replace('data-project-id="demo"', `data-project-id="${projectId}"`) : body,
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://${host}:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
 }
 
 const chains = [devnetA, devnetB].map((chain) => ({
@@ -158,4 +198,31 @@ export function standardSign(
     },
     { namespace, text },
   )
+}
+
+/**
+ * The hostile-message generator (bridge-protocol's fuzz test support) as a script for a page: it defines
+ * `window.Hostile`, so a page can forge and post the messages itself, each with a port of its own.
+ * @example
+ * await page.addScriptTag({ content: await hostileScript() })
+ * await page.evaluate(() => window.Hostile?.flood({ seed: 1, target: 'hello', count: 10, post }))
+ */
+export async function hostileScript(): Promise<string> {
+  const { build } = await import('esbuild')
+  const { fileURLToPath } = await import('node:url')
+  const entry = fileURLToPath(new URL('../../bridge-protocol/src/internal/hostile/index.ts', import.meta.url))
+  const bundle = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    globalName: 'Hostile',
+    write: false,
+  })
+  return bundle.outputFiles[0]?.text ?? ''
+}
+
+declare global {
+  interface Window {
+    Hostile?: typeof import('../../bridge-protocol/src/internal/hostile/index.ts')
+  }
 }

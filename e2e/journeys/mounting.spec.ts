@@ -8,7 +8,7 @@ test('the frame is sandboxed exactly as the trust model says and shown in a labe
   const frame = page.locator('iframe[title="Airlock"]')
   await expect(frame).toHaveAttribute(
     'sandbox',
-    'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms',
+    'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms allow-storage-access-by-user-activation',
   )
   await expect(frame).toHaveAttribute('allow', 'clipboard-write')
   await expect(page.locator('dialog[data-airlock]')).toHaveAttribute('aria-label', 'Airlock')

@@ -1,13 +1,14 @@
 /**
- * The project's allow-list, enforced twice: the modal origin sends it as CSP `frame-ancestors`, so the
- * browser refuses to frame the modal on any other page; and the modal reads it from the API and refuses
- * the handshake, for a browser that would ignore the CSP.
+ * The project's allow-list, enforced three times: the modal origin serves a page it knows to be refused (by
+ * its Referer) a refusal it may frame, which names the cause; it sends the real modal under CSP
+ * `frame-ancestors`, so the browser refuses to frame it on any other page; and the modal reads the list from
+ * the API and refuses the handshake, for a browser that would ignore the CSP.
  */
 import { createReadStream, existsSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
-import { expect, modalOrigin, serve, test } from './fixtures.ts'
+import { expect, modalOrigin, request, serve, test } from './fixtures.ts'
 
 /** A third origin, not on the demo project's list, serving the demo dApp's own build. */
 const thirdOrigin = 'http://127.0.0.1:5177'
@@ -35,40 +36,61 @@ const open = (page: Page) =>
     ),
   )
 
-test('a third origin not on the project list cannot frame the modal: the browser refuses it', async ({
+test('a third origin not on the project list gets a refusal it can frame, naming its origin', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`${thirdOrigin}/module.html`)
+  const refusal = `Origin ${thirdOrigin} is not allowed for project 'demo'.`
+  expect(await open(page)).toBe(`4100 ${refusal}`)
+  await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
+  await expect(modal.locator('[role=alert]')).toHaveText(refusal)
+  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
+})
+
+test('a page that hides where it is gets the real modal only where the project allows: the browser refuses the frame', async ({
   page,
 }) => {
   const refusals: string[] = []
   page.on('console', (message) => {
     if (message.text().includes('frame-ancestors')) refusals.push(message.text())
   })
-  await page.goto(`${thirdOrigin}/module.html?loadTimeout=2000`)
-  expect(await open(page)).toBe('-32603 iframe_load_failed')
-  expect(refusals.join('\n')).toContain(
-    `Framing '${modalOrigin}/' violates the following Content Security Policy`,
-  )
+  // Without a Referer the modal origin cannot know the page, so it serves the modal under its CSP.
+  await page.goto(`${thirdOrigin}/module.html`)
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe')
+    frame.referrerPolicy = 'no-referrer'
+    frame.src = src
+    document.body.append(frame)
+  }, `${modalOrigin}/?projectId=demo`)
+  await expect
+    .poll(() => refusals.join('\n'))
+    .toContain(`Framing '${modalOrigin}/' violates the following Content Security Policy`)
   expect(refusals.join('\n')).toContain('frame-ancestors http://localhost:* http://localhost:5173')
-  // No modal document ever ran in the frame.
-  expect(page.frames().some((frame) => frame.url().startsWith(modalOrigin))).toBe(false)
-  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
 })
 
-test('a project id the API does not know: no page may frame its modal', async ({ page }) => {
-  await page.goto('/module.html?project=nobody&loadTimeout=2000')
-  expect(await open(page)).toBe('-32603 iframe_load_failed')
+test('a project id the API does not know: the page is told so, and the modal says it', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/module.html?project=nobody')
+  expect(await open(page)).toBe("4100 Project 'nobody' is not configured.")
+  await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
 })
 
 /**
- * Serves the modal's HTML without its CSP, as a browser that ignores CSP would treat it. A document the test
+ * Serves the modal's HTML without its CSP, as a browser that ignores CSP would treat it, and asks for it
+ * without a Referer, so the modal origin cannot tell the page and serves the real modal. A document the test
  * fulfils counts as a public site for Local Network Access, so its calls to the local API are fulfilled by
  * the test too (from the real API), not refused by the browser.
  */
 async function ignoreCsp(page: Page) {
   await page.route(`${modalOrigin}/?*`, async (route) => {
-    const response = await route.fetch()
-    const headers = { ...response.headers() }
-    delete headers['content-security-policy']
-    await route.fulfill({ response, headers })
+    const { referer: _, ...headers } = route.request().headers()
+    const response = await route.fetch({ headers })
+    const answer = { ...response.headers() }
+    delete answer['content-security-policy']
+    await route.fulfill({ response, headers: answer })
   })
   await page.route('http://127.0.0.1:8787/**', async (route) =>
     route.fulfill({ response: await route.fetch() }),
@@ -88,20 +110,46 @@ test.describe('where CSP is ignored', () => {
         return { code: (error as { code: number }).code, message: (error as Error).message }
       }
     })
-    expect(outcome).toEqual({ code: 4100, message: 'Invalid App Configuration' })
+    const refusal = `Origin ${thirdOrigin} is not allowed for project 'demo'.`
+    expect(outcome).toEqual({ code: 4100, message: refusal })
     expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
-    // The host keeps its dialog closed for a refused page; the modal still says why, for the developer.
+    // The host keeps its dialog closed until the dApp opens it; the modal already says why.
     await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
-    await expect(modal.locator('[role=alert]')).toContainText('This site is not allowed to use this project.')
+    await expect(modal.locator('[role=alert]')).toHaveText(refusal)
   })
 
-  test('a project id the API does not know: the modal refuses it too, and says the project is not configured', async ({
+  test('a refused page learns why at once: calls fail with 4100, open() shows the alert once, the console says how to fix it', async ({
     page,
     modal,
   }) => {
-    await page.goto('/module.html?project=nobody')
-    expect(await open(page)).toBe('4100 Invalid App Configuration')
-    await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    await page.goto(`${thirdOrigin}/module.html`)
+    // Asked before the frame even exists (it mounts after the page's load event).
+    const pending = page.evaluate(() =>
+      window.airlock?.providers.eip155.request({ method: 'eth_accounts' }).then(
+        () => 'resolved',
+        (error: { code: number; message: string }) => `${error.code} ${error.message}`,
+      ),
+    )
+    const refusal = `Origin ${thirdOrigin} is not allowed for project 'demo'.`
+    const startedAt = Date.now()
+    expect(await pending).toBe(`4100 ${refusal}`)
+    expect(Date.now() - startedAt).toBeLessThan(2_000)
+    expect(errors).toContainEqual(
+      `Airlock: ${refusal}\nAllow it where the API runs: npx airlock-api project add demo ${thirdOrigin}`,
+    )
+    // The first open() shows the modal's alert; closing it hides the frame, and it is not shown again.
+    expect(await open(page)).toBe(`4100 ${refusal}`)
+    await expect(modal.getByRole('dialog')).toBeVisible()
+    await expect(modal.locator('[role=alert]')).toHaveText(refusal)
+    await modal.getByRole('button', { name: 'Close' }).click()
+    await expect(page.locator('dialog[data-airlock]')).toBeHidden()
+    expect(await open(page)).toBe(`4100 ${refusal}`)
+    await expect(page.locator('dialog[data-airlock]')).toBeHidden()
+    expect(await request(page, 'eth_requestAccounts')).toEqual({ error: { code: 4100, message: refusal } })
   })
 })
 
@@ -111,7 +159,7 @@ test('when the allow-list cannot be fetched, the modal shows the project-id aler
 }) => {
   await page.route('http://127.0.0.1:8787/projects/v1/origins?*', (route) => route.abort('connectionrefused'))
   await page.goto('/module.html')
-  expect(await open(page)).toBe('4100 Invalid App Configuration')
+  expect(await open(page)).toBe("4100 The Airlock API could not be reached to check project 'demo'.")
   await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
   expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
 })

@@ -1,4 +1,5 @@
-import { axeViolations, connectEvm, expect, request, test } from './fixtures.ts'
+import type { Page } from '@playwright/test'
+import { axeViolations, connectEvm, expect, modalFrame, request, test } from './fixtures.ts'
 
 test('a wallet that moves to a network the dApp did not configure leads to UnsupportedChain, and back', async ({
   page,
@@ -51,4 +52,57 @@ test('a modal frame that reloads fails pending calls clearly and is usable again
   })
   expect(await pending).toBe('4900 The Airlock modal reloaded.')
   await connectEvm(page, modal)
+})
+
+/** A pending `eth_requestAccounts`: how it ended, and when (the page's `performance.now()`). */
+function pendingConnect(page: Page) {
+  return page.evaluate(() =>
+    (window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }) ?? Promise.reject())
+      .then(
+        () => 'resolved',
+        (error: { code: number; message: string }) => `${error.code} ${error.message}`,
+      )
+      .then((outcome) => ({ outcome, endedAt: performance.now() })),
+  )
+}
+
+test('a frame the page removes fails pending calls within 2 s, and a new one is mounted', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  const pending = pendingConnect(page)
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  const removedAt = await page.evaluate(() => {
+    document.querySelector('iframe[title="Airlock"]')?.remove()
+    return performance.now()
+  })
+  const { outcome, endedAt } = await pending
+  expect(outcome).toBe('4900 The Airlock modal stopped responding.')
+  expect(endedAt - removedAt).toBeLessThan(2_000)
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
+  await connectEvm(page, modal)
+})
+
+test('a modal that hangs fails pending calls within 2 s, and a new frame takes over', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  const pending = pendingConnect(page)
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  const frame = await modalFrame(page)
+  // The modal's thread stops answering for 4 s, as a document stuck in a loop does.
+  await frame.evaluate(() => {
+    setTimeout(() => {
+      const until = Date.now() + 4_000
+      while (Date.now() < until) {}
+    })
+  })
+  const hungAt = await page.evaluate(() => performance.now())
+  const { outcome, endedAt } = await pending
+  expect(outcome).toBe('4900 The Airlock modal stopped responding.')
+  expect(endedAt - hungAt).toBeLessThan(2_000)
+  await connectEvm(page, modal)
+  expect(await request(page, 'eth_chainId')).toEqual({ result: '0x7a69' })
 })

@@ -3,7 +3,8 @@ import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { Wallet } from '@wallet-standard/base'
-import type { Remote } from './internal/bridge.ts'
+import { announce, icon } from './internal/announce.ts'
+import type { Remote, Surface } from './internal/bridge.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
@@ -103,8 +104,6 @@ const initial: State = {
   status: typeof window === 'undefined' ? 'disconnected' : 'connecting',
   namespaces: {},
 }
-const icon =
-  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PHJlY3Qgd2lkdGg9IjMyIiBoZWlnaHQ9IjMyIiByeD0iOCIgZmlsbD0iIzFmNGVkOCIvPjxjaXJjbGUgY3g9IjE2IiBjeT0iMTYiIHI9IjciIGZpbGw9Im5vbmUiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSIzIi8+PC9zdmc+'
 
 /**
  * Creates Airlock on the page: mounts the modal frame once the page has loaded, and returns standard
@@ -125,7 +124,14 @@ export function createAirlock(options: AirlockOptions): Airlock {
   let frame: Frame | undefined
   let ready: Deferred<Remote> | undefined
   let failure: unknown
+  // The modal refused this page: the first open() shows the modal's alert, which says why.
+  let refused = false
+  // This page's CSP refuses the frame (frame-src): the modal opens in a window of its own instead.
+  let windowed = false
+  let popup: Window | null = null
   let close: (() => void) | undefined
+  // Armed for each surface's first load and again after each reload, so no handshake can wait forever.
+  let loadTimer: ReturnType<typeof setTimeout> | undefined
   // Every page-level listener is added with this signal, so destroy() takes them all away.
   const stop = new AbortController()
   const { signal } = stop
@@ -139,6 +145,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
     if (signal.aborted) return Promise.reject(failure)
     if (typeof window === 'undefined')
       return loadBridge().then((bridge) => Promise.reject(bridge.disconnected()))
+    if (windowed && !failure && (!popup || popup.closed)) {
+      // Opened in the very call a click made: browsers open windows only then.
+      popup = window.open(source('window'), 'airlock', 'popup,width=420,height=680')
+      if (!popup) return Promise.reject(frameRefused)
+      attach({ window: popup })
+    }
     mount()
     return (ready as Deferred<Remote>).promise
   }
@@ -157,27 +169,24 @@ export function createAirlock(options: AirlockOptions): Airlock {
     state = next
     if (next.open) frame?.show()
     else frame?.hide()
+    if (before.open && !next.open) popup?.close()
     evm.update(before, next)
     solana.update(before, next)
     bip122.update(before, next)
     for (const callback of subscribers) callback(next)
   }
 
-  const mount = () => {
-    if (frame) return
-    const modalUrl = options.modalUrl ?? scriptOrigin
+  const modalUrl = options.modalUrl ?? scriptOrigin
+  const modalOrigin = modalUrl && new URL(modalUrl).origin
+  const source = (surface?: string) => {
     if (!modalUrl) throw new TypeError('Airlock needs `modalUrl` when not loaded by a script tag.')
-    const container =
-      typeof options.embedded === 'string'
-        ? (document.querySelector(options.embedded) as HTMLElement | null)
-        : options.embedded
     const config = {
       networks: options.networks,
       rpcUrls: options.rpcUrls,
       themeMode: options.themeMode,
       themeVariables: options.themeVariables,
       features: options.features,
-      embedded: !!container || undefined,
+      embedded: !!container() || undefined,
       walletConnect: options.walletConnectProjectId && {
         projectId: options.walletConnectProjectId,
         relayUrl: options.relayUrl,
@@ -189,11 +198,20 @@ export function createAirlock(options: AirlockOptions): Airlock {
     const src = new URL(modalUrl)
     src.searchParams.set('projectId', options.projectId)
     src.searchParams.set('config', JSON.stringify(config))
-    frame = mountFrame(src.href, container ?? undefined, () =>
-      ready?.promise.then((r) => r.close()).catch(() => {}),
+    if (surface) src.searchParams.set('surface', surface)
+    return src.href
+  }
+  const container = () =>
+    typeof options.embedded === 'string'
+      ? (document.querySelector(options.embedded) as HTMLElement | null)
+      : options.embedded
+
+  const mount = () => {
+    if (frame || windowed) return
+    frame = mountFrame(source(), container() ?? undefined, () =>
+      failure ? frame?.hide() : ready?.promise.then((r) => r.close()).catch(() => {}),
     )
     const { iframe } = frame
-
     // The frame may load before the bridge script arrives; loads are counted so none is missed.
     let loads = 0
     let onLoad = () => {}
@@ -201,17 +219,26 @@ export function createAirlock(options: AirlockOptions): Airlock {
       loads++
       onLoad()
     })
+    attach({
+      frame: iframe,
+      onLoad(listener) {
+        onLoad = listener
+        if (loads) listener()
+      },
+    })
+  }
 
+  const attach = (surface: Surface) => {
     // Nobody may be waiting yet; a failure is kept for whoever calls later.
-    ready = deferred<Remote>()
+    const mine = deferred<Remote>()
+    ready = mine
     const fail = (error: unknown) => {
       failure = error
       ready?.reject(error)
-      // Said once, for the developer: a refused origin or a modal that never loaded.
-      console.error('Airlock:', (error as Error).message)
+      // Said once, for the developer: why the page was refused and how to fix it, or that nothing loaded.
+      const fix = (error as { data?: { fix?: string } }).data?.fix
+      console.error(`Airlock: ${(error as Error).message}${fix ? `\n${fix}` : ''}`)
     }
-    // Armed for the first load and again after each reload, so no handshake can wait forever.
-    let loadTimer: ReturnType<typeof setTimeout> | undefined
     const loadFailed = () => {
       if (failure) return
       fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
@@ -224,19 +251,16 @@ export function createAirlock(options: AirlockOptions): Airlock {
     arm()
 
     loadBridge().then((bridge) => {
-      if (failure) return
+      // Gone before the bridge arrived: a frame the page's CSP refused.
+      if (failure || ready !== mine) return
       close = bridge.start({
-        iframe,
-        modalOrigin: new URL(modalUrl).origin,
+        surface,
+        modalOrigin: modalOrigin as string,
         projectId: options.projectId,
         requestTimeout: timeouts.request,
         own,
         signal,
         signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
-        onFrameLoad(listener) {
-          onLoad = listener
-          if (loads) listener()
-        },
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {
@@ -246,12 +270,23 @@ export function createAirlock(options: AirlockOptions): Airlock {
         failed(error, final) {
           if (final) {
             clearTimeout(loadTimer)
+            refused = true
             return fail(error)
           }
           ready?.reject(error)
           ready = deferred<Remote>()
           arm()
         },
+        dead() {
+          clearTimeout(loadTimer)
+          close?.()
+          frame?.destroy()
+          frame = undefined
+          // A closed window opens again on the next call from a click.
+          if (windowed) ready = undefined
+          else mount()
+        },
+        dismissed: () => frame?.hide(),
       })
     }, loadFailed)
   }
@@ -261,6 +296,20 @@ export function createAirlock(options: AirlockOptions): Airlock {
     registerWallet(solana.wallet, signal)
     registerWallet(bip122.wallet, signal)
     if (options.announce !== false) announce(evm.provider, signal)
+    addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        if (!frame || !modalOrigin || !event.blockedURI.startsWith(modalOrigin)) return
+        windowed = true
+        clearTimeout(loadTimer)
+        ready?.reject(frameRefused)
+        close?.()
+        frame.destroy()
+        frame = undefined
+        ready = undefined
+      },
+      { signal },
+    )
     // Mounting after `load` keeps the frame from delaying the host page's own load event.
     if (document.readyState === 'complete') mount()
     else addEventListener('load', mount, { once: true, signal })
@@ -273,7 +322,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
       : remote().then((r) => run(r).then(() => undefined, timedOut))
 
   return {
-    open: (input) => call((r) => r.open(input ?? {})),
+    open: (input) =>
+      call((r) => r.open(input ?? {})).catch((error) => {
+        if (refused) frame?.show()
+        refused = false
+        throw error
+      }),
     close: () => call((r) => r.close()),
     getState: () => state,
     subscribeState(callback) {
@@ -307,6 +361,14 @@ export function createAirlock(options: AirlockOptions): Airlock {
   }
 }
 
+// Where the page's CSP refuses the frame, a call outside a click cannot open the modal's window either.
+const frameRefused = Object.assign(
+  new Error(
+    "This page's Content-Security-Policy refuses the Airlock frame; Airlock opens in a window, from a click.",
+  ),
+  { code: 4900 },
+)
+
 // The shape of Errors.TimeoutError('iframe_load_failed'), built here because the bridge that defines it
 // is what failed to arrive.
 const loadFailure = { code: -32603, reason: 'iframe_load_failed', data: { reason: 'iframe_load_failed' } }
@@ -318,26 +380,3 @@ const scriptOrigin =
   document.currentScript.src
     ? new URL(document.currentScript.src).origin
     : undefined
-
-/** EIP-6963: announce now and whenever a dApp asks, so multi-injected discovery finds Airlock. */
-function announce(provider: Eip1193Provider, signal: AbortSignal) {
-  const detail = Object.freeze({
-    info: Object.freeze({ uuid: uuid(), name: 'Airlock', icon, rdns: 'dev.airlock' }),
-    provider,
-  })
-  const post = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
-  window.addEventListener('eip6963:requestProvider', post, { signal })
-  post()
-}
-
-// crypto.randomUUID exists only in secure contexts; a plain-http dApp still needs a uuid for EIP-6963.
-function uuid(): string {
-  if (crypto.randomUUID) return crypto.randomUUID()
-  const b = crypto.getRandomValues(new Uint8Array(16))
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80
-  // 8-4-4-4-12 hex digits: a dash before bytes 4, 6, 8 and 10.
-  return [...b]
-    .map((x, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + x.toString(16).padStart(2, '0'))
-    .join('')
-}

@@ -10,6 +10,7 @@ import { createRoot } from 'react-dom/client'
 import * as Api from './api/Api.ts'
 import { compose } from './compose.ts'
 import * as Config from './core/Config.ts'
+import * as FrameStorage from './core/FrameStorage.ts'
 import * as Storage from './core/Storage.ts'
 import { App } from './core/ui/App.tsx'
 import { preload as preloadAccount } from './features/account/feature.ts'
@@ -18,34 +19,45 @@ import { texts } from './shared/texts.ts'
 import './styles.css'
 
 const parsed = Config.parse(location.search)
-const api = Api.create({ baseUrl: Api.baseUrlOf(document), projectId: parsed.projectId })
-// Asked at once, so the list is usually here before the host's hello is.
-const patterns = api.origins()
+const apiUrl = Api.baseUrlOf(document)
+const api = Api.create({ baseUrl: apiUrl, projectId: parsed.projectId })
+// The modal origin's server refuses for the API when it already knows (see `refusalOf`); otherwise the list
+// is asked at once, so it is usually here before the host's hello is.
+const served = refusalOf(document)
+const origins: Promise<Known> = served ? Promise.resolve({ refused: served }) : api.origins()
+
+// Where the page's CSP refuses the frame, the host opens this page as a window of its own: its host is then
+// the window that opened it, and the rest is the same.
+const host: Handshake.AcceptOptions['window'] =
+  new URLSearchParams(location.search).get('surface') === 'window'
+    ? {
+        addEventListener: window.addEventListener.bind(window),
+        removeEventListener: window.removeEventListener.bind(window),
+        parent: window.opener,
+      }
+    : window
 
 const accepted = Handshake.accept({
-  window,
+  window: host,
   projectId: parsed.projectId,
   isAllowed: async (origin) => {
-    const allowed = await patterns
-    return allowed !== undefined && Origin.isAllowed(allowed, origin)
+    const known = await origins
+    if ('refused' in known) return refused(known.refused, origin)
+    return Origin.isAllowed(known.allowed, origin) || refused('origin', origin)
   },
-  onRefused: (refusal) =>
-    void patterns.then((allowed) =>
-      modal.alert(
-        allowed === undefined ? 'projectIdNotConfigured' : 'invalidAppConfiguration',
-        refusalDetail(refusal),
-      ),
+  onRefused: (refusal, origin, dismiss) =>
+    void origins.then((known) =>
+      modal.alert(alertOf(refusal), refusalDetail(refusal, origin, known), dismiss),
     ),
 })
 
-// Where the browser denies this frame storage, the host page keeps what the modal may remember.
-const local = Storage.local()
-const kept = local ? undefined : Storage.keptByHost()
+// The frame's own storage; where the browser denies it, first-party storage it grants, else the host page.
+const backend = FrameStorage.backend()
 
 const modal = compose({
   config: parsed.config,
   configError: parsed.ok ? undefined : parsed.message,
-  storage: Storage.create(local ?? kept),
+  storage: Storage.create(backend),
   mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
   loadRegistry: () => import('./shared/networks.ts'),
   api,
@@ -64,13 +76,15 @@ accepted.then(async ({ port, origin, peer }) => {
     timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
   })
   // Hosts from 1.2 on keep state; an older one leaves the modal with memory for this page load.
-  if (kept && Handshake.supports(peer, { major: 1, minor: 2 })) await kept.attach(messenger.remote)
+  await backend.ready
+  if (Handshake.supports(peer, { major: 1, minor: 2 })) await backend.attach(messenger.remote)
   void modal.start({ host: messenger.remote, origin })
   whenIdle(preload)
 })
 
-void patterns.then((allowed) => {
-  if (allowed === undefined) modal.alert('projectIdNotConfigured')
+// Said before any hello, for whoever opens the frame on its own.
+void origins.then((known) => {
+  if ('refused' in known) modal.alert(alertOf(known.refused))
 })
 if (parsed.config.embedded) document.documentElement.dataset.embedded = 'true'
 Theme.apply(document.documentElement, {
@@ -86,10 +100,36 @@ if (root)
     </StrictMode>,
   )
 
-function refusalDetail(refusal: Handshake.Refusal): string | undefined {
+/** What the modal knows of the pages that may use its project. */
+type Known = Api.Origins | { refused: 'origin' }
+
+function alertOf(refusal: Handshake.Refusal) {
+  return refusal === 'origin' ? 'invalidAppConfiguration' : 'projectIdNotConfigured'
+}
+
+/**
+ * Why this page may not use the project, in the words its developer needs: the cause named, and the fix.
+ * The project id is the modal's own (from its URL), never one the host claimed.
+ */
+function refused(refusal: Handshake.Refused['refusal'], origin: string): Handshake.Refused {
+  const id = parsed.projectId
+  if (refusal === 'unreachable')
+    return { refusal, message: texts.refusals.unreachable(id), fix: texts.refusals.reach(apiUrl) }
+  const message = refusal === 'project' ? texts.refusals.project(id) : texts.refusals.origin(origin, id)
+  return { refusal, message, fix: texts.refusals.allow(id, origin) }
+}
+
+/** What the modal origin's server already decided: `<meta name="airlock:refusal" content="origin">`. */
+function refusalOf(doc: Pick<Document, 'querySelector'>): Handshake.Refused['refusal'] | undefined {
+  const content = doc.querySelector('meta[name="airlock:refusal"]')?.getAttribute('content')
+  return content === 'project' || content === 'origin' || content === 'unreachable' ? content : undefined
+}
+
+function refusalDetail(refusal: Handshake.Refusal, origin: string, known: Known): string {
   if (refusal === 'version') return texts.alerts.refusedVersion
-  if (refusal === 'project') return texts.alerts.refusedProject
-  return undefined
+  // A hello that named another project than the modal's URL: the page and its modal disagree.
+  if (refusal === 'project' && !('refused' in known)) return texts.alerts.refusedProject
+  return refused(refusal, origin).message
 }
 
 /**

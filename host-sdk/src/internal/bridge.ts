@@ -4,6 +4,7 @@
  * (a second script, or a dynamic import in bundled dApps) so it adds nothing to the page's start-up.
  */
 import {
+  Async,
   Errors,
   Handshake,
   type HostApi,
@@ -20,9 +21,15 @@ import { pageWallets } from './pageWallets.ts'
 
 export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
 
+/**
+ * Where the modal runs: the frame (told of each load, the first one included even if it came before the
+ * bridge), or, where the page's CSP refuses the frame, a window of the modal's own origin.
+ */
+export type Surface = { frame: HTMLIFrameElement; onLoad(listener: () => void): void } | { window: Window }
+
 /** What the core gives the bridge, and hears back from it. */
 export type BridgeOptions = {
-  iframe: HTMLIFrameElement
+  surface: Surface
   modalOrigin: string
   projectId: string
   requestTimeout: number
@@ -30,14 +37,19 @@ export type BridgeOptions = {
   own: WeakSet<object>
   /** Aborted when the dApp destroys Airlock: every page listener goes with it. */
   signal: AbortSignal
-  /** Calls back on every load of the frame, including one that happened before the bridge arrived. */
-  onFrameLoad(listener: () => void): void
   setState(state: State): void
   resize(height: number): void
   /** A handshake succeeded: calls may go to `remote`. */
   ready(remote: Remote): void
-  /** The modal refused the page, or the frame reloaded: pending calls fail with `error`. */
+  /**
+   * The modal refused the page (`final`), or the frame reloaded or stopped answering: pending calls fail
+   * with `error`.
+   */
   failed(error: Errors.BaseError, final: boolean): void
+  /** The frame is gone or hangs (mount a new one), or the window was closed. */
+  dead(): void
+  /** After a refusal, the visitor closed the modal's alert. */
+  dismissed(): void
   /**
    * The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed, with
    * the statement and resources the dApp configured.
@@ -45,12 +57,24 @@ export type BridgeOptions = {
   signIn?: { statement?: string | undefined; resources?: string[] | undefined } | undefined
 }
 
+/** How often a modal that has work in hand is asked whether it still answers. */
+const heartbeatMs = 500
+/** A modal silent this long is gone: a pending call then fails within 2 s of the frame dying. */
+const silenceMs = 1_500
+
 /** Starts the bridge; returns the function that closes it. */
 export function start(options: BridgeOptions): () => void {
   let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
+  // Page listeners go with this bridge (a re-mounted frame gets a new one) or with Airlock.
+  const stop = new AbortController()
+  options.signal.addEventListener('abort', () => stop.abort(), { signal: stop.signal })
+  const { signal } = stop
+  // Calls in flight and the dialog shown: while either lasts, a dead frame must be noticed.
+  let busy = 0
+  let open = false
   const wallets = pageWallets(
     options.own,
-    options.signal,
+    signal,
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
   )
@@ -70,24 +94,25 @@ export function start(options: BridgeOptions): () => void {
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },
-    setState: options.setState,
+    setState: (state) => {
+      open = state.open
+      options.setState(state)
+    },
     resize: ({ height }) => options.resize(height),
     ping: () => 'pong',
     storageRead: () => HostStorage.read(options.modalOrigin),
     storageWrite: ({ key, value }) => HostStorage.write(options.modalOrigin, key, value),
   }
 
-  // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.
-  options.onFrameLoad(() => {
-    const target = options.iframe.contentWindow
-    if (!target) return
-    if (messenger) {
-      const reloaded = new Errors.DisconnectedError('The Airlock modal reloaded.')
-      messenger.close(reloaded)
-      messenger = undefined
-      options.failed(reloaded, false)
-    }
-    Handshake.connect({ target, modalOrigin: options.modalOrigin, projectId: options.projectId }).then(
+  const { surface } = options
+  let refused = false
+  const greet = (target: Window) =>
+    Handshake.connect({
+      target,
+      modalOrigin: options.modalOrigin,
+      projectId: options.projectId,
+      onDismissed: options.dismissed,
+    }).then(
       (port) => {
         // Created in the same task as the welcome, so no message on the port can arrive unheard.
         messenger = Messenger.create({
@@ -110,6 +135,7 @@ export function start(options: BridgeOptions): () => void {
             const parsed = parse(Schema.request, request)
             const key = parsed.ok ? requestKey(parsed.value) : ''
             track(key, 1)
+            busy++
             return remote
               .request(request)
               .then((result) => {
@@ -117,15 +143,77 @@ export function start(options: BridgeOptions): () => void {
                 if (parsed.ok) return parsed.value
                 throw new Errors.InternalError(`Malformed result of ${request.method}: ${parsed.message}`)
               })
-              .finally(() => track(key, -1))
+              .finally(() => {
+                track(key, -1)
+                busy--
+              })
           },
         })
-        messenger.remote.getState().then(options.setState, () => {})
+        messenger.remote.getState().then(host.setState, () => {})
       },
-      (error: Errors.BaseError) => options.failed(error, true),
+      (error: Errors.BaseError) => {
+        if (refused) return
+        refused = true
+        options.failed(error, true)
+      },
     )
-  })
-  return () => messenger?.close()
+
+  if ('window' in surface) {
+    // The opener sees no load event of a window on another origin: hello until the modal answers.
+    const again = setInterval(() => {
+      if (messenger || refused || surface.window.closed) clearInterval(again)
+      else greet(surface.window)
+    }, 200)
+    signal.addEventListener('abort', () => clearInterval(again))
+    greet(surface.window)
+  } else {
+    // Each load of the frame (the first, or a reload) gets a fresh handshake; a reload fails pending calls.
+    surface.onLoad(() => {
+      const target = surface.frame.contentWindow
+      if (!target) return
+      if (messenger) {
+        const reloaded = new Errors.DisconnectedError('The Airlock modal reloaded.')
+        messenger.close(reloaded)
+        messenger = undefined
+        options.failed(reloaded, false)
+      }
+      greet(target)
+    })
+  }
+  const present = () => ('window' in surface ? !surface.window.closed : surface.frame.isConnected)
+
+  // A frame the page removed, or whose document hangs or died, answers nothing, and a call waiting on a
+  // person (a connect, a signature) has no time-out of its own: without this it would wait forever.
+  // A window closed by the visitor is a refusal of whatever it was asked.
+  let asking = false
+  const heartbeat = setInterval(() => {
+    const current = messenger
+    if (!current || asking || (present() && !busy && !open)) return
+    asking = true
+    const alive = present()
+      ? Async.withTimeout(current.remote.ping(), silenceMs, () => false)
+      : Promise.reject(false)
+    alive
+      .catch((error) => error !== false)
+      .then((answered) => {
+        asking = false
+        if (answered !== false || current !== messenger) return
+        const gone =
+          'window' in surface
+            ? new Errors.UserRejectedRequestError('The Airlock window was closed.')
+            : new Errors.DisconnectedError('The Airlock modal stopped responding.')
+        current.close(gone)
+        messenger = undefined
+        options.failed(gone, false)
+        options.dead()
+      })
+  }, heartbeatMs)
+  signal.addEventListener('abort', () => clearInterval(heartbeat))
+
+  return () => {
+    stop.abort()
+    messenger?.close()
+  }
 }
 
 /** A request's identity: namespace, method and parameters, bytes included. */

@@ -5,7 +5,8 @@
 
 // Exactly what the modal needs (its scripts and storage, popups for wallets and on-ramps, forms) and no
 // allow-top-navigation, so the modal can never navigate the dApp.
-const sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
+const sandbox =
+  'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms allow-storage-access-by-user-activation'
 
 export type Frame = {
   iframe: HTMLIFrameElement
@@ -21,6 +22,8 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
   iframe.title = 'Airlock'
   iframe.setAttribute('sandbox', sandbox)
   iframe.allow = 'clipboard-write'
+  // The modal origin's server names a refused page's origin from the Referer, whatever the page's own policy.
+  iframe.referrerPolicy = 'origin'
   iframe.style.cssText = 'border:0;display:block;width:100%;color-scheme:normal;background:transparent'
 
   if (container) {

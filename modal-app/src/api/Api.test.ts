@@ -32,13 +32,13 @@ const client = (projectId = 'demo', fetch?: typeof globalThis.fetch) =>
 
 describe('API client', () => {
   it("reads the project's allowed origins", async () => {
-    expect(await client().origins()).toEqual(['http://localhost:*'])
+    expect(await client().origins()).toEqual({ allowed: ['http://localhost:*'] })
   })
 
-  it('has no origins for an unknown project or an API that is down', async () => {
-    expect(await client('nope').origins()).toBeUndefined()
+  it('tells an unknown project from an API that is down', async () => {
+    expect(await client('nope').origins()).toEqual({ refused: 'project' })
     const down = Api.create({ baseUrl: dead, projectId: 'demo' })
-    expect(await down.origins()).toBeUndefined()
+    expect(await down.origins()).toEqual({ refused: 'unreachable' })
   })
 
   it('sends projectId, st and sv with every call', async () => {

@@ -1,12 +1,13 @@
 /**
  * The modal's client of the Airlock API (`api/`): the project's allowed origins, the supported chains and
  * balances, the wallet registry, sign-in and analytics. Every call carries `projectId`, `st` and `sv`, the
- * API's common query; every answer is parsed with the API's own contract (`@airlock/api/contract`), and a
- * call that takes longer than 10 s is aborted.
+ * API's common query; every answer is parsed with the API's own contract (`@airlock/api/contract`); an
+ * attempt that takes longer than 10 s is aborted, and a failed call is tried again where `Retry.ts` says.
  */
 import * as Contract from '@airlock/api/contract'
 import { Async, Errors, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import * as Retry from './Retry.ts'
 
 /** SDK type and version, sent with every call. */
 const sdkType = 'airlock'
@@ -19,6 +20,9 @@ export const defaultBaseUrl = 'http://127.0.0.1:8787'
 
 /** One balance, as the API answers it (its shape is the API's contract). */
 export type TokenBalance = Contract.TokenBalance
+
+/** A project's allowed origin patterns, or why the modal cannot have them. */
+export type Origins = { allowed: string[] } | { refused: 'project' | 'unreachable' }
 
 /** A wallet listing entry of the registry. */
 export type Listing = Contract.Listing
@@ -49,6 +53,13 @@ function toSession(answer: Contract.SessionAnswer): Schema.Session {
 /** The API answered with an error status, or something else than expected. */
 class ApiError extends Error {
   override name = 'ApiError'
+  constructor(
+    message: string,
+    /** The HTTP status, when the API answered with an error status. */
+    readonly status?: number,
+  ) {
+    super(message)
+  }
 }
 
 /** The chain is not among the API's supported chains: answered without a balance call. */
@@ -66,8 +77,8 @@ export function baseUrlOf(doc: Pick<Document, 'querySelector'>): string {
 }
 
 export type Client = {
-  /** The project's allowed origin patterns; `undefined` when they cannot be had (unknown project, API down). */
-  origins(): Promise<string[] | undefined>
+  /** The project's allowed origin patterns, or why there are none: an unknown project, an API out of reach. */
+  origins(): Promise<Origins>
   /** Native and token balances of an address on a CAIP-2 chain; `fresh` skips the API's 30 s cache. */
   balances(chainId: string, address: string, options?: { fresh?: boolean }): Promise<TokenBalance[]>
   /** A page of the wallet registry. */
@@ -95,6 +106,8 @@ export type ClientOptions = {
   projectId: string
   /** @default globalThis.fetch */
   fetch?: typeof fetch
+  /** How failed calls are tried again (tests give it a clock). */
+  retry?: Retry.RetryOptions | undefined
 }
 
 /**
@@ -113,16 +126,18 @@ export function create(options: ClientOptions): Client {
     shape: S.Shape<T>,
     query: Record<string, string> = {},
     body?: unknown,
+    // Reads are safe to repeat; a write is repeated only when the API refused it before doing anything.
+    when: Retry.When = body === undefined ? 'failed' : 'refused',
   ): Promise<T> {
     const target = url(path, query)
-    const response = await fetcher(target, {
-      signal: AbortSignal.timeout(timeoutMs),
+    const init: RequestInit = {
       credentials: 'omit',
       ...(body === undefined
         ? {}
         : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-    })
-    if (!response.ok) throw new ApiError(await errorText(response))
+    }
+    const response = await Retry.fetch(fetcher, target, init, when, options.retry)
+    if (!response.ok) throw new ApiError(await errorText(response), response.status)
     const parsed = S.parse(shape, await response.json())
     if (!parsed.ok) throw new ApiError(`Unexpected answer from ${target.pathname}: ${parsed.message}`)
     return parsed.value
@@ -139,10 +154,11 @@ export function create(options: ClientOptions): Client {
   return {
     async origins() {
       try {
-        return (await get('/projects/v1/origins', Contract.originsAnswer)).allowedOrigins
+        return { allowed: (await get('/projects/v1/origins', Contract.originsAnswer)).allowedOrigins }
       } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return { refused: 'project' }
         console.error('[airlock] Could not read the project’s allowed origins.', error)
-        return undefined
+        return { refused: 'unreachable' }
       }
     },
     async balances(chainId, address, { fresh = false } = {}) {
@@ -167,7 +183,8 @@ export function create(options: ClientOptions): Client {
     },
     imageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`).href,
     async nonce() {
-      return (await get('/v1/siwx/nonce', Contract.nonceAnswer, {}, {})).nonce
+      // Asking again only leaves an unused nonce to expire.
+      return (await get('/v1/siwx/nonce', Contract.nonceAnswer, {}, {}, 'failed')).nonce
     },
     async signIn(message, signature) {
       return toSession(await get('/v1/sessions', Contract.sessionAnswer, {}, { message, signature }))

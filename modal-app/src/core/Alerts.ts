@@ -18,13 +18,25 @@ const alertTexts: Record<Kind, { title: string; detail: string }> = {
 
 export function create(onChange: () => void) {
   let alerts: Alert[] = []
+  const dismissals = new Set<() => void>()
   return {
     list: () => alerts,
-    add(kind: Kind, detail?: string) {
-      if (alerts.some((item) => item.kind === kind)) return
+    /** `onDismiss`: the visitor closed the alert (a refused host hides the frame then). */
+    add(kind: Kind, detail?: string, onDismiss?: () => void) {
+      if (onDismiss) dismissals.add(onDismiss)
       const text = alertTexts[kind]
+      // Shown once: a later word on the same alert (the hello's named cause) only sharpens its detail.
+      if (alerts.some((item) => item.kind === kind)) {
+        if (detail === undefined) return
+        alerts = alerts.map((item) => (item.kind === kind ? { ...item, detail } : item))
+        return onChange()
+      }
       alerts = [...alerts, { kind, title: text.title, detail: detail ?? text.detail }]
       onChange()
+    },
+    dismiss() {
+      for (const dismiss of dismissals) dismiss()
+      dismissals.clear()
     },
   }
 }

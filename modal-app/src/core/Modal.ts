@@ -26,7 +26,8 @@ export type Modal = {
   api: HostApi.ModalApi
   /** Attaches the host after the handshake: lists its wallets and reconnects. */
   start(session: { host: Host; origin: string }): Promise<void>
-  alert(kind: Alerts.Kind, detail?: string): void
+  /** Replaces the content with an alert; `onDismiss` is told when the visitor closes it. */
+  alert(kind: Alerts.Kind, detail?: string, onDismiss?: () => void): void
   subscribe(listener: () => void): () => void
   getSnapshot(): Snapshot.Snapshot
   /** What the views may do: the core's actions and every feature's. */
@@ -231,7 +232,14 @@ export function create(options: Options): Modal {
   })
 
   const ui = features.ui(
-    Snapshot.coreUi({ kernel, connections, router, retry: () => each('retry'), back: () => each('back') }),
+    Snapshot.coreUi({
+      kernel,
+      connections,
+      router,
+      retry: () => each('retry'),
+      back: () => each('back'),
+      dismissAlerts: () => alerts.dismiss(),
+    }),
   )
 
   let open = false
@@ -269,7 +277,7 @@ export function create(options: Options): Modal {
         changed()
       }
     },
-    alert: (kind, detail) => alerts.add(kind, detail),
+    alert: (kind, detail, onDismiss) => alerts.add(kind, detail, onDismiss),
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

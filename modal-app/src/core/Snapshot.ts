@@ -168,6 +168,7 @@ export function coreUi(options: {
   router: Actor<typeof Router.machine>
   retry(): (() => void)[]
   back(): ((view: string) => void)[]
+  dismissAlerts(): void
 }): CoreUi {
   const { connections, router, kernel } = options
   const currentView = () => Router.currentView(router.getSnapshot().context)
@@ -189,6 +190,7 @@ export function coreUi(options: {
       router.send({ type: 'BACK' })
     },
     close() {
+      options.dismissAlerts()
       router.send({ type: 'CLOSE' })
     },
     async disconnect() {

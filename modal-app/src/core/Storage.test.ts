@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { create, keptByHost, maxRecentWallets, memory, prefix, sameWallet } from './Storage.ts'
+import { prefix } from './FrameStorage.ts'
+import { create, maxRecentWallets, memory, sameWallet } from './Storage.ts'
 
 const metamask = { namespace: 'eip155' as const, rdns: 'io.metamask', name: 'MetaMask' }
 const rabby = { namespace: 'eip155' as const, rdns: 'io.rabby', name: 'Rabby' }
@@ -88,46 +89,5 @@ describe('storage', () => {
     expect(sameWallet(metamask, { namespace: 'eip155', name: 'MetaMask' })).toBe(false)
     expect(sameWallet(phantom, { namespace: 'solana', name: 'Phantom' })).toBe(true)
     expect(sameWallet(phantom, { namespace: 'eip155', name: 'Phantom' })).toBe(false)
-  })
-})
-
-describe('storage kept by the host page', () => {
-  it('starts from what the host kept, and hands every change back to it by its bare name', async () => {
-    const kept: Record<string, string> = {
-      activeNetwork: '"eip155:31338"',
-      connections: JSON.stringify({
-        eip155: [{ namespace: 'eip155', name: 'Rabby', connector: 'injected' }],
-      }),
-    }
-    const writes: { key: string; value: string | null }[] = []
-    const backend = keptByHost()
-    const storage = create(backend)
-    await backend.attach({
-      storageRead: async () => kept,
-      storageWrite: async (write) => void writes.push(write),
-    })
-    expect(storage.getActiveNetwork()).toBe('eip155:31338')
-    expect(storage.getConnections('eip155')).toEqual([
-      { namespace: 'eip155', name: 'Rabby', connector: 'injected' },
-    ])
-    storage.setActiveNetwork('eip155:31337')
-    storage.clearConnections('eip155')
-    expect(writes).toEqual([
-      { key: 'activeNetwork', value: '"eip155:31337"' },
-      { key: 'connections', value: '{}' },
-    ])
-  })
-
-  it('reads what the host page tampered with as empty, and keeps working when the host refuses', async () => {
-    const backend = keptByHost()
-    const storage = create(backend)
-    await backend.attach({
-      storageRead: async () => ({ activeNetwork: '"not a chain"', connections: '{broken' }),
-      storageWrite: () => Promise.reject(new Error('refused')),
-    })
-    expect(storage.getActiveNetwork()).toBeUndefined()
-    expect(storage.getConnections('eip155')).toEqual([])
-    storage.setActiveNetwork('eip155:1')
-    expect(storage.getActiveNetwork()).toBe('eip155:1')
   })
 })

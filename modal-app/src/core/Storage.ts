@@ -1,10 +1,11 @@
 /**
- * What the modal remembers between page loads, under the `@airlock/` prefix of the modal origin's storage.
- * Everything goes through {@link KeyValue}, so the backing store can later be the host page's storage over
- * the bridge when the browser partitions or blocks the iframe's.
+ * What the modal remembers between page loads, under the `@airlock/` prefix. Everything goes through
+ * {@link KeyValue}; `FrameStorage.backend()` picks the store the browser allows: the frame's own, first-party
+ * storage it grants (Storage Access API), or memory the host page keeps.
  */
 import { Caip, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import { prefix } from './FrameStorage.ts'
 
 /** The backing store: synchronous, string values, like `localStorage`. */
 export type KeyValue = {
@@ -24,7 +25,6 @@ export type WalletKey = {
   connector?: string | undefined
 }
 
-export const prefix = '@airlock/'
 export const maxRecentWallets = 2
 const maxConnections = 4
 const maxSessions = 8
@@ -166,65 +166,12 @@ export function create(backend: KeyValue = memory()): Storage {
   }
 }
 
-/** An in-memory backend, for tests and for browsers that refuse storage to iframes. */
+/** An in-memory backend, for tests. */
 export function memory(): KeyValue {
   const map = new Map<string, string>()
   return {
     getItem: (key) => map.get(key) ?? null,
     setItem: (key, value) => void map.set(key, value),
     removeItem: (key) => void map.delete(key),
-  }
-}
-
-/** The modal origin's `localStorage`; undefined where the browser denies it to this frame. */
-export function local(): KeyValue | undefined {
-  try {
-    const store = globalThis.localStorage
-    const probe = `${prefix}probe`
-    store.setItem(probe, '1')
-    store.removeItem(probe)
-    return store
-  } catch {
-    return undefined
-  }
-}
-
-/** The host's side of a backend it keeps (`Schema.hostApi`'s storageRead and storageWrite). */
-export type HostKeeper = {
-  storageRead(): Promise<Record<string, string>>
-  storageWrite(input: { key: string; value: string | null }): Promise<void>
-}
-
-/**
- * For a browser that denies this frame storage (third-party storage blocked): memory, kept by the host
- * page once attached, so a reload remembers the connection. The host page can read all of it, so only
- * what it may see goes here: wallet keys, the chosen network, and sign-in sessions, which it sees anyway.
- * Until attached, and with a host too old to keep state, it is memory alone.
- */
-export function keptByHost(): KeyValue & { attach(host: HostKeeper): Promise<void> } {
-  const items = memory()
-  let host: HostKeeper | undefined
-  const bare = (key: string) => (key.startsWith(prefix) ? key.slice(prefix.length) : undefined)
-  const keep = (key: string, value: string | null) => {
-    const name = bare(key)
-    if (name) void host?.storageWrite({ key: name, value }).catch(() => {})
-  }
-  return {
-    getItem: items.getItem,
-    setItem(key, value) {
-      items.setItem(key, value)
-      keep(key, value)
-    },
-    removeItem(key) {
-      items.removeItem(key)
-      keep(key, null)
-    },
-    async attach(next) {
-      // What the page kept is the page's word: every read parses it, and anything unreadable reads as empty.
-      const kept = await next.storageRead().catch(() => ({}) as Record<string, string>)
-      for (const [name, value] of Object.entries(kept))
-        if (items.getItem(prefix + name) === null) items.setItem(prefix + name, value)
-      host = next
-    },
   }
 }

@@ -15,6 +15,21 @@ export const texts = {
     refusedVersion: 'The host SDK and the modal speak different protocol versions.',
     refusedProject: 'The host SDK asked for another project than the modal was loaded with.',
   },
+  /** What the developer of a refused page reads in the console (the host logs it, with the fix). */
+  refusals: {
+    project: (id: string) => `Project '${id}' is not configured.`,
+    origin: (origin: string, id: string) => `Origin ${origin} is not allowed for project '${id}'.`,
+    unreachable: (id: string) => `The Airlock API could not be reached to check project '${id}'.`,
+    allow: (id: string, origin: string) =>
+      `Allow it where the API runs: npx airlock-api project add ${id} ${origin}`,
+    reach: (api: string) => `Check that the Airlock API at ${api} is running and reachable from the modal.`,
+  },
+  guard: {
+    unverified: 'Airlock cannot confirm that it is fully visible on this page, so approving here is off.',
+    continueInWindow: 'Continue in a new window',
+    windowBlocked: 'The window was blocked. Allow pop-ups for this site and try again.',
+    cancel: 'Cancel',
+  },
   close: 'Close',
   back: 'Back',
   connect: {

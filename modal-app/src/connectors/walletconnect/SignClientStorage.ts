@@ -1,24 +1,96 @@
 /**
- * In-memory storage for WalletConnect SignClients: the modal's when the browser denies its frame storage
- * (third-party storage blocked), and the tests' phone wallets in Node, which write no files this way. Each
- * client sees only its own keys.
+ * Storage for WalletConnect SignClients where the frame may not open IndexedDB (third-party storage
+ * blocked), and for the tests' phone wallets in Node, which write no files this way. Each client sees only
+ * its own keys. The keys are secrets: they stay in memory, or in first-party storage the browser granted
+ * this frame, and never go to the host page.
  */
 import type SignClient from '@walletconnect/sign-client'
+import * as FrameStorage from '../../core/FrameStorage.ts'
 
 export type Storage = NonNullable<NonNullable<Parameters<typeof SignClient.init>[0]>['storage']>
 
-/** @example SignClient.init({ …, storage: SignClientStorage.memory() }) */
+/** Where the entries go in the first-party `localStorage`: apart from the modal's `@airlock/` state. */
+export const keyPrefix = 'airlock-wc:'
+
+/**
+ * Memory, and once the browser grants this frame first-party storage (`FrameStorage.granted()`) that too,
+ * so the session survives a reload: what was written before the grant goes along (a pairing may start in
+ * the very click that asked), and what an earlier page load kept is read back.
+ * @example SignClient.init({ …, storage: SignClientStorage.memory() })
+ */
 export function memory(): Storage {
   const entries = new Map<string, unknown>()
+  let kept: ReturnType<typeof firstParty> | undefined
+  const sync = () => {
+    const store = FrameStorage.granted()
+    if (kept || !store) return
+    kept = firstParty(store)
+    for (const [key, value] of kept.entries()) if (!entries.has(key)) entries.set(key, value)
+    for (const [key, value] of entries) kept.set(key, value)
+  }
   return {
-    getKeys: async () => [...entries.keys()],
-    getEntries: async <T>() => [...entries.entries()] as [string, T][],
-    getItem: async <T>(key: string) => entries.get(key) as T | undefined,
+    getKeys: async () => {
+      sync()
+      return [...entries.keys()]
+    },
+    getEntries: async <T>() => {
+      sync()
+      return [...entries.entries()] as [string, T][]
+    },
+    getItem: async <T>(key: string) => {
+      sync()
+      return entries.get(key) as T | undefined
+    },
     setItem: async (key: string, value: unknown) => {
+      sync()
       entries.set(key, value)
+      kept?.set(key, value)
     },
     removeItem: async (key: string) => {
+      sync()
       entries.delete(key)
+      kept?.remove(key)
+    },
+  }
+}
+
+/** Entries as JSON under {@link keyPrefix}; bigints (JSON-RPC ids) keep their type. */
+function firstParty(store: globalThis.Storage) {
+  const bigint = '$bigint'
+  const encode = (value: unknown) =>
+    JSON.stringify(value, (_, item: unknown) =>
+      typeof item === 'bigint' ? { [bigint]: String(item) } : item,
+    )
+  const decode = (text: string): unknown =>
+    JSON.parse(text, (_, item: unknown) =>
+      item && typeof item === 'object' && bigint in item && Object.keys(item).length === 1
+        ? BigInt(String((item as Record<string, unknown>)[bigint]))
+        : item,
+    )
+  return {
+    entries(): [string, unknown][] {
+      const keys = Array.from({ length: store.length }, (_, index) => store.key(index))
+      return keys.flatMap((key): [string, unknown][] => {
+        try {
+          const text = key?.startsWith(keyPrefix) ? store.getItem(key) : null
+          return key && text !== null ? [[key.slice(keyPrefix.length), decode(text)]] : []
+        } catch {
+          // Tampered with: read as absent, as sign-client reads a store it never wrote.
+          return []
+        }
+      })
+    },
+    set(key: string, value: unknown) {
+      try {
+        store.setItem(keyPrefix + key, encode(value))
+      } catch {
+        // Over quota: this entry lasts the page load.
+      }
+    },
+    remove(key: string) {
+      try {
+        store.removeItem(keyPrefix + key)
+      } catch {}
     },
   }
 }
@@ -26,7 +98,7 @@ export function memory(): Storage {
 /**
  * sign-client's storage module reads `window.localStorage` as it loads. Where the browser denies this frame
  * storage (third-party storage blocked), that read throws and the module cannot load at all, so an
- * in-memory one stands in: the frame could keep nothing across page loads anyway. Call before loading it.
+ * in-memory one stands in: such a client is given {@link memory} and never uses it. Call before loading it.
  */
 export function standInForDeniedLocalStorage(target: Window = window): void {
   try {

@@ -13,6 +13,7 @@ import { focusables, trapTab } from '../../shared/ui/keys.ts'
 import type { Modal } from '../Modal.ts'
 import type { Snapshot, Ui } from '../Snapshot.ts'
 import { Connect } from '../views/Connect.tsx'
+import { GuardContext, useVisibility } from './Guard.tsx'
 import { Snack } from './Snack.tsx'
 
 const titleId = 'airlock-title'
@@ -106,41 +107,44 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
     return () => observer.disconnect()
   }, [embedded, ui])
 
+  const visibility = useVisibility(ref, open || embedded)
   const alert = snapshot.alerts[0]
   // Embedded, the card is part of the page: a labelled region, and Tab may leave it.
   return (
-    <section
-      ref={ref}
-      className={snapshot.shake ? 'card shake' : 'card'}
-      {...(embedded ? { role: 'region' } : { role: 'dialog', 'aria-modal': 'true' as const })}
-      aria-labelledby={titleId}
-      tabIndex={-1}
-      onKeyDown={embedded ? undefined : trapTab}
-    >
-      <header className="card-header">
-        {snapshot.canGoBack ? (
-          <button type="button" className="icon-button" aria-label={texts.back} onClick={() => ui.back()}>
-            <BackIcon />
-          </button>
+    <GuardContext.Provider value={visibility}>
+      <section
+        ref={ref}
+        className={snapshot.shake ? 'card shake' : 'card'}
+        {...(embedded ? { role: 'region' } : { role: 'dialog', 'aria-modal': 'true' as const })}
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={embedded ? undefined : trapTab}
+      >
+        <header className="card-header">
+          {snapshot.canGoBack ? (
+            <button type="button" className="icon-button" aria-label={texts.back} onClick={() => ui.back()}>
+              <BackIcon />
+            </button>
+          ) : (
+            <span className="icon-spacer" />
+          )}
+          <h1 id={titleId}>{alert ? alert.title : titleOf(snapshot, modal)}</h1>
+          {embedded || !snapshot.closable ? (
+            <span className="icon-spacer" />
+          ) : (
+            <button type="button" className="icon-button" aria-label={texts.close} onClick={() => ui.close()}>
+              <CloseIcon />
+            </button>
+          )}
+        </header>
+        {snapshot.alerts.length > 0 ? (
+          <Alerts snapshot={snapshot} />
         ) : (
-          <span className="icon-spacer" />
+          <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
         )}
-        <h1 id={titleId}>{alert ? alert.title : titleOf(snapshot, modal)}</h1>
-        {embedded || !snapshot.closable ? (
-          <span className="icon-spacer" />
-        ) : (
-          <button type="button" className="icon-button" aria-label={texts.close} onClick={() => ui.close()}>
-            <CloseIcon />
-          </button>
-        )}
-      </header>
-      {snapshot.alerts.length > 0 ? (
-        <Alerts snapshot={snapshot} />
-      ) : (
-        <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
-      )}
-      <Snack snack={snapshot.snackbar} />
-    </section>
+        <Snack snack={snapshot.snackbar} />
+      </section>
+    </GuardContext.Provider>
   )
 }
 

@@ -2,7 +2,9 @@ import { useId } from 'react'
 import { texts } from '../../shared/texts.ts'
 import { onListKeyDown } from '../../shared/ui/keys.ts'
 import type { ConnectorType, ConnectRows, ViewProps } from '../Feature.ts'
+import * as FrameStorage from '../FrameStorage.ts'
 import type { CoreSnapshot, CoreUi, WalletEntry } from '../Snapshot.ts'
+import { ApproveButton, Unverified } from '../ui/Guard.tsx'
 
 /**
  * The host's origin, then the wallets by group in the order the host chose (`connectorTypeOrder`; by
@@ -26,12 +28,29 @@ export function Connect({
           <strong data-testid="host-origin">{snapshot.origin}</strong> {texts.connect.wantsToConnect}
         </p>
       )}
+      {wallets.length > 0 && (
+        <Unverified
+          question={() => ({
+            title: texts.connect.title,
+            origin: snapshot.origin ?? '',
+            question: texts.connect.wantsToConnect,
+            choices: wallets.map(({ wallet }) => ({ id: wallet.id, label: wallet.name, icon: wallet.icon })),
+            cancel: texts.guard.cancel,
+          })}
+          onChoice={(id) => {
+            const chosen = wallets.find((entry) => entry.wallet.id === id)
+            if (chosen) ui.selectWallet(chosen.wallet)
+          }}
+        />
+      )}
       {wallets.length > 0 || rows.length > 0 ? (
         <ul
           className="list"
           data-testid="wallet-list"
           aria-label={texts.connect.walletList}
           onKeyDown={onListKeyDown}
+          // Choosing a wallet is the click the browser wants before it grants a frame storage of its own.
+          onClickCapture={FrameStorage.request}
         >
           {snapshot.connectorOrder.map((type) => (
             <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
@@ -80,14 +99,14 @@ function WalletButton({ entry, ui }: { entry: WalletEntry; ui: CoreUi }) {
   return (
     <li>
       {/* Named by the wallet alone; the tags describe it, so they stay out of the name. */}
-      <button type="button" className="row" aria-describedby={tagsId} onClick={() => ui.selectWallet(wallet)}>
+      <ApproveButton className="row" aria-describedby={tagsId} onClick={() => ui.selectWallet(wallet)}>
         <img className="wallet-icon" src={wallet.icon} alt="" width={32} height={32} />
         <span className="row-label">{wallet.name}</span>
         <span className="tags" id={tagsId} aria-hidden="true">
           {recent && <span className="tag">{texts.connect.recent}</span>}
           <span className="tag">{texts.namespaces[wallet.namespace]}</span>
         </span>
-      </button>
+      </ApproveButton>
     </li>
   )
 }

@@ -1,4 +1,5 @@
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
 import { texts } from '../../shared/texts.ts'
 import type { SignInInfo, SignInUi } from './SignInFlow.ts'
 
@@ -30,6 +31,16 @@ export default function SignIn({
           {signIn.error}
         </p>
       )}
+      <Unverified
+        question={() => ({
+          title: texts.signIn.title,
+          origin: origin ?? '',
+          question: texts.signIn.wantsYouToSignIn,
+          choices: [{ id: 'sign', label: texts.signIn.sign }],
+          cancel: texts.guard.cancel,
+        })}
+        onChoice={() => void ui.signIn()}
+      />
       <p className="muted" aria-live="polite">
         {signing ? texts.signIn.signing : ''}
       </p>
@@ -37,9 +48,9 @@ export default function SignIn({
         <button type="button" className="button button-secondary" onClick={() => void ui.cancelSignIn()}>
           {signIn.required ? texts.signIn.disconnect : texts.signIn.cancel}
         </button>
-        <button type="button" className="button" disabled={signing} onClick={() => void ui.signIn()}>
+        <ApproveButton className="button" disabled={signing} onClick={() => void ui.signIn()}>
           {texts.signIn.sign}
-        </button>
+        </ApproveButton>
       </div>
     </div>
   )

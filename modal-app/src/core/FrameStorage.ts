@@ -1,0 +1,165 @@
+/**
+ * Where the modal's state lives in a browser that may deny a third-party frame its storage. In order: the
+ * frame's own storage (first-party, or partitioned by the page's site, which survives a reload there);
+ * first-party storage the browser grants through the Storage Access API; memory the host page keeps over
+ * the bridge. WalletConnect's keys go only to the first two: the host page may read what it keeps.
+ */
+import type { KeyValue } from './Storage.ts'
+
+/**
+ * Where the modal's keys start, wherever they are kept. This module imports nothing else at run time, so
+ * WalletConnect's lazily loaded client can ask it for the grant without pulling the first chunk apart.
+ */
+export const prefix = '@airlock/'
+
+/** The modal origin's `localStorage`; undefined where the browser denies it to this frame. */
+function local(): globalThis.Storage | undefined {
+  try {
+    return usable(globalThis.localStorage)
+  } catch {
+    return undefined
+  }
+}
+
+/** The store, when it takes a write; a denied one throws, here or when it is read, in the caller's `try`. */
+function usable(store: globalThis.Storage | undefined): globalThis.Storage | undefined {
+  if (!store) return undefined
+  store.setItem(`${prefix}probe`, '1')
+  store.removeItem(`${prefix}probe`)
+  return store
+}
+
+/** The host's side of a backend it keeps (`Schema.hostApi`'s storageRead and storageWrite). */
+export type HostKeeper = {
+  storageRead(): Promise<Record<string, string>>
+  storageWrite(input: { key: string; value: string | null }): Promise<void>
+}
+
+/**
+ * For a browser that denies this frame storage (third-party storage blocked): memory, kept by the host
+ * page once attached, so a reload remembers the connection. The host page can read all of it, so only
+ * what it may see goes here: wallet keys, the chosen network, and sign-in sessions, which it sees anyway.
+ * Until attached, and with a host too old to keep state, it is memory alone.
+ */
+export function keptByHost(): KeyValue & {
+  attach(host: HostKeeper): Promise<void>
+  /** Everything held now, by full key. */
+  entries(): [string, string][]
+} {
+  const items = new Map<string, string>()
+  let host: HostKeeper | undefined
+  const keep = (key: string, value: string | null) => {
+    if (key.startsWith(prefix))
+      void host?.storageWrite({ key: key.slice(prefix.length), value }).catch(() => {})
+  }
+  return {
+    getItem: (key) => items.get(key) ?? null,
+    setItem(key, value) {
+      items.set(key, value)
+      keep(key, value)
+    },
+    removeItem(key) {
+      items.delete(key)
+      keep(key, null)
+    },
+    entries: () => [...items],
+    async attach(next) {
+      // What the page kept is the page's word: every read parses it, and anything unreadable reads as empty.
+      const kept = await next.storageRead().catch(() => ({}) as Record<string, string>)
+      for (const [name, value] of Object.entries(kept))
+        if (!items.has(prefix + name)) items.set(prefix + name, value)
+      host = next
+    },
+  }
+}
+
+/** Where the state lives: the frame's own storage, first-party storage granted to it, or the host page. */
+type Place = 'frame' | 'granted' | 'host'
+
+export type Backend = KeyValue & {
+  place(): Place
+  /** Settles once a grant from an earlier visit is in use, or known to be absent; never rejects. */
+  ready: Promise<void>
+  /** Lets the host page keep the state, while it is the host's to keep. */
+  attach(host: HostKeeper): Promise<void>
+  /** Asks the browser for first-party storage, once, where the frame has none: call it inside a click. */
+  request(): void
+}
+
+export type Env = {
+  /** The Storage Access API; Chromium's "beyond cookies" form answers with first-party stores. */
+  document?: { requestStorageAccess?: (types: { localStorage: true }) => Promise<unknown> } | undefined
+  permissions?: { query(descriptor: { name: 'storage-access' }): Promise<{ state: string }> } | undefined
+  /** @default {@link local} */
+  local?: () => globalThis.Storage | undefined
+}
+
+// Facts about this document, like the grant itself: one frame, one backend.
+let firstParty: globalThis.Storage | undefined
+let current: Backend | undefined
+
+/** The first-party `localStorage` the browser granted this document, if it did. */
+export function granted(): globalThis.Storage | undefined {
+  return firstParty
+}
+
+/** {@link Backend.request} of this document's backend: for the click that starts a connection. */
+export function request(): void {
+  current?.request()
+}
+
+/**
+ * The modal's backend in its frame, in the order above. A grant from an earlier visit is used at once (no
+ * gesture needed then); otherwise {@link Backend.request} asks in the visitor's click, and a grant then
+ * takes along what this visit holds.
+ * @example
+ * const backend = FrameStorage.backend()
+ * const storage = Storage.create(backend)
+ * await backend.ready
+ */
+export function backend(env: Env = {}): Backend {
+  const own = env.local ?? local
+  const frame = own()
+  const doc = 'document' in env ? env.document : globalThis.document
+  const kept = keptByHost()
+  let store: KeyValue = frame ?? kept
+  let place: Place = frame ? 'frame' : 'host'
+  let asked = false
+
+  const ask = async () => {
+    try {
+      // Chromium hands back a handle; Firefox and Safari unblock the frame's own storage instead.
+      const handle = (await doc?.requestStorageAccess?.({ localStorage: true })) as { localStorage?: Storage }
+      const next = usable(handle?.localStorage) ?? own()
+      if (!next || place !== 'host') return
+      // What this visit holds (the host page's copy and the changes since) is newer than the origin's.
+      for (const [key, value] of kept.entries()) next.setItem(key, value)
+      store = next
+      place = 'granted'
+      firstParty = next
+    } catch {
+      // Refused, dismissed, no gesture, or a handle whose storage is denied all the same: the host keeps it.
+    }
+  }
+  const permissions = 'permissions' in env ? env.permissions : globalThis.navigator?.permissions
+
+  current = {
+    getItem: (key) => store.getItem(key),
+    setItem: (key, value) => store.setItem(key, value),
+    removeItem: (key) => store.removeItem(key),
+    place: () => place,
+    ready: frame
+      ? Promise.resolve()
+      : Promise.resolve()
+          .then(() => permissions?.query({ name: 'storage-access' }))
+          .then((status) => (status?.state === 'granted' ? ask() : undefined))
+          .catch(() => {}),
+    attach: (host) => (place === 'host' ? kept.attach(host) : Promise.resolve()),
+    request() {
+      if (place !== 'host' || asked) return
+      asked = true
+      void ask()
+    },
+  }
+  return current
+}

@@ -1,0 +1,66 @@
+/**
+ * The approval window itself (`approve.html`): plain DOM, no framework, so it opens at once. It shows the
+ * frame's question and sends back the choice. Framed, it shows nothing: its whole worth is that it is a
+ * top-level window no page can draw over.
+ */
+import * as S from '@airlock/bridge-protocol/Shape'
+import { type Ask, ask } from './protocol.ts'
+
+function start(self: Window) {
+  const opener = self.opener as Window | null
+  if (self.top !== self || !opener) return
+  const { port1, port2 } = new MessageChannel()
+  port1.onmessage = (event) => {
+    const parsed = S.parse(ask, event.data)
+    if (!parsed.ok) return
+    port1.onmessage = null
+    render(self.document, parsed.value, (id) => {
+      port1.postMessage({ type: 'airlock:answer', id })
+      self.close()
+    })
+  }
+  // Pinned to this origin: were the opener anything but the modal frame, the port would go nowhere.
+  opener.postMessage({ type: 'airlock:approval' }, self.location.origin, [port2])
+}
+
+function render(doc: Document, question: Ask, answer: (id: string | null) => void) {
+  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string) => {
+    const node = doc.createElement(tag)
+    if (text !== undefined) node.textContent = text
+    return node
+  }
+  doc.title = question.title
+  const main = element('main')
+  main.className = 'card'
+  const heading = element('h1', question.title)
+  const lead = element('p')
+  lead.append(element('strong', question.origin), ` ${question.question}`)
+  const list = element('ul')
+  list.className = 'choices'
+  for (const choice of question.choices) {
+    const button = element('button')
+    button.type = 'button'
+    if (choice.icon) {
+      const icon = element('img')
+      icon.src = choice.icon
+      icon.alt = ''
+      icon.width = 32
+      icon.height = 32
+      button.append(icon)
+    }
+    button.append(element('span', choice.label))
+    button.addEventListener('click', () => answer(choice.id))
+    const item = element('li')
+    item.append(button)
+    list.append(item)
+  }
+  const cancel = element('button', question.cancel)
+  cancel.type = 'button'
+  cancel.className = 'cancel'
+  cancel.addEventListener('click', () => answer(null))
+  main.append(heading, lead, list, cancel)
+  doc.body.replaceChildren(main)
+  list.querySelector('button')?.focus()
+}
+
+start(window)
