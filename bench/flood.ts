@@ -21,7 +21,7 @@ export type FloodOptions = {
   settleMs?: number
 }
 
-type Cannon = {
+export type Cannon = {
   requests: { average: number }
   latency: { p50: number; p99: number }
   errors: number

@@ -16,7 +16,7 @@ import { walletOptions } from '../e2e/journeys/fixtures.ts'
 import { walletInitScript } from '../e2e/wallets/index.ts'
 import { chromiumLaunchOptions } from '../e2e/wallets/playwright.config.ts'
 import { createPeer } from '../e2e/wallets/walletconnect-peer.ts'
-import { flood } from './flood.ts'
+import { type Cannon, flood } from './flood.ts'
 import { fuzz } from './fuzz.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
@@ -196,15 +196,6 @@ async function hostLoadDelta(browser: Browser, modalUrl: string, runs: number) {
     await page.close()
     await server.close()
   }
-}
-
-type Cannon = {
-  requests: { average: number }
-  latency: { p50: number; p99: number }
-  errors: number
-  timeouts: number
-  non2xx: number
-  statusCodeStats?: Record<string, { count: number }>
 }
 
 type CannonRequest = { path: string; headers: Record<string, string> }

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as FrameStorage from '../../core/FrameStorage.ts'
-import { keyPrefix, memory } from './SignClientStorage.ts'
-
-/** A browser's first-party `localStorage`, as a Storage Access handle gives it. */
-function webStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    key: (index) => [...items.keys()][index] ?? null,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, String(value)),
-    removeItem: (key) => void items.delete(key),
-    clear: () => items.clear(),
-  }
-}
+import { keyPrefix, memory, webStorageInMemory } from './SignClientStorage.ts'
 
 const session = { topic: 'ab'.repeat(32), expiry: 1_900_000_000, id: 1_744_000_000_000_123_456n }
 
@@ -34,7 +19,7 @@ describe('sign-client storage', () => {
     const before = memory()
     // Written before the grant arrives: the pairing starts in the click that asks for storage.
     await before.setItem('wc@2:core//keychain', { key: 'secret' })
-    const firstParty = webStorage()
+    const firstParty = webStorageInMemory()
     firstParty.setItem('@airlock/activeNetwork', '"eip155:1"')
     const frame = FrameStorage.backend({
       local: () => undefined,

@@ -105,17 +105,21 @@ export function standInForDeniedLocalStorage(target: Window = window): void {
     void target.localStorage
     return
   } catch {
-    const items = new Map<string, string>()
-    const storage: globalThis.Storage = {
-      get length() {
-        return items.size
-      },
-      key: (index) => [...items.keys()][index] ?? null,
-      getItem: (key) => items.get(key) ?? null,
-      setItem: (key, value) => void items.set(key, String(value)),
-      removeItem: (key) => void items.delete(key),
-      clear: () => items.clear(),
-    }
-    Object.defineProperty(target, 'localStorage', { value: storage, configurable: true })
+    Object.defineProperty(target, 'localStorage', { value: webStorageInMemory(), configurable: true })
+  }
+}
+
+/** A Web Storage that lasts as long as this page: the stand-in above, and a first-party store in tests. */
+export function webStorageInMemory(): globalThis.Storage {
+  const items = new Map<string, string>()
+  return {
+    get length() {
+      return items.size
+    },
+    key: (index) => [...items.keys()][index] ?? null,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, String(value)),
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
   }
 }
