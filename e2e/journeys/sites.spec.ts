@@ -129,7 +129,11 @@ test('where the browser lets the frame keep data, the modal keeps its own and ha
     expect(await frameStorage(page)).toBe('usable')
     await connectEvm(page, page.frameLocator('iframe[title="Airlock"]'))
     const frame = await modalFrame(page)
-    expect(await frame.evaluate(() => localStorage.getItem('@airlock/connections'))).toContain('injected')
+    // Under the page's own scope: a store another site may share holds nothing of this one's.
+    expect(
+      await frame.evaluate((page) => localStorage.getItem(`@airlock/${page}/connections`), dapp.origin),
+    ).toContain('injected')
+    expect(await frame.evaluate(() => localStorage.getItem('@airlock/connections'))).toBeNull()
     expect(await keptByPage(page)).toBeNull()
     await reloadRestores(page)
   } finally {

@@ -109,7 +109,7 @@ test('the wallet disconnecting tells the dApp', async ({ page, modal }) => {
 /**
  * Chromium's defaults deny the modal's cross-site frame any storage of its own, and the session's keys are
  * secrets the host page may not keep: a reload then ends the session. It ends cleanly, and pairing again
- * works. (Keeping it takes storage access the frame must ask for, or the modal in a popup.)
+ * works. (Keeping it takes storage access the frame must ask for, or a window that keeps it: the next test.)
  */
 test('where the browser denies the modal storage, a reload ends the session cleanly and pairing again works', async ({
   page,
@@ -128,6 +128,45 @@ test('where the browser denies the modal storage, a reload ends the session clea
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
   await peer.pair(await copiedUri(page, modal))
   await expect(page.locator('#status')).toHaveText('connected')
+})
+
+test('where the browser denies the modal storage, a window of the modal origin keeps the session, and a click after the reload restores it', async ({
+  page,
+  modal,
+}) => {
+  await pair(page, modal)
+  await expect(modal.getByRole('status').filter({ hasText: 'session ends with the page' })).toBeVisible()
+  const keeper = page.waitForEvent('popup')
+  await modal.getByRole('button', { name: 'Keep it in a window' }).click()
+  const window = await keeper
+  expect(new URL(window.url()).origin).toBe(modalOrigin)
+  // It keeps and closes by itself, in the same click.
+  await window.waitForEvent('close')
+  await expect(modal.getByTestId('snackbar')).toContainText('Session kept')
+  await expect(modal.getByRole('button', { name: 'Keep it in a window' })).toBeHidden()
+  // The page learns that a session is kept, and nothing of its keys.
+  const kept = await page.evaluate((origin) => localStorage.getItem(`airlock:${origin}`) ?? '', modalOrigin)
+  expect(JSON.parse(kept)).toMatchObject({ wcKept: 'true' })
+  expect(kept).not.toMatch(/wc@2|symKey|privateKey/i)
+
+  await page.reload()
+  // Without the visitor's click no window may open, so the session waits for one.
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  const restorer = page.waitForEvent('popup')
+  await modal.getByRole('button', { name: 'Restore WalletConnect session' }).click()
+  await (await restorer).waitForEvent('close')
+  await expect(page.locator('#status')).toHaveText('connected')
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [peer.account.address] })
+  // The same session, not a new pairing: the phone signs over it.
+  const message = 'still the same session'
+  const signed = await request(page, 'personal_sign', [
+    `0x${Buffer.from(message).toString('hex')}`,
+    peer.account.address,
+  ])
+  expect(
+    await verifyMessage({ address: peer.account.address, message, signature: signed.result as Hex }),
+  ).toBe(true)
 })
 
 test("the wallet's own chain and account switches reach the dApp as provider events", async ({

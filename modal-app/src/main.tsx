@@ -75,6 +75,7 @@ accepted.then(async ({ port, origin, peer }) => {
     peer: Schema.hostApi,
     timeoutOf: (method) => (method === 'walletRequest' ? undefined : 30_000),
   })
+  backend.serve(origin)
   // Hosts from 1.2 on keep state; an older one leaves the modal with memory for this page load.
   await backend.ready
   if (Handshake.supports(peer, { major: 1, minor: 2 })) await backend.attach(messenger.remote)

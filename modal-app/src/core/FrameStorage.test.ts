@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { backend, type Env, granted, type HostKeeper, keptByHost, prefix, request } from './FrameStorage.ts'
+import {
+  backend,
+  type Env,
+  granted,
+  type HostKeeper,
+  keptByHost,
+  prefix,
+  request,
+  scopedKey,
+} from './FrameStorage.ts'
 import { create } from './Storage.ts'
 
 /** A Web Storage object as a browser hands one out; `denied` makes every access throw, as a blocked one does. */
@@ -56,19 +65,23 @@ function deniedFrame(access: { answer?: () => Promise<unknown>; permission?: str
 }
 
 const network = (id: string) => JSON.stringify(id)
+/** The page the frame serves, as the handshake tells it. */
+const page = 'https://dapp.example'
+const key = (name: string) => scopedKey(page, prefix + name)
 
 describe('the frame backend', () => {
   it("uses the frame's own storage where the browser allows it, and never asks nor hands the host anything", async () => {
     const own = webStorage()
     const { env, calls } = deniedFrame({ permission: 'granted' })
     const frame = backend({ ...env, local: () => own })
+    frame.serve(page)
     await frame.ready
     const { host, writes } = hostPage({ activeNetwork: network('eip155:1') })
     await frame.attach(host)
     frame.request()
     create(frame).setActiveNetwork('eip155:31338')
     expect(frame.place()).toBe('frame')
-    expect(own.getItem(`${prefix}activeNetwork`)).toBe(network('eip155:31338'))
+    expect(own.getItem(key('activeNetwork'))).toBe(network('eip155:31338'))
     expect(create(frame).getActiveNetwork()).toBe('eip155:31338')
     expect(calls).toEqual([])
     expect(writes).toEqual([])
@@ -77,6 +90,7 @@ describe('the frame backend', () => {
   it('where the frame is denied and nothing was granted, the host page keeps the state and a click asks once', async () => {
     const { env, calls } = deniedFrame({ permission: 'prompt' })
     const frame = backend(env)
+    frame.serve(page)
     await frame.ready
     expect(calls).toEqual([])
     const { host, writes } = hostPage({ activeNetwork: network('eip155:31338') })
@@ -94,6 +108,7 @@ describe('the frame backend', () => {
   it("request() asks for this document's backend: what Connect's wallet list calls in the click", async () => {
     const { env, calls } = deniedFrame({ permission: 'prompt' })
     const frame = backend(env)
+    frame.serve(page)
     await frame.ready
     request()
     expect(calls).toEqual([{ localStorage: true }])
@@ -101,14 +116,15 @@ describe('the frame backend', () => {
 
   it("a grant in the click moves this visit's state to first-party storage, and the host page is handed no more", async () => {
     const firstParty = webStorage()
-    firstParty.setItem(`${prefix}recentWallets`, '[]')
-    firstParty.setItem(`${prefix}activeNetwork`, network('eip155:10'))
+    firstParty.setItem(key('recentWallets'), '[]')
+    firstParty.setItem(key('activeNetwork'), network('eip155:10'))
     let answer: (handle: unknown) => void = () => {}
     const { env } = deniedFrame({
       permission: 'prompt',
       answer: () => new Promise((resolve) => (answer = resolve)),
     })
     const frame = backend(env)
+    frame.serve(page)
     await frame.ready
     const { host, writes } = hostPage({ activeNetwork: network('eip155:31338') })
     await frame.attach(host)
@@ -119,25 +135,26 @@ describe('the frame backend', () => {
     await expect.poll(() => frame.place()).toBe('granted')
     expect(granted()).toBe(firstParty)
     // The page's choice of network wins over the origin's older one; what only the origin kept stays.
-    expect(firstParty.getItem(`${prefix}activeNetwork`)).toBe(network('eip155:31338'))
-    expect(firstParty.getItem(`${prefix}recentWallets`)).toBe('[]')
+    expect(firstParty.getItem(key('activeNetwork'))).toBe(network('eip155:31338'))
+    expect(firstParty.getItem(key('recentWallets'))).toBe('[]')
     expect(storage.getConnections('eip155')).toEqual([
       { namespace: 'eip155', name: 'Rabby', connector: 'injected' },
     ])
     const before = writes.length
     storage.setActiveNetwork('eip155:1')
-    expect(firstParty.getItem(`${prefix}activeNetwork`)).toBe(network('eip155:1'))
+    expect(firstParty.getItem(key('activeNetwork'))).toBe(network('eip155:1'))
     expect(writes).toHaveLength(before)
   })
 
   it('a grant from an earlier visit is used at start, without a click, and the host page is never attached', async () => {
     const firstParty = webStorage()
-    firstParty.setItem(`${prefix}activeNetwork`, network('eip155:31338'))
+    firstParty.setItem(key('activeNetwork'), network('eip155:31338'))
     const { env, calls } = deniedFrame({
       permission: 'granted',
       answer: async () => ({ localStorage: firstParty }),
     })
     const frame = backend(env)
+    frame.serve(page)
     await frame.ready
     expect(calls).toEqual([{ localStorage: true }])
     expect(frame.place()).toBe('granted')
@@ -158,10 +175,11 @@ describe('the frame backend', () => {
       },
     })
     const frame = backend({ ...env, local: () => own })
+    frame.serve(page)
     frame.request()
     await expect.poll(() => frame.place()).toBe('granted')
     create(frame).setActiveNetwork('eip155:1')
-    expect(own?.getItem(`${prefix}activeNetwork`)).toBe(network('eip155:1'))
+    expect(own?.getItem(key('activeNetwork'))).toBe(network('eip155:1'))
   })
 
   it('a handle whose storage is denied all the same, or a refusal, leaves the state with the host page', async () => {
@@ -173,6 +191,7 @@ describe('the frame backend', () => {
     for (const answer of [async () => denied, async () => ({ localStorage: webStorage(true) }), undefined]) {
       const { env, calls } = deniedFrame({ permission: 'granted', answer })
       const frame = backend(env)
+      frame.serve(page)
       await frame.ready
       const { host, writes } = hostPage()
       await frame.attach(host)
@@ -186,13 +205,37 @@ describe('the frame backend', () => {
 
   it('starts where the permission cannot be queried, and where the browser has no Storage Access API', async () => {
     const frame = backend({ local: () => undefined, document: {}, permissions: undefined })
+    frame.serve(page)
     await frame.ready
     frame.request()
     expect(frame.place()).toBe('host')
     const { env } = deniedFrame()
     const unqueried = backend(env)
+    unqueried.serve(page)
     await expect(unqueried.ready).resolves.toBeUndefined()
     expect(unqueried.place()).toBe('host')
+  })
+  it('keeps each page apart in a store shared between sites, and reads nothing before it knows the page', async () => {
+    // One store for every site: a browser that does not partition frames, a grant, the modal in a window.
+    const shared = webStorage()
+    const first = backend({ local: () => shared })
+    expect(create(first).getConnections('eip155')).toEqual([])
+    create(first).addConnection({ namespace: 'eip155', name: 'Rabby', connector: 'injected' })
+    first.serve('https://one.example')
+    // What was written before the page was known goes along to its scope, and nowhere else.
+    expect(create(first).getConnections('eip155')).toEqual([
+      { namespace: 'eip155', name: 'Rabby', connector: 'injected' },
+    ])
+    first.serve('https://two.example')
+    create(first).setActiveNetwork('eip155:10')
+    const second = backend({ local: () => shared })
+    second.serve('https://two.example')
+    expect(create(second).getConnections('eip155')).toEqual([])
+    expect(create(second).getActiveNetwork()).toBeUndefined()
+    expect(shared.getItem(scopedKey('https://one.example', `${prefix}activeNetwork`))).toBe(
+      network('eip155:10'),
+    )
+    expect(shared.getItem(`${prefix}connections`)).toBeNull()
   })
 })
 

@@ -3,6 +3,11 @@
  * frame's own storage (first-party, or partitioned by the page's site, which survives a reload there);
  * first-party storage the browser grants through the Storage Access API; memory the host page keeps over
  * the bridge. WalletConnect's keys go only to the first two: the host page may read what it keeps.
+ *
+ * The first two may be shared by every site that frames the modal: a browser that does not partition a
+ * frame's storage, first-party storage granted to it, and the modal in a window of its own all see one
+ * store. So the modal's keys there are scoped by the page the modal serves, or one site would read what
+ * the visitor connected on another.
  */
 import type { KeyValue } from './Storage.ts'
 
@@ -78,6 +83,11 @@ type Place = 'frame' | 'granted' | 'host'
 
 export type Backend = KeyValue & {
   place(): Place
+  /**
+   * The page this frame serves, from the handshake: its state is read and written under it from now on.
+   * Before, nothing is read and writes last the page load.
+   */
+  serve(origin: string): void
   /** Settles once a grant from an earlier visit is in use, or known to be absent; never rejects. */
   ready: Promise<void>
   /** Lets the host page keep the state, while it is the host's to keep. */
@@ -103,6 +113,11 @@ export function granted(): globalThis.Storage | undefined {
   return firstParty
 }
 
+/** Whether this document's backend is memory the host page keeps: the frame has no storage of its own. */
+export function denied(): boolean {
+  return current?.place() === 'host'
+}
+
 /** {@link Backend.request} of this document's backend: for the click that starts a connection. */
 export function request(): void {
   current?.request()
@@ -122,21 +137,30 @@ export function backend(env: Env = {}): Backend {
   const frame = own()
   const doc = 'document' in env ? env.document : globalThis.document
   const kept = keptByHost()
-  let store: KeyValue = frame ?? kept
-  let place: Place = frame ? 'frame' : 'host'
+  let store: KeyValue = kept
+  let served: string | undefined
+  let grant: globalThis.Storage | undefined
   let asked = false
+  const place = (): Place => (frame ? 'frame' : grant ? 'granted' : 'host')
+
+  /** Moves to the store of the page served, taking along what this visit holds, which is newer. */
+  const adopt = () => {
+    const target = frame ?? grant
+    if (!target || served === undefined || store !== kept) return
+    const next = scoped(target, served)
+    for (const [key, value] of kept.entries()) next.setItem(key, value)
+    store = next
+  }
 
   const ask = async () => {
     try {
       // Chromium hands back a handle; Firefox and Safari unblock the frame's own storage instead.
       const handle = (await doc?.requestStorageAccess?.({ localStorage: true })) as { localStorage?: Storage }
       const next = usable(handle?.localStorage) ?? own()
-      if (!next || place !== 'host') return
-      // What this visit holds (the host page's copy and the changes since) is newer than the origin's.
-      for (const [key, value] of kept.entries()) next.setItem(key, value)
-      store = next
-      place = 'granted'
+      if (!next || place() !== 'host') return
+      grant = next
       firstParty = next
+      adopt()
     } catch {
       // Refused, dismissed, no gesture, or a handle whose storage is denied all the same: the host keeps it.
     }
@@ -147,19 +171,36 @@ export function backend(env: Env = {}): Backend {
     getItem: (key) => store.getItem(key),
     setItem: (key, value) => store.setItem(key, value),
     removeItem: (key) => store.removeItem(key),
-    place: () => place,
+    place,
+    serve(origin) {
+      served ??= origin
+      adopt()
+    },
     ready: frame
       ? Promise.resolve()
       : Promise.resolve()
           .then(() => permissions?.query({ name: 'storage-access' }))
           .then((status) => (status?.state === 'granted' ? ask() : undefined))
           .catch(() => {}),
-    attach: (host) => (place === 'host' ? kept.attach(host) : Promise.resolve()),
+    attach: (host) => (place() === 'host' ? kept.attach(host) : Promise.resolve()),
     request() {
-      if (place !== 'host' || asked) return
+      if (place() !== 'host' || asked) return
       asked = true
       void ask()
     },
   }
   return current
+}
+
+/** Where `@airlock/<name>` of the page `origin` lives in a store that may be shared between sites. */
+export function scopedKey(origin: string, key: string): string {
+  return key.startsWith(prefix) ? `${prefix}${origin}/${key.slice(prefix.length)}` : key
+}
+
+function scoped(store: globalThis.Storage, origin: string): KeyValue {
+  return {
+    getItem: (key) => store.getItem(scopedKey(origin, key)),
+    setItem: (key, value) => store.setItem(scopedKey(origin, key), value),
+    removeItem: (key) => store.removeItem(scopedKey(origin, key)),
+  }
 }

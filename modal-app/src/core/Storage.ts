@@ -67,6 +67,12 @@ export type Storage = {
   getDeepLink(): DeepLink | undefined
   setDeepLink(link: DeepLink): void
   clearDeepLink(): void
+  /**
+   * Whether a window of the modal origin keeps this page's WalletConnect session, because the frame may
+   * keep nothing (see `connectors/walletconnect/Kept.ts`). The keys are not here: only that they are kept.
+   */
+  getSessionKept(): boolean
+  setSessionKept(kept: boolean): void
   /** Sign-in sessions, by host origin and CAIP-10 account. */
   getSession(account: string): Schema.Session | undefined
   setSession(account: string, session: Schema.Session): void
@@ -156,6 +162,8 @@ export function create(backend: KeyValue = memory()): Storage {
       const { [account]: _, ...rest } = read('siwx', sessions) ?? {}
       write('siwx', rest)
     },
+    getSessionKept: () => read('wcKept', S.boolean) ?? false,
+    setSessionKept: (kept) => write('wcKept', kept),
     getDeepLink: () => read('wcDeepLink', deepLink),
     setDeepLink: (link) => write('wcDeepLink', link),
     clearDeepLink() {

@@ -96,6 +96,12 @@ export const texts = {
     notConfigured: 'WalletConnect is not configured: pass walletConnectProjectId to Airlock.',
     via: 'Connected through Airlock',
     notText: 'This wallet signs text messages only.',
+    notKept:
+      'This browser lets Airlock keep nothing on this site, so this WalletConnect session ends with the page.',
+    keep: 'Keep it in a window',
+    kept: 'Session kept',
+    restore: 'Restore WalletConnect session',
+    restoreFailed: 'The kept session has ended',
   },
   signIn: {
     title: 'Sign In',

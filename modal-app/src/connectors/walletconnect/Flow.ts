@@ -51,6 +51,13 @@ export type Options = {
   approved: (session: WalletConnect.Session) => void
   /** The wallet changed or ended the live session. */
   event: (event: WalletConnect.Event) => void
+  /**
+   * Whether a client started now could find a stored session. Not where the frame has no storage and no
+   * window handed it a kept one: restoring there would only load sign-client to find nothing, and a client
+   * started empty could not take a kept session later.
+   * @default always
+   */
+  canRestore?: (() => boolean) | undefined
 }
 
 export type Flow = {
@@ -71,6 +78,10 @@ export type Flow = {
   connection(namespace: Caip.Namespace, fallback?: Caip.ChainId): Promise<Connection.Connection>
   /** The same after a reload, from the session sign-client kept in the modal origin's storage. */
   restore(namespace: Caip.Namespace, fallback?: Caip.ChainId): Promise<Connection.Connection>
+  /** Starts the client on what storage holds and connects its session, as a pairing does; false: none. */
+  resume(): Promise<boolean>
+  /** Whether sign-client has started in this page load. */
+  started(): boolean
   request(connection: Connection.Connection, request: Request): Promise<unknown>
   /** Ends the live session. */
   disconnect(): Promise<void>
@@ -210,10 +221,19 @@ export function create(options: Options): Flow {
     },
     connection,
     async restore(namespace, fallback) {
+      if (!connector && !(options.canRestore?.() ?? true)) throw new Errors.UnauthorizedError()
       const wc = await walletConnect()
       session ??= wc.restore()
       return connection(namespace, fallback)
     },
+    async resume() {
+      const wc = await walletConnect()
+      session ??= wc.restore()
+      if (!session) return false
+      options.approved(session)
+      return true
+    },
+    started: () => connector !== undefined,
     async request(from, request) {
       const wc = await walletConnect()
       if (!session) throw new Errors.DisconnectedError()

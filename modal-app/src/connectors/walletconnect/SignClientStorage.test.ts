@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as FrameStorage from '../../core/FrameStorage.ts'
-import { keyPrefix, memory, webStorageInMemory } from './SignClientStorage.ts'
+import { hasSeed, keyPrefix, memory, seed, snapshot, webStorageInMemory } from './SignClientStorage.ts'
 
 const session = { topic: 'ab'.repeat(32), expiry: 1_900_000_000, id: 1_744_000_000_000_123_456n }
 
@@ -13,6 +13,23 @@ describe('sign-client storage', () => {
     expect(await storage.getKeys()).toEqual(['wc@2:client//session'])
     expect(await storage.getItem('wc@2:client//session')).toEqual([session])
     expect(FrameStorage.granted()).toBeUndefined()
+  })
+
+  it('hands a window what the client holds, and a client started on what the window gave back finds it all', async () => {
+    const before = memory()
+    await before.setItem('wc@2:client//session', [session])
+    await before.setItem('wc@2:core//keychain', { key: 'secret' })
+    const kept = snapshot()
+    // Texts, as the window keeps them; the JSON-RPC id stays a bigint across the trip.
+    expect(Object.values(kept).every((value) => typeof value === 'string')).toBe(true)
+    expect(hasSeed()).toBe(false)
+    seed({ ...kept, 'wc@2:core//broken': '{not json' })
+    expect(hasSeed()).toBe(true)
+    const after = memory()
+    expect(await after.getItem('wc@2:client//session')).toEqual([session])
+    expect(await after.getItem('wc@2:core//keychain')).toEqual({ key: 'secret' })
+    expect(await after.getKeys()).toEqual(['wc@2:client//session', 'wc@2:core//keychain'])
+    seed({})
   })
 
   it('after a grant, keeps the keys and session in first-party storage, and the next page load restores them', async () => {

@@ -19,7 +19,8 @@ export const keyPrefix = 'airlock-wc:'
  * @example SignClient.init({ …, storage: SignClientStorage.memory() })
  */
 export function memory(): Storage {
-  const entries = new Map<string, unknown>()
+  const entries = new Map<string, unknown>(seeded)
+  live = entries
   let kept: ReturnType<typeof firstParty> | undefined
   const sync = () => {
     const store = FrameStorage.granted()
@@ -54,19 +55,47 @@ export function memory(): Storage {
   }
 }
 
-/** Entries as JSON under {@link keyPrefix}; bigints (JSON-RPC ids) keep their type. */
+// The memory store of this frame's client, and what a window kept from an earlier page load for it.
+let live: Map<string, unknown> | undefined
+let seeded: [string, unknown][] = []
+
+/** What the client holds now, as JSON texts: for a window to keep where this frame may keep nothing. */
+export function snapshot(): Record<string, string> {
+  return Object.fromEntries([...(live ?? [])].map(([key, value]) => [key, encode(value)]))
+}
+
+/**
+ * What a window kept for this page, given to the client it starts: call before it starts. Entries that do
+ * not parse are left out, as a store sign-client never wrote.
+ */
+export function seed(kept: Record<string, string>): void {
+  seeded = Object.entries(kept).flatMap(([key, text]): [string, unknown][] => {
+    try {
+      return [[key, decode(text)]]
+    } catch {
+      return []
+    }
+  })
+}
+
+/** Whether a client started now would find a session: kept in a store, or given by {@link seed}. */
+export function hasSeed(): boolean {
+  return seeded.length > 0
+}
+
+const bigint = '$bigint'
+/** JSON with bigints (JSON-RPC ids) keeping their type. */
+const encode = (value: unknown) =>
+  JSON.stringify(value, (_, item: unknown) => (typeof item === 'bigint' ? { [bigint]: String(item) } : item))
+const decode = (text: string): unknown =>
+  JSON.parse(text, (_, item: unknown) =>
+    item && typeof item === 'object' && bigint in item && Object.keys(item).length === 1
+      ? BigInt(String((item as Record<string, unknown>)[bigint]))
+      : item,
+  )
+
+/** Entries as JSON under {@link keyPrefix}. */
 function firstParty(store: globalThis.Storage) {
-  const bigint = '$bigint'
-  const encode = (value: unknown) =>
-    JSON.stringify(value, (_, item: unknown) =>
-      typeof item === 'bigint' ? { [bigint]: String(item) } : item,
-    )
-  const decode = (text: string): unknown =>
-    JSON.parse(text, (_, item: unknown) =>
-      item && typeof item === 'object' && bigint in item && Object.keys(item).length === 1
-        ? BigInt(String((item as Record<string, unknown>)[bigint]))
-        : item,
-    )
   return {
     entries(): [string, unknown][] {
       const keys = Array.from({ length: store.length }, (_, index) => store.key(index))

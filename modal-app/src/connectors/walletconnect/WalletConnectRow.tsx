@@ -1,19 +1,39 @@
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
-import type { PairingUi } from './types.ts'
+import type { PairingSlice, PairingUi } from './types.ts'
 import * as WcWallet from './wallet.ts'
 
-/** Connect's WalletConnect row: the plain QR code, for any wallet that scans one. */
-export function WalletConnectRow({ ui }: { ui: CoreUi & PairingUi }) {
+/**
+ * Connect's WalletConnect row: the plain QR code, for any wallet that scans one; first, where a window of
+ * the modal origin keeps a session from an earlier page load, the way to bring it back.
+ */
+export function WalletConnectRow({
+  snapshot,
+  ui,
+}: {
+  snapshot: Partial<PairingSlice>
+  ui: CoreUi & PairingUi
+}) {
+  const icon = <img className="wallet-icon" src={WcWallet.icon} alt="" width={32} height={32} />
   return (
-    <li>
-      <button type="button" className="row" onClick={() => ui.connectWalletConnect()}>
-        <img className="wallet-icon" src={WcWallet.icon} alt="" width={32} height={32} />
-        <span className="row-label">{texts.walletConnect.name}</span>
-        <span className="tags" aria-hidden="true">
-          <span className="tag">{texts.walletConnect.tag}</span>
-        </span>
-      </button>
-    </li>
+    <>
+      {snapshot.sessionKeeping === 'restore' && (
+        <li>
+          <button type="button" className="row" onClick={() => ui.restoreSession()}>
+            {icon}
+            <span className="row-label">{texts.walletConnect.restore}</span>
+          </button>
+        </li>
+      )}
+      <li>
+        <button type="button" className="row" onClick={() => ui.connectWalletConnect()}>
+          {icon}
+          <span className="row-label">{texts.walletConnect.name}</span>
+          <span className="tags" aria-hidden="true">
+            <span className="tag">{texts.walletConnect.tag}</span>
+          </span>
+        </button>
+      </li>
+    </>
   )
 }

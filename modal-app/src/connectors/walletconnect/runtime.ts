@@ -6,6 +6,7 @@ import { texts } from '../../shared/texts.ts'
 import { connector, type Loader } from './connector.ts'
 import type * as FlowModule from './Flow.ts'
 import type { Options } from './feature.ts'
+import * as Kept from './Kept.ts'
 import * as SignClientStorage from './SignClientStorage.ts'
 import { type PairingUi, pairingView } from './types.ts'
 
@@ -36,8 +37,12 @@ export function setup(kernel: Kernel, options: Options): Runtime {
           origin: kernel.origin,
           networks: kernel.networks,
           changed: kernel.changed,
-          approved: (session) => wc?.approved(session),
+          approved: (session) => {
+            wc?.approved(session)
+            kept.approved()
+          },
           event: (event) => wc?.event(event),
+          canRestore: () => kept.canRestore(),
         })
         kernel.changed()
         return flow
@@ -45,6 +50,7 @@ export function setup(kernel: Kernel, options: Options): Runtime {
     ),
   }
   let wc: ReturnType<typeof connector> | undefined
+  const kept = Kept.create(kernel, loader.flow, () => flow?.started() ?? false)
   kernel.addConnector((context) => {
     wc = connector(context, loader, { pairingConnects: options.pairingConnects ?? false })
     return wc
@@ -67,12 +73,15 @@ export function setup(kernel: Kernel, options: Options): Runtime {
         desktopLink: listing.desktop_link,
         webappLink: listing.webapp_link,
       }
+      kept.pairing()
       withFlow((f) => f.start(target))
       if (kernel.router.view() !== pairingView) kernel.router.send({ type: 'PUSH', view: pairingView })
     },
     openWallet(kind) {
       flow?.openWallet(kind)
     },
+    keepSession: () => kept.keep(),
+    restoreSession: () => kept.restore(),
     copiedLink(ok) {
       if (ok) kernel.snackbar.show('success', texts.walletConnect.linkCopied)
       else {
@@ -84,7 +93,13 @@ export function setup(kernel: Kernel, options: Options): Runtime {
 
   return {
     ui,
-    snapshot: () => ({ walletConnect: true, pairing: flow?.info() ?? { status: 'idle', links: [] } }),
+    snapshot: () => ({
+      walletConnect: true,
+      pairing: flow?.info() ?? { status: 'idle', links: [] },
+      sessionKeeping: kept.keeping(),
+    }),
+    settled: () => kept.settled(),
+    disconnected: () => kept.disconnected(),
     entered(view) {
       if (view === pairingView) withFlow((f) => f.ensure())
     },

@@ -1,5 +1,6 @@
 import type { Listing } from '../../api/Api.ts'
 import type { PairingInfo } from './Flow.ts'
+import type { Keeping } from './Kept.ts'
 
 /** The actions of WalletConnect's views. */
 export type PairingUi = {
@@ -9,10 +10,14 @@ export type PairingUi = {
   openWallet(kind: 'mobile' | 'desktop' | 'webapp'): void
   /** The view copied the pairing link (or failed to). */
   copiedLink(ok: boolean): void
+  /** In the click: a window of the modal origin keeps the session the frame cannot. */
+  keepSession(): void
+  /** In the click: that window hands a kept session back. */
+  restoreSession(): void
 }
 
 /** What WalletConnect adds to the snapshot. */
-export type PairingSlice = { walletConnect: true; pairing: PairingInfo }
+export type PairingSlice = { walletConnect: true; pairing: PairingInfo; sessionKeeping: Keeping }
 
 /** The pairing view: the QR code, the link to copy, a picked wallet's deep links. */
 export const pairingView = 'ConnectingWalletConnectBasic'

@@ -1,9 +1,10 @@
 /**
- * Asks the visitor in a window of the modal's own origin, where a page that frames the modal cannot hide or
- * cover what is approved (clickjacking). Used when the frame cannot prove it is visible: see `ui/Guard.tsx`.
+ * A window of the modal's own origin, opened in the visitor's click. There a page that frames the modal can
+ * neither hide nor cover what is approved (clickjacking: see `ui/Guard.tsx`), and the storage is
+ * first-party, so it can keep what a browser denies the frame (see `connectors/walletconnect/Kept.ts`).
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import { type Ask, answer, hello, path } from './protocol.ts'
+import { type Ask, answer, hello, type Keep, kept, path } from './protocol.ts'
 
 export type Question = Omit<Ask, 'type'>
 
@@ -21,28 +22,47 @@ const closedPollMs = 300
  * @example
  * button.onclick = () => Approval.ask({ title, origin, question, choices, cancel }).then(run)
  */
-export function ask(question: Question, self: Window = window): Promise<string | undefined> {
+export async function ask(question: Question, self: Window = window): Promise<string | undefined> {
+  const reply = await talk(self, { type: 'airlock:ask', ...question } satisfies Ask, answer)
+  const id = reply?.id ?? undefined
+  return id !== undefined && question.choices.some((c) => c.id === id) ? id : undefined
+}
+
+/**
+ * Has the window keep `put` under `scope` (or only read what is kept there, without `put`) and resolves
+ * with what is kept; `undefined` when the window closed first. The window closes by itself. Call it
+ * synchronously inside the click.
+ */
+export async function keep(
+  request: Omit<Keep, 'type'>,
+  self: Window = window,
+): Promise<Record<string, string> | undefined> {
+  return (await talk(self, { type: 'airlock:keep', ...request } satisfies Keep, kept))?.entries
+}
+
+/** Opens the window, says `message` once it listens, and resolves with its one reply. */
+function talk<T>(self: Window, message: Ask | Keep, reply: S.Shape<T>): Promise<T | undefined> {
   const popup = self.open(new URL(path, self.location.origin).href, '_blank', 'popup,width=420,height=640')
   if (!popup) return Promise.reject(new WindowBlockedError('The approval window was blocked.'))
   return new Promise((resolve) => {
     let port: MessagePort | undefined
-    const done = (id: string | undefined) => {
+    const done = (value: T | undefined) => {
       self.removeEventListener('message', onHello)
       clearInterval(poll)
       port?.close()
       if (!popup.closed) popup.close()
-      resolve(id !== undefined && question.choices.some((c) => c.id === id) ? id : undefined)
+      resolve(value)
     }
     const onHello = (event: MessageEvent) => {
       // Only the window this click opened, on this very origin, and only its first hello.
       if (port || event.source !== popup || event.origin !== self.location.origin) return
       if (!S.parse(hello, event.data).ok || event.ports.length !== 1) return
       port = event.ports[0] as MessagePort
-      port.onmessage = (message) => {
-        const parsed = S.parse(answer, message.data)
-        if (parsed.ok) done(parsed.value.id ?? undefined)
+      port.onmessage = (received) => {
+        const parsed = S.parse(reply, received.data)
+        if (parsed.ok) done(parsed.value)
       }
-      port.postMessage({ type: 'airlock:ask', ...question } satisfies Ask)
+      port.postMessage(message)
     }
     self.addEventListener('message', onHello)
     const poll = setInterval(() => {

@@ -32,3 +32,22 @@ export type Ask = S.Infer<typeof ask>
 
 /** The visitor's choice, or `null` for Cancel. */
 export const answer = S.object({ type: S.literal('airlock:answer'), id: S.nullable(S.string(200, 1)) })
+
+/** Entries the window keeps for the frame: names and JSON texts, a WalletConnect session's worth at most. */
+const entries = S.record(S.string(1_000_000), 512)
+
+/**
+ * What the frame asks the window to keep where the browser gives the frame no storage: the window is a
+ * top-level page of the modal origin, so its storage is first-party and outlives the page load. Kept under
+ * the page the frame serves (as the browser reported its origin); `put` replaces what is kept there, `{}`
+ * forgets it, and without `put` the window only reads.
+ */
+export const keep = S.object({
+  type: S.literal('airlock:keep'),
+  scope: S.string(300, 1),
+  put: S.optional(entries),
+})
+export type Keep = S.Infer<typeof keep>
+
+/** What is kept under the scope once the put is done. */
+export const kept = S.object({ type: S.literal('airlock:kept'), entries })

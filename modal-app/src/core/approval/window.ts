@@ -1,16 +1,26 @@
 /**
  * The approval window itself (`approve.html`): plain DOM, no framework, so it opens at once. It shows the
- * frame's question and sends back the choice. Framed, it shows nothing: its whole worth is that it is a
- * top-level window no page can draw over.
+ * frame's question and sends back the choice, or keeps what the frame may not (first-party storage) and
+ * closes. Framed, it does nothing: its whole worth is that it is a top-level window of the modal origin.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import { type Ask, ask } from './protocol.ts'
+import { type Ask, ask, type Keep, keep } from './protocol.ts'
+
+/** Where kept entries live in this origin's `localStorage`, per page served. */
+const keptPrefix = (scope: string) => `airlock-kept:${scope}:`
 
 function start(self: Window) {
   const opener = self.opener as Window | null
   if (self.top !== self || !opener) return
   const { port1, port2 } = new MessageChannel()
   port1.onmessage = (event) => {
+    const keeping = S.parse(keep, event.data)
+    if (keeping.ok) {
+      port1.onmessage = null
+      port1.postMessage({ type: 'airlock:kept', entries: store(self.localStorage, keeping.value) })
+      self.close()
+      return
+    }
     const parsed = S.parse(ask, event.data)
     if (!parsed.ok) return
     port1.onmessage = null
@@ -21,6 +31,26 @@ function start(self: Window) {
   }
   // Pinned to this origin: were the opener anything but the modal frame, the port would go nowhere.
   opener.postMessage({ type: 'airlock:approval' }, self.location.origin, [port2])
+}
+
+/** Does the put, if any, and answers what is kept under the scope. */
+function store(local: Storage, { scope, put }: Keep): Record<string, string> {
+  const prefix = keptPrefix(scope)
+  const names = Array.from({ length: local.length }, (_, index) => local.key(index) ?? '')
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => key.slice(prefix.length))
+  try {
+    if (put) {
+      for (const name of names) local.removeItem(prefix + name)
+      for (const [name, value] of Object.entries(put)) local.setItem(prefix + name, value)
+      return put
+    }
+  } catch {
+    // Over quota: nothing half-kept stays.
+    for (const name of Object.keys(put ?? {})) local.removeItem(prefix + name)
+    return {}
+  }
+  return Object.fromEntries(names.map((name) => [name, local.getItem(prefix + name) ?? '']))
 }
 
 function render(doc: Document, question: Ask, answer: (id: string | null) => void) {

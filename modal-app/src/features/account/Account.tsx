@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
 import { texts } from '../../shared/texts.ts'
@@ -14,8 +15,8 @@ export default function Account({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot<AccountInfo>
-  ui: CoreUi & AccountUi & NetworksUi
+  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice>
+  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi>
 }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -63,6 +64,14 @@ export default function Account({
         </a>
       )}
       {snapshot.otherAccounts.length > 0 && <OtherAccounts accounts={snapshot.otherAccounts} />}
+      {snapshot.sessionKeeping === 'offer' && (
+        <div className="notice" role="status">
+          <p>{texts.walletConnect.notKept}</p>
+          <button type="button" className="button button-secondary" onClick={() => ui.keepSession?.()}>
+            {texts.walletConnect.keep}
+          </button>
+        </div>
+      )}
       <button type="button" className="row row-danger" onClick={() => void ui.disconnect()}>
         <span className="row-label">{texts.account.disconnect}</span>
       </button>
