@@ -106,3 +106,24 @@ test('a modal that hangs fails pending calls within 2 s, and a new frame takes o
   await connectEvm(page, modal)
   expect(await request(page, 'eth_chainId')).toEqual({ result: '0x7a69' })
 })
+
+test('a call the modal does not answer in time fails with iframe_request_timeout, reported once, and the modal stays usable', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/module.html?requestTimeout=800')
+  await connectEvm(page, modal)
+  // The wallet behind the modal takes the read and never answers; the modal itself stays alive.
+  await page.evaluate(() => window.__airlockTestWallets?.evm?.stall('eth_blockNumber'))
+  const started = Date.now()
+  const hung = await request(page, 'eth_blockNumber')
+  expect(Date.now() - started).toBeLessThan(5_000)
+  expect(hung).toEqual({ error: { code: -32603, message: 'The Airlock modal did not answer in time.' } })
+  expect(
+    await page.evaluate(() => (window as unknown as { airlockTimeouts: string[] }).airlockTimeouts),
+  ).toEqual(['iframe_request_timeout'])
+  // Not a dead frame: the same modal answers the next call, and nothing was mounted again.
+  expect((await request(page, 'eth_chainId')).result).toBe('0x7a69')
+  expect(await page.locator('iframe[title="Airlock"]').count()).toBe(1)
+  expect(await page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
+})

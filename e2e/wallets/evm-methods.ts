@@ -27,6 +27,8 @@ interface EvmState {
   readonly knownChainIds: Set<number>
   /** False after a simulated loss of connection: every request then fails with 4900. */
   reachable: boolean
+  /** Methods the wallet takes and never answers. */
+  readonly stalled: Set<string>
 }
 
 export interface EvmContext {
@@ -252,6 +254,7 @@ export async function handleRequest(
 ): Promise<unknown> {
   if (!ctx.state.reachable)
     throw new ProviderRpcError(ErrorCode.disconnected, 'The provider is disconnected.')
+  if (ctx.state.stalled.has(method)) return new Promise(() => {})
   const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined
   if (handler) return handler(ctx, params)
   if (refusedEthMethods.has(method) || !method.startsWith('eth_')) throw unsupportedMethod(method)

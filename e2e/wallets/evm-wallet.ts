@@ -52,6 +52,8 @@ export interface EvmWalletControl {
   loseConnection(): void
   /** Ends loseConnection(): emits `connect`. */
   restoreConnection(): void
+  /** From now on the wallet takes `method` and never answers, as an extension whose background stalled. */
+  stall(method: string): void
 }
 
 function normaliseParams(params: unknown): readonly unknown[] {
@@ -95,6 +97,7 @@ function createContext(options: EvmWalletOptions, runtime: WalletRuntime): EvmCo
       chainId: options.initialChainId,
       knownChainIds: new Set(initialKnownChainIds(options)),
       reachable: true,
+      stalled: new Set(),
     },
     events: new Emitter<EvmProviderEvents>(),
   }
@@ -129,6 +132,9 @@ function createControl(
     restoreConnection() {
       ctx.state.reachable = true
       ctx.events.emit('connect', { chainId: numberToHex(ctx.state.chainId) })
+    },
+    stall(method) {
+      ctx.state.stalled.add(method)
     },
   }
   return Object.freeze(control)

@@ -1,6 +1,7 @@
 /**
  * The ES module build, for bundled dApps and for tests that need options a script tag cannot carry:
- * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` shortens the frame-load time-out,
+ * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` and `?requestTimeout=<ms>` shorten the
+ * frame-load and request time-outs,
  * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
  * `?networks=<caip2,…>` the networks, and `?siwx=optional|required|siwe` turns sign-in on.
  */
@@ -13,7 +14,10 @@ const airlock = createAirlock({
   projectId: query.get('project') ?? 'demo',
   modalUrl: query.get('modal') ?? 'http://127.0.0.1:5174',
   networks: query.get('networks')?.split(',') ?? ['eip155:31337', 'eip155:31338'],
-  timeouts: { load: Number(query.get('loadTimeout') ?? 20_000) },
+  timeouts: {
+    load: Number(query.get('loadTimeout') ?? 20_000),
+    request: Number(query.get('requestTimeout') ?? 30_000),
+  },
   onTimeout: (reason) => timeouts.push(reason),
   walletConnectProjectId: 'demo',
   relayUrl: query.get('relay') ?? 'ws://127.0.0.1:8790',
