@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import { Caip } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
-const address = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
+/** A token's contract (EVM, `0x…`) or mint (Solana, base58); checked against its chain's family below. */
+const address = S.string(44, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
 const url = (schemes: RegExp) => S.string(2048, 1, schemes)
 
 const token = S.object({
@@ -18,17 +19,33 @@ const token = S.object({
   iconUrl: S.optional(url(/^https?:\/\/\S+$/)),
 })
 
-const chain = S.object({
-  /** CAIP-2 id, `eip155:1`. */
+const chainFields = S.object({
+  /** CAIP-2 id: `eip155:1`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`, `bip122:000000000019d6689c085ae165831e93`. */
   id: S.check(S.string(80), Caip.isChainId, Caip.invalidChainId),
   name: S.string(100, 1),
+  /**
+   * The chain's JSON-RPC: an EVM node, a Solana RPC, or for `bip122` a Bitcoin Core-style node (its
+   * credentials in the URL, `http://user:password@host:port`), which the API indexes and serves as Esplora.
+   */
   rpcUrl: url(/^https?:\/\/\S+$/),
   /** A WebSocket RPC URL, listed under `ws` by `/v1/supported-chains`. */
   wsUrl: S.optional(url(/^wss?:\/\/\S+$/)),
   nativeCurrency: S.object({ name: S.string(100, 1), symbol: S.string(20, 1), decimals: S.number(0, 255) }),
-  /** ERC-20 tokens whose balances `/v1/account/{address}/balance` reports on this chain. */
+  /** ERC-20 contracts or SPL mints whose balances `/v1/account/{address}/balance` reports on this chain. */
   tokens: S.optional(S.array(token, 200)),
 })
+
+/** A chain whose tokens are of its own family: EVM contracts on `eip155`, mints on `solana`, none on `bip122`. */
+const chain = S.check(
+  chainFields,
+  (entry) =>
+    (entry.tokens ?? []).every((item) =>
+      entry.id.startsWith('eip155:')
+        ? item.address.startsWith('0x')
+        : entry.id.startsWith('solana:') && !item.address.startsWith('0x'),
+    ),
+  "a chain's tokens must be of its family: 0x contracts on eip155, base58 mints on solana, none on bip122",
+)
 
 const whole =
   (min: number, max: number): S.Shape<number> =>

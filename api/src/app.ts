@@ -11,6 +11,8 @@ import type { Database } from './Database.ts'
 import * as Analytics from './features/analytics/routes.ts'
 import type { PriceSource } from './features/balances/Prices.ts'
 import * as Balances from './features/balances/routes.ts'
+import * as Esplora from './features/esplora/chains.ts'
+import * as History from './features/history/index.ts'
 import type { IdentitySource } from './features/identity/Identity.ts'
 import * as Identity from './features/identity/routes.ts'
 import * as Projects from './features/projects/routes.ts'
@@ -67,7 +69,9 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.use(timeout(limits.requestTimeoutMs))
   app.get('/health', (c) => c.json({ ok: true }))
 
-  app.route('/', Balances.create({ config, cache, prices: options.prices, findProject }))
+  const bitcoin = Esplora.mount(app, config.chains)
+  app.route('/', Balances.create({ config, cache, prices: options.prices, findProject, bitcoin }))
+  app.route('/', History.create({ db, config, prices: options.prices }))
   app.route('/', Identity.create({ cache, identity: options.identity }))
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))

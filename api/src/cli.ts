@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util'
 import * as Config from './Config.ts'
 import * as Database from './Database.ts'
+import * as History from './features/history/index.ts'
 import * as Projects from './features/projects/Projects.ts'
 import * as Registry from './features/registry/Registry.ts'
 import * as Service from './Service.ts'
@@ -77,6 +78,8 @@ async function serve(): Promise<number> {
   }
   const config = Config.read(values.config)
   const db = await Database.open({ dataDir: process.env.AIRLOCK_DATA })
+  // Replicas on one PostgreSQL each start it: one per chain writes (an advisory lock), the others wait.
+  const indexer = History.Indexer.start({ db, config })
   const running = await Service.listen(Service.create({ db, config, modalDir: values['modal-dir'] }), {
     host: values.host,
     apiPort: Number(values['api-port']),
@@ -87,6 +90,7 @@ async function serve(): Promise<number> {
   )
   const stop = async () => {
     await running.stop()
+    await indexer.stop()
     await db.close()
     process.exit(0)
   }

@@ -1,17 +1,32 @@
 /**
- * The whole local stack: the devnet chains; the Airlock API on http://127.0.0.1:8787; the modal origin on
+ * The whole local stack: the devnet chains (anvil ×2; a Solana JSON-RPC over litesvm on 127.0.0.1:8899,
+ * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on http://127.0.0.1:8787 with its history indexer; the modal origin on
  * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
  * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the bench
  * all run exactly this.
  */
 import { fileURLToPath } from 'node:url'
-import { Cache, Config, Database, ModalOriginServer, Prices, Projects, Registry, Service } from '@airlock/api'
+import {
+  Cache,
+  Config,
+  Database,
+  History,
+  ModalOriginServer,
+  Prices,
+  Projects,
+  Registry,
+  Service,
+} from '@airlock/api'
 import { type PreviewServer, preview } from 'vite'
+import * as Litecoind from './bitcoin/Litecoind.ts'
+import * as Regtest from './bitcoin/Regtest.ts'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 import * as Reaper from './Reaper.ts'
 import * as Relay from './Relay.ts'
+import * as Solana from './solana/Solana.ts'
+import * as TestWallets from './TestWallets.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 
@@ -24,6 +39,10 @@ export type StackOptions = {
   apiPort?: number
   /** The WalletConnect relay's port. @default 8790 */
   relayPort?: number
+  /** The Bitcoin-family node's RPC port (its P2P port is the next one). @default 19443 */
+  bitcoinPort?: number
+  /** The Solana RPC's port (its WebSocket is the next one). @default 8899 */
+  solanaPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -36,6 +55,10 @@ export type StackOptions = {
 
 export type Stack = {
   devnet: Awaited<ReturnType<typeof Devnet.start>>
+  /** Litecoin Core's regtest: the Bitcoin-family chain, a block every 5 s. */
+  bitcoin: Litecoind.Instance
+  /** The Solana chain, a slot every 400 ms, with a USDC-like token. */
+  solana: Solana.Instance
   apiUrl: string
   modalUrl: string
   dappUrl: string
@@ -47,7 +70,30 @@ export type Stack = {
 export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
 
 /** Devnet prices the demo shows (USD). */
-export const demoPrices = { ETH: 3000, ALT: 1.25 } as const
+export const demoPrices = { ETH: 3000, ALT: 1.25, rLTC: 90, SOL: 150, USDC: 1 } as const
+
+/** What the Bitcoin wallet of the tests holds on the devnet from the start. */
+export const bitcoinFunding = 2
+
+/** The Solana devnet chain as the API and the demo name it; its genesis is fixed, so is its id. */
+export const solanaChain = {
+  id: Solana.caipNetworkId,
+  name: 'Airlock Solana Devnet',
+  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+} as const
+const usdc = {
+  address: Solana.usdcMint,
+  name: 'USD Coin (devnet)',
+  symbol: 'USDC',
+  decimals: Solana.usdcDecimals,
+}
+
+/** The Bitcoin-family devnet chain as the API and the demo name it. */
+export const bitcoinChain = {
+  id: Regtest.caipNetworkId,
+  name: 'Airlock Bitcoin Devnet',
+  nativeCurrency: { name: 'Regtest Litecoin', symbol: 'rLTC', decimals: 8 },
+} as const
 
 /**
  * Starts chains, API, modal origin and dApp; expects `npm run build` to have run.
@@ -79,24 +125,72 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   modal.catch(() => {})
   stops.push(() => modal.then((running) => running.stop()))
   try {
-    const devnet = await Devnet.start(options.host ? { host: options.host } : {})
-    stops.push(devnet.stop)
+    const bitcoinPort = options.bitcoinPort ?? 19443
+    const solanaPort = options.solanaPort ?? Solana.defaultPort
+    const [devnet, bitcoin, solana] = await Promise.all([
+      Devnet.start(options.host ? { host: options.host } : {}).then((started) => {
+        stops.push(started.stop)
+        return started
+      }),
+      Litecoind.start({ host: options.host, rpcPort: bitcoinPort, p2pPort: bitcoinPort + 1 }).then(
+        (started) => {
+          stops.push(started.stop)
+          return started
+        },
+      ),
+      Solana.start({ host: options.host, port: solanaPort }).then((started) => {
+        stops.push(started.stop)
+        return started
+      }),
+    ])
+    await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
+    await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
+    await bitcoin.mine(1)
     const db = await Database.open({ dataDir: options.dataDir ?? root('api/.airlock-data') })
     stops.push(() => db.close())
     await seed(db, devnet, apiUrl)
+    await Prices.set(db, [
+      ...[
+        { address: Prices.native, price: demoPrices.SOL, ...solanaChain.nativeCurrency },
+        { address: usdc.address.toLowerCase(), price: demoPrices.USDC, name: usdc.name, symbol: usdc.symbol },
+      ].map(({ address, price, name, symbol }) => ({
+        chainId: solanaChain.id,
+        address,
+        currency: 'usd' as const,
+        price,
+        name,
+        symbol,
+        iconUrl: null,
+      })),
+      {
+        chainId: bitcoinChain.id,
+        address: Prices.native,
+        currency: 'usd',
+        price: demoPrices.rLTC,
+        name: bitcoinChain.nativeCurrency.name,
+        symbol: bitcoinChain.nativeCurrency.symbol,
+        iconUrl: null,
+      },
+    ])
     for (const [id, origins] of Object.entries(options.projects ?? {})) await Projects.add(db, id, origins)
     const config = Config.parse({
       apiUrl,
       modalOrigin: modalUrl,
-      chains: devnet.chains.map((running) => ({
-        id: running.caipNetworkId,
-        name: running.chain.name,
-        rpcUrl: running.rpcUrl,
-        nativeCurrency: running.chain.nativeCurrency,
-        tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
-      })),
+      chains: [
+        ...devnet.chains.map((running) => ({
+          id: running.caipNetworkId,
+          name: running.chain.name,
+          rpcUrl: running.rpcUrl,
+          nativeCurrency: running.chain.nativeCurrency,
+          tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
+        })),
+        { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
+        { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
+      ],
       limits: options.apiLimits,
     })
+    const indexer = History.Indexer.start({ db, config, log: () => {} })
+    stops.push(indexer.stop)
     const running = await Service.listen(Service.create({ db, config }), { host: options.host, apiPort })
     stops.push(running.stop)
     await modal
@@ -104,7 +198,16 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     stops.push(relay.stop)
     const dapp = await serve('examples/dapp', options.host ?? 'localhost', dappPort)
     stops.push(() => dapp.close())
-    return { devnet, apiUrl, modalUrl, dappUrl: `http://localhost:${dappPort}`, relayUrl: relay.url, stop }
+    return {
+      devnet,
+      bitcoin,
+      solana,
+      apiUrl,
+      modalUrl,
+      dappUrl: `http://localhost:${dappPort}`,
+      relayUrl: relay.url,
+      stop,
+    }
   } catch (error) {
     await stop()
     throw error

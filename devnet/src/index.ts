@@ -4,7 +4,11 @@
  */
 export * as Accounts from './Accounts.ts'
 export * as Anvil from './Anvil.ts'
+export * as Litecoind from './bitcoin/Litecoind.ts'
+export * as Regtest from './bitcoin/Regtest.ts'
 export * from './Chains.ts'
 export * as Devnet from './Devnet.ts'
 export * as Relay from './Relay.ts'
+export * as Solana from './solana/Solana.ts'
 export { testTokenAbi, testTokenBytecode } from './TestToken.ts'
+export * as TestWallets from './TestWallets.ts'

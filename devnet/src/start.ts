@@ -35,7 +35,19 @@ Airlock is running.
   WC relay         ${stack.relayUrl}
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token        ${testTokenAddress}
+  Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}
+  USDC (Solana)    ${stack.solana.usdcMint}
+  Bitcoin family   ${redacted(stack.bitcoin.rpcUrl)} (Litecoin regtest, a block every 5 s)   ${Stack.bitcoinChain.id}
+  Esplora          ${stack.apiUrl}/v1/bip122/${Stack.bitcoinChain.id.slice('bip122:'.length)}/esplora/blocks/tip/height
   Test account     ${first?.address}  key ${first?.privateKey}
 Press Ctrl-C to stop.`)
   return stack.stop
 })
+
+/** The node's URL without its password, which only the API needs. */
+function redacted(url: string): string {
+  const parsed = new URL(url)
+  parsed.password = ''
+  parsed.username = ''
+  return parsed.href.replace(/\/$/, '')
+}

@@ -138,10 +138,10 @@ test('where the browser denies the modal storage, a window of the modal origin k
   await expect(modal.getByRole('status').filter({ hasText: 'session ends with the page' })).toBeVisible()
   const keeper = page.waitForEvent('popup')
   await modal.getByRole('button', { name: 'Keep it in a window' }).click()
-  const window = await keeper
-  expect(new URL(window.url()).origin).toBe(modalOrigin)
+  const keeperWindow = await keeper
+  expect(new URL(keeperWindow.url()).origin).toBe(modalOrigin)
   // It keeps and closes by itself, in the same click.
-  await window.waitForEvent('close')
+  await keeperWindow.waitForEvent('close')
   await expect(modal.getByTestId('snackbar')).toContainText('Session kept')
   await expect(modal.getByRole('button', { name: 'Keep it in a window' })).toBeHidden()
   // The page learns that a session is kept, and nothing of its keys.

@@ -3,11 +3,13 @@ import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { Wallet } from '@wallet-standard/base'
+import type { CustomNetwork } from './CustomNetwork.ts'
 import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
+import { modalConfig } from './internal/modalConfig.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
 
@@ -19,8 +21,14 @@ export type AirlockOptions = {
   modalUrl?: string
   /** CAIP-2 ids of the networks your dApp supports, the first one preferred. */
   networks: string[]
-  /** RPC URL per CAIP-2 id, overriding the modal's defaults. */
+  /** RPC URL per CAIP-2 id, overriding the modal's defaults and a custom network's `rpcUrl`. */
   rpcUrls?: Record<string, string>
+  /**
+   * Networks you declare yourself: chains the modal does not know, or your metadata for ones it does (same
+   * id). Declaring is not listing: a network shows only if `networks` lists its id, which also sets its place.
+   * @example customNetworks: [{ id: 'eip155:31338', name: 'Team Devnet', rpcUrl: 'http://127.0.0.1:8546', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }]
+   */
+  customNetworks?: CustomNetwork[]
   /** @default the visitor's preference */
   themeMode?: 'light' | 'dark'
   /** CSS variables for the modal, keys starting with `--airlock-`. */
@@ -180,24 +188,9 @@ export function createAirlock(options: AirlockOptions): Airlock {
   const modalOrigin = modalUrl && new URL(modalUrl).origin
   const source = (surface?: string) => {
     if (!modalUrl) throw new TypeError('Airlock needs `modalUrl` when not loaded by a script tag.')
-    const config = {
-      networks: options.networks,
-      rpcUrls: options.rpcUrls,
-      themeMode: options.themeMode,
-      themeVariables: options.themeVariables,
-      features: options.features,
-      embedded: !!container() || undefined,
-      walletConnect: options.walletConnectProjectId && {
-        projectId: options.walletConnectProjectId,
-        relayUrl: options.relayUrl,
-      },
-      featuredWalletIds: options.featuredWalletIds,
-      excludeWalletIds: options.excludeWalletIds,
-      siwx: signIn && { ...signIn, legacy: !!options.siweConfig || undefined },
-    }
     const src = new URL(modalUrl)
     src.searchParams.set('projectId', options.projectId)
-    src.searchParams.set('config', JSON.stringify(config))
+    src.searchParams.set('config', JSON.stringify(modalConfig(options, !!container())))
     if (surface) src.searchParams.set('surface', surface)
     return src.href
   }

@@ -12,10 +12,27 @@ export type Currency = (typeof currencies)[number]
 /** A CAIP-2 chain id. */
 export const chainId = S.check(S.string(80), Caip.isChainId, Caip.invalidChainId)
 
-/** `GET /v1/supported-chains`: the configured chains, and those with a WebSocket RPC. */
+/**
+ * A configured chain as browsers may see it: name and currency, so the modal can show a network it knows
+ * no other way. Never its RPC URL: a deployment's URL may carry credentials (a Bitcoin node's) or a paid
+ * key, and the modal reads balances through the API anyway.
+ */
+export const supportedChain = S.object({
+  id: chainId,
+  name: S.string(100, 1),
+  nativeCurrency: S.object({ name: S.string(100, 1), symbol: S.string(20, 1), decimals: S.number(0, 255) }),
+  testnet: S.optional(S.boolean),
+})
+export type SupportedChain = S.Infer<typeof supportedChain>
+
+/**
+ * `GET /v1/supported-chains`: the configured chains (`http`), those with a WebSocket RPC (`ws`), and each
+ * chain's name and currency (`chains`; absent from an older API's answer).
+ */
 export const supportedChainsAnswer = S.object({
   http: S.array(S.string(80), 1000),
   ws: S.array(S.string(80), 1000),
+  chains: S.optional(S.array(supportedChain, 1000)),
 })
 export type SupportedChainsAnswer = S.Infer<typeof supportedChainsAnswer>
 

@@ -10,6 +10,7 @@
 export * from './analytics.ts'
 export * from './balances.ts'
 export * from './common.ts'
+export * from './history.ts'
 export * from './projects.ts'
 export * from './registry.ts'
 export * from './siwx.ts'

@@ -17,6 +17,8 @@ export const messages = {
   tooManyRequests: 'Too many requests, try again later',
   timedOut: 'The request took too long',
   invalidEvmAddress: 'Invalid EVM address',
+  invalidSolanaAddress: 'Invalid Solana address',
+  invalidBitcoinAddress: 'Invalid Bitcoin address',
   unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
   rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
 } as const

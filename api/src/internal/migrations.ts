@@ -101,4 +101,77 @@ export const migrations: readonly Migration[] = [
       'create index siwx_sessions_account on siwx_sessions (project_id, address)',
     ],
   },
+  {
+    name: 'history',
+    statements: [
+      // Where each chain's indexer stands: the last indexed block, by height and hash. Writers advance it
+      // only from the value they read (compare and set), so two writers can never both index a block.
+      `create table history_cursors (
+        chain_id text primary key,
+        height bigint not null,
+        hash text not null
+      )`,
+      // The hashes of the recent blocks (the indexer prunes older ones), to find the fork point of a reorg.
+      `create table history_blocks (
+        chain_id text not null,
+        number bigint not null,
+        hash text not null,
+        primary key (chain_id, number)
+      )`,
+      // kind: what the transaction did when no transfer says it (send, execute, approve, deploy).
+      // recipient: '' when none; a deployment names the contract it created.
+      `create table history_transactions (
+        chain_id text not null,
+        hash text not null,
+        block_number bigint not null,
+        tx_index integer not null,
+        mined_at bigint not null,
+        status text not null check (status in ('confirmed', 'failed')),
+        kind text not null,
+        sender text not null,
+        recipient text not null,
+        primary key (chain_id, hash)
+      )`,
+      'create index history_transactions_block on history_transactions (chain_id, block_number)',
+      // asset: '' for the native currency; sender '' is a mint, recipient '' a burn.
+      `create table history_transfers (
+        chain_id text not null,
+        tx_hash text not null,
+        block_number bigint not null,
+        position bigint not null,
+        kind text not null check (kind in ('native', 'fungible', 'nft')),
+        asset text not null,
+        token_id text,
+        sender text not null,
+        recipient text not null,
+        amount numeric(78, 0) not null,
+        primary key (chain_id, tx_hash, position)
+      )`,
+      'create index history_transfers_block on history_transfers (chain_id, block_number)',
+      // One row per account a transaction concerns: the page index of GET /v1/account/{account}/history.
+      `create table history_accounts (
+        address text not null,
+        chain_id text not null,
+        tx_hash text not null,
+        mined_at bigint not null,
+        block_number bigint not null,
+        tx_index integer not null,
+        primary key (address, chain_id, tx_hash)
+      )`,
+      'create index history_accounts_page on history_accounts (address, mined_at, chain_id, block_number, tx_index)',
+      'create index history_accounts_block on history_accounts (chain_id, block_number)',
+      // Token metadata, read from the chain once (or taken from the configuration) and kept.
+      `create table history_assets (
+        chain_id text not null,
+        address text not null,
+        kind text not null check (kind in ('fungible', 'nft')),
+        name text not null,
+        symbol text not null,
+        decimals integer,
+        icon_url text,
+        is_spam boolean not null default false,
+        primary key (chain_id, address)
+      )`,
+    ],
+  },
 ]

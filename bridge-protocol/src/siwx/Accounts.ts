@@ -8,24 +8,12 @@
  *   address, of the chain's network where the chain is one we know; the genesis block hash's first 32
  *   lowercase hex digits.
  */
+import { type BitcoinNetwork, bech32Start, bitcoinNetworkOf } from '../BitcoinNetworks.ts'
 import type { Namespace } from '../Caip.ts'
 import { keccak256, sha256 } from './Hashes.ts'
 
 const base58Alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 const bech32Alphabet = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'
-
-type BitcoinNetwork = { prefix: string; versions: readonly number[] }
-const mainnet = { prefix: 'bc', versions: [0x00, 0x05] }
-const testnet = { prefix: 'tb', versions: [0x6f, 0xc4] }
-
-/** The Bitcoin networks whose addresses we can tell apart, by CAIP-2 reference. Others take any. */
-const bitcoinNetworks: Readonly<Record<string, BitcoinNetwork>> = {
-  '000000000019d6689c085ae165831e93': mainnet,
-  '000000000933ea01ad0ee984209779ba': testnet,
-  '00000000da84f2bafbbc53dee25a72ae': testnet, // testnet4
-  '00000008819873e925422c1ff0f99f7c': testnet, // signet
-  '0f9188f13cb7b2c71f2a335e3a4fc328': { prefix: 'bcrt', versions: [0x6f, 0xc4] }, // regtest
-}
 
 /**
  * Why `reference` is not a CAIP-2 reference of the namespace, or `undefined`.
@@ -54,7 +42,7 @@ export function addressProblem(namespace: Namespace, reference: string, address:
   }
   if (namespace === 'solana')
     return base58(address)?.length === 32 ? undefined : 'must be a Solana public key: 32 bytes in base58'
-  const problem = bitcoinProblem(address, bitcoinNetworks[reference])
+  const problem = bitcoinProblem(address, bitcoinNetworkOf(reference))
   return problem && `must be a Bitcoin address of this chain: ${problem}`
 }
 
@@ -77,17 +65,18 @@ export function checksumAddress(address: string): string {
 function bitcoinProblem(address: string, network: BitcoinNetwork | undefined): string | undefined {
   const segwit = bech32(address)
   if (typeof segwit !== 'string')
-    return network && segwit.prefix !== network.prefix
-      ? `its prefix "${segwit.prefix}" is not this network's "${network.prefix}"`
+    return network && segwit.prefix !== network.bech32
+      ? `its prefix "${segwit.prefix}" is not this network's "${network.bech32}"`
       : undefined
   // No Base58Check address of these networks starts so, so such a text was meant as bech32.
-  if (/^(?:bc|tb|bcrt)1/i.test(address)) return segwit
+  if (bech32Start.test(address)) return segwit
   const bytes = base58(address)
   if (bytes?.length !== 25) return 'it is neither a bech32 address nor a 25-byte Base58Check one'
   const checksum = sha256(sha256(bytes.subarray(0, 21))).subarray(0, 4)
   if (!checksum.every((byte, i) => byte === bytes[21 + i])) return 'its Base58Check checksum is wrong'
-  if (network && !network.versions.includes(bytes[0] ?? -1))
-    return `its version byte ${bytes[0]} is not this network's (${network.versions.join(' or ')})`
+  const versions = network && [network.pubKeyHash, network.scriptHash]
+  if (versions && !versions.includes(bytes[0] ?? -1))
+    return `its version byte ${bytes[0]} is not this network's (${versions.join(' or ')})`
   return undefined
 }
 

@@ -3,9 +3,10 @@
  * `?modal=<url>` points at another modal origin, `?loadTimeout=<ms>` and `?requestTimeout=<ms>` shorten the
  * frame-load and request time-outs,
  * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
- * `?networks=<caip2,…>` the networks, and `?siwx=optional|required|siwe` turns sign-in on.
+ * `?networks=<caip2,…>` the networks, `?customNetworks=<JSON array>` declares networks of the page's own, and
+ * `?siwx=optional|required|siwe` turns sign-in on.
  */
-import { createAirlock } from '@airlock/host-sdk'
+import { type CustomNetwork, createAirlock } from '@airlock/host-sdk'
 
 const query = new URLSearchParams(location.search)
 const timeouts: string[] = []
@@ -14,6 +15,10 @@ const airlock = createAirlock({
   projectId: query.get('project') ?? 'demo',
   modalUrl: query.get('modal') ?? 'http://127.0.0.1:5174',
   networks: query.get('networks')?.split(',') ?? ['eip155:31337', 'eip155:31338'],
+  // Passed on unchecked: the modal is the one that validates them (a test may send bad ones on purpose).
+  ...(query.get('customNetworks') && {
+    customNetworks: JSON.parse(query.get('customNetworks') as string) as CustomNetwork[],
+  }),
   timeouts: {
     load: Number(query.get('loadTimeout') ?? 20_000),
     request: Number(query.get('requestTimeout') ?? 30_000),

@@ -63,6 +63,30 @@ describe('API client', () => {
     expect(urls).toEqual(['/v1/supported-chains'])
   })
 
+  it('names the API’s chains, without their RPC, from the same answer the balances check', async () => {
+    const urls: string[] = []
+    const spy: typeof fetch = (input, init) => {
+      urls.push(new URL(String(input)).pathname)
+      return fetch(input, init)
+    }
+    const api = client('demo', spy)
+    expect(await api.supportedChains()).toEqual([
+      { id: 'eip155:999', name: 'Dead', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } },
+    ])
+    await expect(
+      api.balances('eip155:1', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),
+    ).rejects.toBeInstanceOf(Api.UnsupportedNetworkError)
+    expect(urls).toEqual(['/v1/supported-chains'])
+  })
+
+  it('names no chain for an API that answers only http and ws, and refuses a malformed entry', async () => {
+    const older: typeof fetch = async () => Response.json({ http: ['eip155:999'], ws: [] })
+    expect(await client('demo', older).supportedChains()).toEqual([])
+    const bad: typeof fetch = async () =>
+      Response.json({ http: [], ws: [], chains: [{ id: 'ethereum', name: 'X', nativeCurrency: {} }] })
+    await expect(client('demo', bad).supportedChains()).rejects.toThrow(/Unexpected answer/)
+  })
+
   it("fails with the API's status when the chain RPC is dead", async () => {
     await expect(
       client().balances('eip155:999', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),

@@ -24,6 +24,9 @@ export type TokenBalance = Contract.TokenBalance
 /** A project's allowed origin patterns, or why the modal cannot have them. */
 export type Origins = { allowed: string[] } | { refused: 'project' | 'unreachable' }
 
+/** A chain the API serves: its name and currency, never its RPC URL. */
+export type SupportedChain = Contract.SupportedChain
+
 /** A wallet listing entry of the registry. */
 export type Listing = Contract.Listing
 
@@ -79,6 +82,8 @@ export function baseUrlOf(doc: Pick<Document, 'querySelector'>): string {
 export type Client = {
   /** The project's allowed origin patterns, or why there are none: an unknown project, an API out of reach. */
   origins(): Promise<Origins>
+  /** The chains the API serves, by name (an API older than this list answers none). */
+  supportedChains(): Promise<SupportedChain[]>
   /** Native and token balances of an address on a CAIP-2 chain; `fresh` skips the API's 30 s cache. */
   balances(chainId: string, address: string, options?: { fresh?: boolean }): Promise<TokenBalance[]>
   /** A page of the wallet registry. */
@@ -117,9 +122,9 @@ export type ClientOptions = {
  */
 export function create(options: ClientOptions): Client {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-  const supported = Async.once(
-    async () => new Set((await get('/v1/supported-chains', Contract.supportedChainsAnswer)).http),
-  )
+  // One answer for both uses; asked again only after a failure.
+  const chainsAnswer = Async.once(() => get('/v1/supported-chains', Contract.supportedChainsAnswer))
+  const supported = async () => new Set((await chainsAnswer()).http)
 
   async function get<T>(
     path: string,
@@ -160,6 +165,9 @@ export function create(options: ClientOptions): Client {
         console.error('[airlock] Could not read the project’s allowed origins.', error)
         return { refused: 'unreachable' }
       }
+    },
+    async supportedChains() {
+      return (await chainsAnswer()).chains ?? []
     },
     async balances(chainId, address, { fresh = false } = {}) {
       if (!(await supported()).has(chainId)) throw new UnsupportedNetworkError(chainId)

@@ -66,4 +66,104 @@ describe('Config.parse', () => {
   it('reads an empty project id when there is none', () => {
     expect(parse(`?config=${encodeURIComponent('{"networks":[]}')}`).projectId).toBe('')
   })
+
+  describe('customNetworks', () => {
+    const custom = {
+      id: 'eip155:31338',
+      name: 'Team Devnet',
+      rpcUrl: 'http://127.0.0.1:8546',
+      explorer: { name: 'Team Scan', url: 'https://scan.team.example' },
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      iconUrl: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg"/%3E',
+      testnet: true,
+    }
+    const solana = {
+      id: 'solana:8E9rvCKLFQia2Y35HXjjpWzj8weVo44K',
+      name: 'Sonic',
+      rpcUrl: 'https://rpc.sonic.example',
+      nativeCurrency: { name: 'Sonic', symbol: 'S', decimals: 9 },
+    }
+    const message = (entry: unknown) => {
+      const parsed = parse(search({ networks: ['eip155:31338'], customNetworks: [entry] }))
+      return parsed.ok ? 'ok' : parsed.message
+    }
+
+    it('reads declared networks of any namespace, whole', () => {
+      const config = { networks: ['eip155:31338', solana.id], customNetworks: [custom, solana] }
+      expect(parse(search(config))).toEqual({ ok: true, projectId: 'demo', config })
+    })
+
+    it('drops a key it does not know inside an entry, keeping the entry', () => {
+      const parsed = parse(
+        search({ networks: ['eip155:31338'], customNetworks: [{ ...custom, wsUrl: 'ws://x' }] }),
+      )
+      expect(parsed).toMatchObject({ ok: true, config: { customNetworks: [custom] } })
+    })
+
+    it('refuses each bad field, naming it and what was expected', () => {
+      expect(message({ ...custom, id: 'ethereum' })).toBe(
+        'Invalid config: customNetworks[0].id: Invalid CAIP-2 network id',
+      )
+      expect(message({ ...custom, id: 'eip155:0x7a6a' })).toBe(
+        'Invalid config: customNetworks[0].id: expected eip155:<decimal chain id>',
+      )
+      expect(message({ ...custom, name: '' })).toBe(
+        'Invalid config: customNetworks[0].name: expected a name of 1 to 100 characters',
+      )
+      expect(message({ ...custom, name: 'x'.repeat(101) })).toContain('customNetworks[0].name')
+      expect(message({ ...custom, rpcUrl: 'javascript:alert(1)' })).toBe(
+        'Invalid config: customNetworks[0].rpcUrl: expected an http(s) URL',
+      )
+      expect(message({ ...custom, rpcUrl: 'wss://rpc.example' })).toContain('rpcUrl: expected an http(s) URL')
+      expect(message({ ...custom, explorer: { name: 'Scan', url: 'ftp://scan.example' } })).toBe(
+        'Invalid config: customNetworks[0].explorer.url: expected an http(s) URL',
+      )
+      expect(message({ ...custom, nativeCurrency: { ...custom.nativeCurrency, decimals: 37 } })).toBe(
+        'Invalid config: customNetworks[0].nativeCurrency.decimals: expected a whole number in 0..36',
+      )
+      expect(message({ ...custom, nativeCurrency: { ...custom.nativeCurrency, decimals: 1.5 } })).toContain(
+        'decimals: expected a whole number in 0..36',
+      )
+      expect(message({ ...custom, nativeCurrency: { name: 'Ether', decimals: 18 } })).toBe(
+        'Invalid config: customNetworks[0].nativeCurrency.symbol: expected a symbol of 1 to 20 characters',
+      )
+      expect(message({ ...custom, iconUrl: 'javascript:alert(1)' })).toBe(
+        'Invalid config: customNetworks[0].iconUrl: expected an http(s) or data:image/… URL',
+      )
+      expect(message({ ...custom, iconUrl: 'data:text/html,<script>alert(1)</script>' })).toContain('iconUrl')
+      expect(message({ ...custom, iconUrl: `data:image/png;base64,${'A'.repeat(8200)}` })).toContain(
+        'iconUrl',
+      )
+      expect(message({ ...custom, testnet: 'yes' })).toBe(
+        'Invalid config: customNetworks[0].testnet: expected a boolean',
+      )
+    })
+
+    it('accepts icons over https and as image data', () => {
+      expect(message({ ...custom, iconUrl: 'https://icons.example/devnet.png' })).toBe('ok')
+      expect(message({ ...custom, iconUrl: 'data:image/png;base64,iVBORw0KGgo=' })).toBe('ok')
+    })
+
+    it('refuses a network declared twice, and more than 64', () => {
+      const parsed = parse(search({ networks: [], customNetworks: [custom, { ...custom, name: 'Again' }] }))
+      expect(parsed).toMatchObject({
+        ok: false,
+        message: 'Invalid config: customNetworks: eip155:31338 is declared twice',
+      })
+      const many = Array.from({ length: 65 }, (_, i) => ({ ...custom, id: `eip155:${i + 1}` }))
+      expect(parse(search({ networks: [], customNetworks: many })).ok).toBe(false)
+    })
+
+    it('warns about a declared network that networks does not list, which is not shown', () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      expect(parse(search({ networks: ['eip155:1'], customNetworks: [custom] })).ok).toBe(true)
+      expect(warn).toHaveBeenCalledWith(
+        '[airlock] Custom network eip155:31338 is not listed in `networks`, so it is not shown.',
+      )
+      warn.mockClear()
+      parse(search({ networks: ['eip155:31338'], customNetworks: [custom] }))
+      expect(warn).not.toHaveBeenCalled()
+      warn.mockRestore()
+    })
+  })
 })

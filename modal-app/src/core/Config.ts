@@ -15,10 +15,58 @@ const rpcUrls = S.check(
 
 const walletId = S.string(80, 1, /^[\w-]+$/)
 
+/** A string whose failure names what was expected in words (`…rpcUrl: expected an http(s) URL`), not a regex. */
+const text =
+  (expected: string, max: number, pattern = /^/): S.Shape<string> =>
+  (value, path) => {
+    if (typeof value === 'string' && value.length > 0 && value.length <= max && pattern.test(value))
+      return value
+    throw new S.ShapeError(`${path}: expected ${expected}`)
+  }
+const url = text('an http(s) URL', 2048, /^https?:\/\/\S+$/)
+
+const customId: S.Shape<Caip.ChainId> = (value, path) => {
+  if (!Caip.isChainId(value)) throw new S.ShapeError(`${path}: ${Caip.invalidChainId}`)
+  // Wallets switch EVM chains by the number's hex form (EIP-3326), so the reference must be that number.
+  if (/^eip155:(?![1-9]\d{0,15}$)/.test(value))
+    throw new S.ShapeError(`${path}: expected eip155:<decimal chain id>`)
+  return value
+}
+
+/** A network the host declares itself; see `customNetworks` in the host SDK's options. */
+const customNetwork = S.object({
+  id: customId,
+  name: text('a name of 1 to 100 characters', 100),
+  rpcUrl: url,
+  explorer: S.optional(S.object({ name: text('a name of 1 to 100 characters', 100), url })),
+  nativeCurrency: S.object({
+    name: text('a name of 1 to 100 characters', 100),
+    symbol: text('a symbol of 1 to 20 characters', 20),
+    decimals: (value, path) => {
+      if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 36) return value as number
+      throw new S.ShapeError(`${path}: expected a whole number in 0..36`)
+    },
+  }),
+  // An image in <img> runs no script, so an SVG data URL is as safe as a PNG.
+  iconUrl: S.optional(
+    text('an http(s) or data:image/… URL', 8192, /^(https?:\/\/\S+|data:image\/[-+.\w]+[;,][^\n\r]*)$/i),
+  ),
+  testnet: S.optional(S.boolean),
+})
+
+const customNetworks: S.Shape<S.Infer<typeof customNetwork>[]> = (value, path) => {
+  const list = S.array(customNetwork, 64)(value, path)
+  const twice = list.find((network, i) => list.findIndex((other) => other.id === network.id) !== i)
+  if (twice) throw new S.ShapeError(`${path}: ${twice.id} is declared twice`)
+  return list
+}
+
 const schema = S.object({
   /** CAIP-2 ids of the networks the dApp supports, in its order. */
   networks: S.array(chainId, 64),
   rpcUrls: S.optional(rpcUrls),
+  /** Networks the host declares itself; shown only where `networks` lists their ids. */
+  customNetworks: S.optional(customNetworks),
   themeMode: S.optional(S.picklist(['light', 'dark'])),
   /** Checked key by key by `Theme.sanitize`; anything unsafe is dropped, not fatal. */
   themeVariables: S.optional(S.record(S.string(256), 64)),
@@ -52,6 +100,7 @@ export type Config = S.Infer<typeof schema>
 const known = [
   'networks',
   'rpcUrls',
+  'customNetworks',
   'themeMode',
   'themeVariables',
   'features',
@@ -92,5 +141,9 @@ export function parse(search: string): Parsed {
   // Unknown keys are dropped with a warning, so a newer host SDK does not break an older modal.
   const unknown = Object.keys(json as object).filter((key) => !known.includes(key))
   if (unknown.length > 0) console.warn(`[airlock] Unknown config keys are ignored: ${unknown.join(', ')}`)
+  // Declaring a network is not listing it (it may only rename a registry network): say when it shows nowhere.
+  for (const { id } of parsed.value.customNetworks ?? [])
+    if (!parsed.value.networks.includes(id))
+      console.warn(`[airlock] Custom network ${id} is not listed in \`networks\`, so it is not shown.`)
   return { ok: true, projectId, config: parsed.value }
 }

@@ -15,11 +15,12 @@ import type { RouterEvent } from './Router.ts'
 import type { Snackbar, Timers } from './Snackbar.ts'
 import type { Storage } from './Storage.ts'
 
-/** What the modal asks the API. */
+/** What the modal asks the API; without `supportedChains`, only the registry and the host name networks. */
 export type ApiClient = Pick<
   Api.Client,
   'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
->
+> &
+  Partial<Pick<Api.Client, 'supportedChains'>>
 
 /** What the core lends every feature. */
 export type Kernel = {
@@ -53,7 +54,11 @@ export type Kernel = {
   activeNamespace(): Caip.Namespace | undefined
   /** The configured network of that id, if any. */
   configured(id: string | undefined): Network | undefined
+  /** A network the modal knows by that id, configured or not (to name the chain a wallet is on). */
+  known(id: string): Network | undefined
   networks(): readonly Network[]
+  /** The namespace's network: its account's, else the one chosen there, else its first configured. */
+  currentIn(namespace: Caip.Namespace): Caip.ChainId | undefined
   /** The wallets the host page announced. */
   wallets(): readonly PageWallet[]
   /** Runs a request on the wallet behind the connection. */

@@ -7,6 +7,7 @@
 import { Errors, Views } from '@airlock/bridge-protocol'
 import { createActor } from 'xstate'
 import type { Host } from '../connectors/Connector.ts'
+import { walletSupports } from '../shared/Network.ts'
 import { texts } from '../shared/texts.ts'
 import * as Alerts from './Alerts.ts'
 import type { Config } from './Config.ts'
@@ -80,6 +81,8 @@ export function create(options: Options): Modal {
     storage,
     connectionOf: (namespace) => connections.connectionOf(namespace),
     changed: () => changed(),
+    sources: { rpcUrls: config.rpcUrls, custom: config.customNetworks },
+    chains: options.api.supportedChains?.bind(options.api),
   })
   const connections = Connections.create({
     storage,
@@ -129,7 +132,9 @@ export function create(options: Options): Modal {
     connectionOf: (namespace) => connections.connectionOf(namespace),
     activeNamespace: () => networks.activeNamespace(),
     configured: (id) => networks.configured(id),
+    known: (id) => networks.known(id),
     networks: () => networks.list(),
+    currentIn: (namespace) => networks.currentIn(namespace),
     wallets: () => connections.wallets(),
     walletRequest: (connection, request) => connections.request(connection, request),
     disconnectAll: () => disconnectAll(),
@@ -182,6 +187,9 @@ export function create(options: Options): Modal {
   async function switchTo(network: Parameters<Kernel['switchTo']>[0]) {
     const connection = connections.connectionOf(network.namespace)
     if (connection) {
+      const { wallet } = connection
+      if (!walletSupports(connection, network))
+        throw new Errors.UnsupportedChainError(texts.networks.notInWallet(wallet.name, network.name))
       await connections.switchChain(connection, network)
       // The wallet also sends chainChanged; applying it here keeps the answer and the state in step.
       connections.send(network.namespace, { type: 'CHAIN_CHANGED', chainId: network.id })
@@ -242,10 +250,13 @@ export function create(options: Options): Modal {
     }),
   )
 
+  // Once the visitor is looking (never before), the API names the networks no other source knows.
+  const nameNetworks = () => void networks.name().then((named) => named && reactions.named())
   let open = false
   router.subscribe((snap) => {
     const opening = !open && Router.isOpen(snap)
     open = Router.isOpen(snap)
+    if (opening) nameNetworks()
     if (opening)
       features.whenLoaded(() => {
         if (open) for (const shown of each('shown')) shown()
@@ -268,7 +279,8 @@ export function create(options: Options): Modal {
           features.loaded,
           connections.attach(session.host),
         ])
-        networks.resolve(registry.resolve(config.networks, { rpcUrls: config.rpcUrls }))
+        networks.load(registry)
+        if (open) nameNetworks()
         router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
         await connections.reconnect(networks.namespaces(), options.walletGrace ?? 600)
         for (const settled of each('settled')) settled()

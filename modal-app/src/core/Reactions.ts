@@ -114,6 +114,14 @@ export function create(options: Options) {
     if (currentView() === 'UnsupportedChain') router.send({ type: 'BACK' })
   }
 
+  /** The API named networks: a namespace may have gone, a wallet's chain may be supported after all. */
+  function onNamed() {
+    router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
+    router.send(connectedEvent())
+    if (!onUnsupported() && currentView() === 'UnsupportedChain')
+      router.send({ type: 'REPLACE', view: connections.anyConnected() ? 'Account' : 'Connect' })
+  }
+
   function onClosed() {
     hostApi.closed()
     connections.sendAll({ type: 'CANCEL' })
@@ -122,6 +130,7 @@ export function create(options: Options) {
 
   return {
     transition: onTransition,
+    named: onNamed,
     closed: onClosed,
   }
 }

@@ -1,11 +1,23 @@
 /**
- * The networks the modal knows, by CAIP-2 id. EVM entries come from viem's chain definitions (only these
- * seven are bundled), plus the local devnets; Solana and Bitcoin are listed here. This module is loaded on
- * demand, off the first chunk: viem's definitions of OP-stack chains carry their formatters.
+ * The networks the modal knows, by CAIP-2 id. EVM entries come from viem's chain definitions (only SPEC's
+ * seven mainnets and two test networks are bundled), plus the local devnets; Solana and Bitcoin are listed
+ * here. The host's own networks (`customNetworks`) and the API's chains complete it. This module is loaded
+ * on demand, off the first chunk: viem's definitions of OP-stack chains carry their formatters.
  */
+import { Caip } from '@airlock/bridge-protocol'
 import type { Chain } from 'viem'
-import { arbitrum, avalanche, base, linea, mainnet, optimism, polygon } from 'viem/chains'
-import type { Network } from './Network.ts'
+import {
+  arbitrum,
+  avalanche,
+  base,
+  baseSepolia,
+  linea,
+  mainnet,
+  optimism,
+  polygon,
+  sepolia,
+} from 'viem/chains'
+import type { CustomNetwork, NamedChain, Network, Sources } from './Network.ts'
 
 function fromViem(chain: Chain): Network {
   const explorer = chain.blockExplorers?.default
@@ -34,6 +46,8 @@ export const registry: readonly Network[] = [
   fromViem(mainnet),
   fromViem(optimism),
   fromViem(polygon),
+  fromViem(sepolia),
+  fromViem(baseSepolia),
   {
     id: 'eip155:31337',
     namespace: 'eip155',
@@ -96,6 +110,15 @@ export const registry: readonly Network[] = [
     testnet: true,
   },
   {
+    id: 'bip122:00000008819873e925422c1ff0f99f7c',
+    namespace: 'bip122',
+    name: 'Bitcoin Signet',
+    nativeCurrency: btc,
+    rpcUrl: 'https://mempool.space/signet/api',
+    explorer: { name: 'Mempool', url: 'https://mempool.space/signet' },
+    testnet: true,
+  },
+  {
     id: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
     namespace: 'bip122',
     name: 'Bitcoin Regtest',
@@ -105,11 +128,56 @@ export const registry: readonly Network[] = [
   },
 ]
 
+function fromCustom(custom: CustomNetwork): Network {
+  const { explorer, iconUrl } = custom
+  return {
+    id: custom.id,
+    namespace: Caip.parseChainId(custom.id).namespace,
+    name: custom.name,
+    nativeCurrency: { ...custom.nativeCurrency },
+    rpcUrl: custom.rpcUrl,
+    ...(explorer ? { explorer: { name: explorer.name, url: explorer.url } } : {}),
+    testnet: custom.testnet ?? false,
+    ...(iconUrl ? { iconUrl } : {}),
+  }
+}
+
+/**
+ * A chain only the API names. The API keeps its RPC URLs to itself (they may carry credentials), so the
+ * network has the host's `rpcUrls` entry or none: the modal reads its balances through the API anyway.
+ */
+function fromChain(chain: NamedChain): Network | undefined {
+  if (!Caip.isChainId(chain.id)) return undefined
+  return {
+    id: chain.id,
+    namespace: Caip.parseChainId(chain.id).namespace,
+    name: chain.name,
+    nativeCurrency: { ...chain.nativeCurrency },
+    rpcUrl: '',
+    testnet: chain.testnet ?? false,
+  }
+}
+
+/**
+ * The network of that id from the first source that knows it: the host's own networks, the registry, then
+ * the API's chains; with the host's RPC for it, if it gave one.
+ * @example Networks.find('eip155:8453')?.name // 'Base'
+ */
+export function find(id: string, sources: Sources = {}): Network | undefined {
+  const custom = sources.custom?.find((network) => network.id === id)
+  const chain = sources.chains?.find((entry) => entry.id === id)
+  const known =
+    (custom && fromCustom(custom)) ??
+    registry.find((network) => network.id === id) ??
+    (chain && fromChain(chain))
+  const { rpcUrls = {} } = sources
+  const rpcUrl = Object.hasOwn(rpcUrls, id) ? rpcUrls[id] : undefined
+  return known && rpcUrl ? { ...known, rpcUrl } : known
+}
+
 /** Options of {@link resolve}. */
-export type ResolveOptions = {
-  /** Per-network RPC URLs that replace the registry's defaults. */
-  rpcUrls?: Readonly<Record<string, string>> | undefined
-  /** Told about each configured network the registry does not know. @default console.warn */
+export type ResolveOptions = Sources & {
+  /** Told about each configured network no source knows. @default console.warn */
   warn?: (message: string) => void
 }
 
@@ -120,16 +188,12 @@ export type ResolveOptions = {
  * Networks.resolve(['eip155:31337'], { rpcUrls: { 'eip155:31337': 'http://127.0.0.1:9545' } })
  */
 export function resolve(ids: readonly string[], options: ResolveOptions = {}): Network[] {
-  const { rpcUrls = {}, warn = (message: string) => console.warn(message) } = options
+  const { warn = (message: string) => console.warn(message) } = options
   const networks: Network[] = []
   for (const id of new Set(ids)) {
-    const known = registry.find((network) => network.id === id)
-    if (!known) {
-      warn(`[airlock] Network ${id} is not known to the modal and is skipped.`)
-      continue
-    }
-    const rpcUrl = Object.hasOwn(rpcUrls, id) ? rpcUrls[id] : undefined
-    networks.push(rpcUrl ? { ...known, rpcUrl } : known)
+    const network = find(id, options)
+    if (network) networks.push(network)
+    else warn(`[airlock] Network ${id} is not known to the modal and is skipped.`)
   }
   return networks
 }

@@ -65,10 +65,15 @@ export const texts = {
     switching: (network: string) => `Switching to ${network}…`,
     switched: (network: string) => `Switched to ${network}`,
     failed: 'Failed to switch network',
+    testnet: 'Testnet',
+    notInWallet: (wallet: string, network: string) => `${wallet} does not support ${network}.`,
   },
   unsupportedChain: {
     title: 'Switch Network',
     detail: 'This app doesn’t support your current network. Switch to an available option to continue.',
+    /** The wallet's chain by name when the modal knows it, else by its CAIP-2 id. */
+    current: (network: string) =>
+      `Your wallet is on ${network}, which this app doesn’t support. Switch to an available option to continue.`,
   },
   walletConnect: {
     name: 'WalletConnect',

@@ -1,103 +1,86 @@
 /**
- * Native and ERC-20 balances of an address on one configured EVM chain, read from the chain's RPC: one
- * `eth_getBalance` and one multicall for every configured token. The multicall is "deployless" (viem sends
- * the Multicall3 bytecode with the `eth_call`), so it works on any chain, a fresh devnet included.
+ * Balances of an address on one configured chain, whatever its family: each family's reader says what the
+ * address holds (`Evm.ts`, `Solana.ts`, `Bitcoin.ts`), and this module prices it in the contract's shape.
  */
-import { type Address, createPublicClient, erc20Abi, formatUnits, http, type PublicClient } from 'viem'
+import { Caip } from '@airlock/bridge-protocol'
+import { type Address, formatUnits } from 'viem'
 import type { Chain } from '../../Config.ts'
 import type * as Contract from '../../contract/index.ts'
-import { RpcError } from '../../internal/rpc.ts'
+import * as Evm from './Evm.ts'
 import * as Prices from './Prices.ts'
+import * as Solana from './Solana.ts'
 
 /** One balance, in the contract's shape: the route answers these as they are. */
 export type TokenBalance = Contract.TokenBalance
 
-const clients = new Map<string, PublicClient>()
-
-function clientOf(chain: Chain): PublicClient {
-  let client = clients.get(chain.rpcUrl)
-  if (!client) {
-    client = createPublicClient({
-      transport: http(chain.rpcUrl, { retryCount: 2, retryDelay: 150, timeout: 10_000 }),
-    })
-    clients.set(chain.rpcUrl, client)
-  }
-  return client
+/** What an address holds of one asset; `token` is absent for the chain's native currency. */
+export type Amount = {
+  amount: bigint
+  decimals: number
+  name: string
+  symbol: string
+  iconUrl?: string | undefined
+  token?: string | undefined
 }
+
+/** Bitcoin-family balances: the chain's index (`features/esplora`), or any Esplora server. */
+export type BitcoinBalances = (
+  chain: Chain,
+  address: string,
+) => Promise<{ confirmed: bigint; unconfirmed: bigint }>
 
 export type ReadOptions = {
   chain: Chain
-  address: Address
+  /** Already valid for the chain's family (the route checks it). */
+  address: string
   currency: Prices.Currency
   prices: Prices.PriceSource
+  bitcoin?: BitcoinBalances | undefined
 }
 
 /**
- * The native balance first, then each configured token with a non-zero balance. Tokens whose decimals
- * are 0 are dropped: a token without decimals is almost always spam or a misconfigured contract, and its
- * amount would read as a huge whole number.
+ * The native balance first, then each configured token the address holds, priced.
  * @throws {RpcError} when the chain's RPC does not answer
  * @example
  * await Balances.read({ chain, address: '0xf39F…2266', currency: 'usd', prices: Prices.fromDatabase(db) })
  */
 export async function read(options: ReadOptions): Promise<TokenBalance[]> {
-  const { chain, address } = options
-  const tokens = (chain.tokens ?? []).filter((token) => token.decimals !== 0)
-  const client = clientOf(chain)
-  let nativeWei: bigint
-  let results: { status: 'success' | 'failure'; result?: bigint }[]
-  try {
-    ;[nativeWei, results] = await Promise.all([
-      client.getBalance({ address }),
-      tokens.length === 0
-        ? Promise.resolve([])
-        : client.multicall({
-            deployless: true,
-            allowFailure: true,
-            contracts: tokens.map((token) => ({
-              address: token.address as Address,
-              abi: erc20Abi,
-              functionName: 'balanceOf' as const,
-              args: [address] as const,
-            })),
-          }),
-    ])
-  } catch (error) {
-    throw new RpcError(chain.id, { cause: error })
-  }
+  const { chain } = options
+  const found = await amounts(options)
   const priced = await options.prices.prices(
-    [
-      { chainId: chain.id, address: Prices.native },
-      ...tokens.map((token) => ({ chainId: chain.id, address: token.address.toLowerCase() })),
-    ],
+    found.map((entry) => ({ chainId: chain.id, address: (entry.token ?? Prices.native).toLowerCase() })),
     options.currency,
   )
-  const priceOf = (tokenAddress: string) =>
-    priced.find((price) => price.address === tokenAddress.toLowerCase())
-  const entry = (
-    amount: bigint,
-    decimals: number,
-    meta: { name: string; symbol: string; iconUrl?: string | undefined },
-    tokenAddress?: string,
-  ): TokenBalance => {
-    const numeric = formatUnits(amount, decimals)
-    const price = priceOf(tokenAddress ?? Prices.native)?.price ?? 0
+  return found.map((entry): TokenBalance => {
+    const price = priced.find((item) => item.address === (entry.token ?? Prices.native).toLowerCase())
+    const numeric = formatUnits(entry.amount, entry.decimals)
     return {
-      name: meta.name,
-      symbol: meta.symbol,
+      name: entry.name,
+      symbol: entry.symbol,
       chainId: chain.id,
-      ...(tokenAddress ? { address: `${chain.id}:${tokenAddress}` } : {}),
-      value: Number(numeric) * price,
-      price,
-      quantity: { decimals: String(decimals), numeric },
-      iconUrl: meta.iconUrl ?? priceOf(tokenAddress ?? Prices.native)?.iconUrl ?? '',
+      ...(entry.token ? { address: `${chain.id}:${entry.token}` } : {}),
+      value: Number(numeric) * (price?.price ?? 0),
+      price: price?.price ?? 0,
+      quantity: { decimals: String(entry.decimals), numeric },
+      iconUrl: entry.iconUrl ?? price?.iconUrl ?? '',
     }
-  }
-  const balances = [entry(nativeWei, chain.nativeCurrency.decimals, chain.nativeCurrency)]
-  for (const [index, token] of tokens.entries()) {
-    const result = results[index]
-    if (result?.status !== 'success' || typeof result.result !== 'bigint' || result.result === 0n) continue
-    balances.push(entry(result.result, token.decimals, token, token.address))
-  }
-  return balances
+  })
+}
+
+async function amounts(options: ReadOptions): Promise<Amount[]> {
+  const { chain, address } = options
+  const { namespace } = Caip.parseChainId(chain.id as Caip.ChainId)
+  if (namespace === 'eip155') return Evm.amounts(chain, address as Address)
+  if (namespace === 'solana') return Solana.amounts(chain, address)
+  const held = await (options.bitcoin ?? unavailable)(chain, address)
+  return [
+    {
+      amount: held.confirmed + held.unconfirmed,
+      ...chain.nativeCurrency,
+    },
+  ]
+}
+
+const unavailable: BitcoinBalances = async (chain) => {
+  throw new Error(`No Bitcoin index for ${chain.id}`)
 }

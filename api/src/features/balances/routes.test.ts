@@ -100,14 +100,28 @@ describe.each(databases())('balances on $engine', ({ open }) => {
   })
   afterAll(() => db?.close())
 
-  it('lists the configured chains, ws where a WebSocket URL is configured', async () => {
+  it('lists the configured chains, ws where a WebSocket URL is configured, each named', async () => {
+    const sol = { name: 'Solana', symbol: 'SOL', decimals: 9 }
     expect(await json('/v1/supported-chains?projectId=demo')).toEqual({
       status: 200,
       body: {
         http: ['eip155:31337', 'eip155:31338', 'eip155:999', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
         ws: ['eip155:31337'],
+        chains: [
+          { id: 'eip155:31337', name: 'A', nativeCurrency: ether },
+          { id: 'eip155:31338', name: 'B', nativeCurrency: ether },
+          { id: 'eip155:999', name: 'Dead', nativeCurrency: ether },
+          { id: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', name: 'Solana Devnet', nativeCurrency: sol },
+        ],
       },
     })
+  })
+
+  it('lets no RPC URL (nor tokens) of the configuration reach a browser', async () => {
+    const { body } = await json('/v1/supported-chains?projectId=demo')
+    const text = JSON.stringify(body)
+    for (const chain of chainsOf()) expect(text).not.toContain(chain.rpcUrl)
+    expect(text).not.toMatch(/rpc|ws:\/\/|tokens/i)
   })
 
   describe('GET /v1/account/{address}/balance', () => {
@@ -186,7 +200,9 @@ describe.each(databases())('balances on $engine', ({ open }) => {
         [holder, 'chainId=eip155', 'Invalid CAIP-2 network id'],
         [holder, '', 'chainId'],
         [holder, 'chainId=eip155:1', messages.unsupportedChain('eip155:1')],
-        [holder, 'chainId=solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'Unsupported chain'],
+        // A configured Solana chain takes Solana addresses only.
+        [holder, 'chainId=solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'Invalid Solana address'],
+        [holder, 'chainId=solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', 'Unsupported chain'],
         [holder, 'chainId=eip155:31337&currency=doge', 'currency'],
         [holder, 'chainId=eip155:31337&forceUpdate=yes', 'forceUpdate'],
       ]

@@ -3,7 +3,10 @@
  * `POST /v1/fungible/price`.
  */
 import { Caip } from '@airlock/bridge-protocol'
+import { isEvmAddress, isSolanaAddress } from '@airlock/bridge-protocol/Address'
+import { bech32Start } from '@airlock/bridge-protocol/BitcoinNetworks'
 import * as S from '@airlock/bridge-protocol/Shape'
+import * as Accounts from '@airlock/bridge-protocol/siwx/Accounts'
 import { Hono } from 'hono'
 import { getAddress } from 'viem'
 import type { Cache } from '../../Cache.ts'
@@ -11,7 +14,7 @@ import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import { HttpError, messages } from '../../http/errors.ts'
 import { type Env, type FindProject, known } from '../../http/project.ts'
-import { evmAddress, json, parse } from '../../http/validate.ts'
+import { json, parse } from '../../http/validate.ts'
 import * as Balances from './Balances.ts'
 import type * as Prices from './Prices.ts'
 
@@ -24,6 +27,8 @@ export type BalancesOptions = {
   prices: Prices.PriceSource
   /** This route may name its project in its body, so it looks the project up itself. */
   findProject: FindProject
+  /** Balances of the Bitcoin-family chains (their Esplora indexes). */
+  bitcoin?: Balances.BitcoinBalances | undefined
 }
 
 const priceBody = S.object({
@@ -41,21 +46,28 @@ export function create(options: BalancesOptions): Hono<Env> {
     return c.json({
       http: config.chains.map((chain) => chain.id),
       ws: config.chains.filter((chain) => chain.wsUrl).map((chain) => chain.id),
+      // Picked field by field: nothing else of a chain's configuration (its RPC URLs) reaches a browser.
+      chains: config.chains.map(({ id, name, nativeCurrency: { name: currency, symbol, decimals } }) => ({
+        id,
+        name,
+        nativeCurrency: { name: currency, symbol, decimals },
+      })),
     } satisfies Contract.SupportedChainsAnswer)
   })
 
   // A chain's RPC that does not answer is a 502, answered by the app's error handler.
   app.get('/v1/account/:address/balance', async (c) => {
     const query = known(c, Contract.balanceQuery)
-    const address = getAddress(parse(evmAddress, c.req.param('address')))
     const chain = config.chains.find((entry) => entry.id === query.chainId)
-    if (!chain?.id.startsWith('eip155:')) throw new HttpError(400, messages.unsupportedChain(query.chainId))
+    if (!chain) throw new HttpError(400, messages.unsupportedChain(query.chainId))
+    const address = addressOf(chain, c.req.param('address'))
     const currency = query.currency ?? 'usd'
-    const key = `balance:${chain.id}:${address.toLowerCase()}:${currency}`
+    // EVM addresses are caseless; Solana's and Bitcoin's base58 are not (bech32 comes lowercase from addressOf).
+    const key = `balance:${chain.id}:${chain.id.startsWith('eip155:') ? address.toLowerCase() : address}:${currency}`
     const balances = await cache.remember(
       key,
       balanceTtlMs,
-      () => Balances.read({ chain, address, currency, prices: options.prices }),
+      () => Balances.read({ chain, address, currency, prices: options.prices, bitcoin: options.bitcoin }),
       query.forceUpdate === 'true',
     )
     return c.json({ balances } satisfies Contract.BalancesAnswer)
@@ -84,4 +96,21 @@ export function create(options: BalancesOptions): Hono<Env> {
   })
 
   return app
+}
+
+/** The address in the path, valid for the chain's family (a 400 naming the family otherwise), normalized. */
+function addressOf(chain: Config['chains'][number], raw: string | undefined): string {
+  if (chain.id.startsWith('eip155:')) {
+    // Any text that is not one (too long, another family's) is named as what it is not.
+    if (!isEvmAddress(raw, { strict: true })) throw new HttpError(400, messages.invalidEvmAddress)
+    return getAddress(raw)
+  }
+  if (chain.id.startsWith('solana:')) {
+    if (!isSolanaAddress(raw)) throw new HttpError(400, messages.invalidSolanaAddress)
+    return raw
+  }
+  const problem = Accounts.addressProblem('bip122', chain.id.slice('bip122:'.length), raw ?? '')
+  if (problem !== undefined) throw new HttpError(400, `${messages.invalidBitcoinAddress}: ${problem}`)
+  // bech32 is caseless and indexed in lower case; Base58Check is not.
+  return bech32Start.test(raw ?? '') ? (raw ?? '').toLowerCase() : (raw ?? '')
 }

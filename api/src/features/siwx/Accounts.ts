@@ -8,8 +8,6 @@ import { eip155 } from './verifiers/eip155.ts'
 import { solana } from './verifiers/solana.ts'
 import type { Verifier } from './verifiers/Verifier.ts'
 
-export { bitcoinNetworks } from './verifiers/bip122.ts'
-
 const verifiers: Readonly<Record<Namespace, Verifier>> = { eip155, solana, bip122 }
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The connected EVM account's balances from the API, formatted for the Account view. Balances are cached
- * for 30 s, so opening and closing the modal costs the API nothing; after a failure none is asked for 30 s,
- * so a dead RPC is not hammered.
+ * The connected accounts' balances from the API (EVM, Solana and Bitcoin alike), formatted for the Account
+ * view. Balances are cached for 30 s per account and network, so opening and closing the modal costs the
+ * API nothing; after a failure none is asked for 30 s, so a dead RPC is not hammered.
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
@@ -24,9 +24,9 @@ export type TokenRow = { symbol: string; name: string; amount: string; fiat: str
 
 /** What this feature adds to a connected account. */
 export type BalanceFields = {
-  /** Native balance, truncated to 3 decimals (`9999.999 ETH`); EVM only for now. */
+  /** Native balance, truncated to 3 decimals (`9999.999 ETH`, `12.500 SOL`, `0.500 BTC`). */
   balance?: string | undefined
-  /** The ERC-20 tokens the account holds, from the API. */
+  /** The tokens (ERC-20, SPL) the account holds, from the API. */
   tokens: TokenRow[]
 }
 
@@ -38,29 +38,35 @@ export type AccountUi = {
 
 export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient>): Runtime {
   const { now, snackbar } = kernel
-  let balance: { key: string; entries?: Api.TokenBalance[] | undefined; at: number } | undefined
+  /** Per network and address: what the API said, and when it was asked. */
+  const balances = new Map<string, { entries?: Api.TokenBalance[] | undefined; at: number }>()
   /** Until when balance reads are blocked after a failure. */
   let blockedUntil = 0
 
-  /** `force` skips the modal's cache, `fresh` the API's too (after a transaction the API's is stale). */
-  async function refresh(force = false, fresh = false) {
-    const connection = kernel.connectionOf('eip155')
+  const keyOf = (network: Network, address: string) => `${network.id}:${address}`
+
+  /**
+   * The namespace's account, else the one the modal shows. `force` skips the modal's cache, `fresh` the
+   * API's too (after a transaction the API's is stale).
+   */
+  async function refresh(namespace = kernel.activeNamespace(), force = false, fresh = false) {
+    const connection = namespace && kernel.connectionOf(namespace)
     const network = connection && kernel.configured(connection.chainId)
     const address = connection?.accounts[0]?.address
     if (!network || !address) return
-    const key = `${network.id}:${address}`
+    const key = keyOf(network, address)
     if (now() < blockedUntil) return
-    if (!force && balance?.key === key && now() - balance.at < balanceCacheMs) return
-    balance = { key, entries: balance?.key === key ? balance.entries : undefined, at: now() }
+    const known = balances.get(key)
+    if (!force && known && now() - known.at < balanceCacheMs) return
+    balances.set(key, { entries: known?.entries, at: now() })
     try {
       const entries = await kernel.api.balances(network.id, address, { fresh })
-      if (balance?.key !== key) return
-      balance = { key, entries, at: now() }
+      balances.set(key, { entries, at: now() })
       kernel.changed()
     } catch (error) {
       // The toast, and no new attempt for a while; the balance stays at its last value (0.000 at first).
       blockedUntil = now() + balanceRetryBlockMs
-      if (balance?.key === key) balance = { ...balance, at: 0 }
+      balances.set(key, { entries: known?.entries, at: 0 })
       snackbar.show('error', texts.errors.tokenBalanceUnavailable)
       console.warn('[airlock] Could not read the balance.', error)
     }
@@ -76,19 +82,18 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
     } catch (error) {
       console.warn('[airlock] Could not wait for the transaction receipt.', error)
     }
-    await refresh(true, true)
+    await refresh('eip155', true, true)
   }
 
-  function fields(namespace: Caip.Namespace, connection: Connection): BalanceFields {
+  function fields(_namespace: Caip.Namespace, connection: Connection): BalanceFields {
     const address = connection.accounts[0]?.address ?? ''
     const network = kernel.configured(connection.chainId)
-    const entries = network && balance?.key === `${network.id}:${address}` ? balance.entries : undefined
+    const entries = network && balances.get(keyOf(network, address))?.entries
     const native = entries?.find((entry) => entry.address === undefined)
     return {
-      balance:
-        namespace === 'eip155' && network
-          ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
-          : undefined,
+      balance: network
+        ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
+        : undefined,
       tokens: (entries ?? [])
         .filter((entry) => entry.address !== undefined)
         .map((entry) => ({
@@ -116,15 +121,12 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
     ui,
     opened: () => void refresh(),
     connected(namespace) {
-      if (namespace === 'eip155') void refresh(true)
+      void refresh(namespace, true)
       return false
     },
     changed(namespace) {
-      if (namespace === 'eip155') void refresh(true)
+      void refresh(namespace, true)
       return false
-    },
-    disconnected(namespace) {
-      if (namespace === 'eip155') balance = undefined
     },
     requested(request, result) {
       if (request.method === 'eth_sendTransaction' && typeof result === 'string')

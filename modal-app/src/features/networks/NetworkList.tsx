@@ -1,21 +1,28 @@
+import { useState } from 'react'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 import { CheckIcon } from '../../shared/ui/icons.tsx'
 import { onListKeyDown } from '../../shared/ui/keys.ts'
 import type { NetworksUi } from './types.ts'
 
-/** Configured networks as buttons named by the network; the active one is marked current. */
+/**
+ * Networks as buttons named by the network (and "Testnet" where it is one); the current one is marked.
+ * Arrow keys, Home and End move along the list.
+ */
 export function NetworkList({
   networks,
   active,
+  label = texts.networks.title,
   ui,
 }: {
-  networks: Network[]
+  networks: readonly Network[]
   active?: string | undefined
+  /** The list's accessible name. */
+  label?: string
   ui: NetworksUi
 }) {
   return (
-    <ul className="list" aria-label={texts.networks.title} onKeyDown={onListKeyDown}>
+    <ul className="list network-list" aria-label={label} onKeyDown={onListKeyDown}>
       {networks.map((network) => {
         const current = network.id === active
         return (
@@ -26,13 +33,36 @@ export function NetworkList({
               aria-current={current ? 'true' : undefined}
               onClick={() => void ui.switchNetwork(network.id)}
             >
-              <span className="network-dot" aria-hidden="true" />
+              <NetworkIcon network={network} />
               <span className="row-label">{network.name}</span>
+              {network.testnet && <span className="tag">{texts.networks.testnet}</span>}
               {current && <CheckIcon />}
             </button>
           </li>
         )
       })}
     </ul>
+  )
+}
+
+/** The network's icon; without one (or when it fails to load), its initial. Decorative: the row names it. */
+function NetworkIcon({ network }: { network: Network }) {
+  const [failed, setFailed] = useState(false)
+  if (network.iconUrl && !failed)
+    return (
+      <img
+        className="network-icon"
+        src={network.iconUrl}
+        alt=""
+        width={24}
+        height={24}
+        referrerPolicy="no-referrer"
+        onError={() => setFailed(true)}
+      />
+    )
+  return (
+    <span className="network-icon network-monogram" aria-hidden="true">
+      {[...network.name][0]?.toUpperCase()}
+    </span>
   )
 }

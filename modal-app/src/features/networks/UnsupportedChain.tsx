@@ -1,20 +1,29 @@
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
 import { NetworkList } from './NetworkList.tsx'
-import type { NetworksUi } from './types.ts'
+import type { NetworksSlice, NetworksUi } from './types.ts'
 
-/** The wallet is on a network the app does not support: switch to a configured one, or disconnect. */
+/**
+ * The EVM wallet is on a network the app does not support: this names it, and offers the configured EVM
+ * networks to switch to, or to disconnect.
+ */
 export default function UnsupportedChain({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot
+  snapshot: CoreSnapshot & Partial<NetworksSlice>
   ui: CoreUi & NetworksUi
 }) {
+  const { unsupportedNetwork } = snapshot
+  const evm = snapshot.networkGroups?.find((entry) => entry.namespace === 'eip155')?.networks
   return (
     <div className="view">
-      <p className="muted">{texts.unsupportedChain.detail}</p>
-      <NetworkList networks={snapshot.networks} ui={ui} />
+      <p className="muted" data-testid="unsupported-chain">
+        {unsupportedNetwork
+          ? texts.unsupportedChain.current(unsupportedNetwork)
+          : texts.unsupportedChain.detail}
+      </p>
+      <NetworkList networks={evm ?? snapshot.networks} ui={ui} />
       <button type="button" className="row row-danger" onClick={() => void ui.disconnect()}>
         <span className="row-label">{texts.account.disconnect}</span>
       </button>

@@ -1,8 +1,12 @@
-/** The network views' actions: switching shows its progress and failure in the snackbar. */
+/**
+ * The network views' state and actions: every configured network by namespace, the chain an unsupported
+ * wallet is on, and switching, whose progress and failure show in the snackbar.
+ */
 import { Errors } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
-import type { NetworksUi } from './types.ts'
+import { group } from './groups.ts'
+import type { NetworksSlice, NetworksUi } from './types.ts'
 
 export function setup(kernel: Kernel): Runtime {
   const { router, snackbar } = kernel
@@ -24,5 +28,19 @@ export function setup(kernel: Kernel): Runtime {
       }
     },
   }
-  return { ui }
+
+  /** The EVM wallet's chain, when no configured network is that chain. */
+  function unsupportedNetwork(): string | undefined {
+    const chainId = kernel.connectionOf('eip155')?.chainId
+    if (!chainId || kernel.configured(chainId)) return undefined
+    return kernel.known(chainId)?.name ?? chainId
+  }
+
+  return {
+    ui,
+    snapshot: (): NetworksSlice => ({
+      networkGroups: group(kernel.networks(), (namespace) => kernel.currentIn(namespace)),
+      unsupportedNetwork: unsupportedNetwork(),
+    }),
+  }
 }

@@ -3,6 +3,8 @@
  * compact signatures most wallets still produce (P2PKH, P2SH-P2WPKH, P2WPKH). The signature may come as
  * base64 (the encoding of both BIPs) or hex.
  */
+
+import { type BitcoinNetwork, bech32Start, bitcoinNetworkOf } from '@airlock/bridge-protocol/BitcoinNetworks'
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1'
 import { ripemd160 } from '@noble/hashes/legacy'
 import { sha256 } from '@noble/hashes/sha2'
@@ -13,35 +15,18 @@ import type { Verifier } from './Verifier.ts'
 
 export const bip122: Verifier = {
   rpc: false,
-  supports: (reference) => bitcoinNetworks[reference] !== undefined,
+  supports: (reference) => bitcoinNetworkOf(reference) !== undefined,
   isAddress: (reference, address) => {
-    const network = bitcoinNetworks[reference]
+    const network = bitcoinNetworkOf(reference)
     return network !== undefined && decodeBitcoinAddress(address, network) !== undefined
   },
   // Bech32 is caseless; base58 is not.
-  caseless: (address) => bech32Prefix.test(address),
+  caseless: (address) => bech32Start.test(address),
   verify: async ({ reference, address, message, signature }) => {
-    const network = bitcoinNetworks[reference]
+    const network = bitcoinNetworkOf(reference)
     return network ? verifyBitcoin(address, message, signature, network) : false
   },
 }
-
-type BitcoinNetwork = { bech32: string; pubKeyHash: number; scriptHash: number }
-
-const mainnet: BitcoinNetwork = { bech32: 'bc', pubKeyHash: 0x00, scriptHash: 0x05 }
-const testnet: BitcoinNetwork = { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4 }
-const regtest: BitcoinNetwork = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4 }
-
-/** The Bitcoin networks sign-in knows, by CAIP-2 reference (the genesis block hash's first 32 digits). */
-export const bitcoinNetworks: Readonly<Record<string, BitcoinNetwork>> = {
-  '000000000019d6689c085ae165831e93': mainnet,
-  '000000000933ea01ad0ee984209779ba': testnet,
-  '00000000da84f2bafbbc53dee25a72ae': testnet, // testnet4
-  '00000008819873e925422c1ff0f99f7c': testnet, // signet
-  '0f9188f13cb7b2c71f2a335e3a4fc328': regtest,
-}
-
-const bech32Prefix = /^(?:bc|tb|bcrt)1/i
 
 type BitcoinOutput = {
   kind: 'p2pkh' | 'p2sh' | 'p2wpkh' | 'p2tr'
@@ -53,7 +38,7 @@ type BitcoinOutput = {
 
 function decodeBitcoinAddress(address: string, network: BitcoinNetwork): BitcoinOutput | undefined {
   try {
-    if (bech32Prefix.test(address)) {
+    if (bech32Start.test(address)) {
       const { version, prefix, data } = bitcoinAddress.fromBech32(address)
       if (prefix !== network.bech32) return undefined
       if (version === 0 && data.length === 20)

@@ -1,0 +1,13 @@
+/**
+ * The chain families the history indexer follows. A new family is a file beside this one implementing
+ * {@link Family}, and a line here.
+ */
+import type { Family } from '../Source.ts'
+import * as Eip155 from './eip155.ts'
+
+export const families: readonly Family[] = [Eip155.family]
+
+/** The family of a CAIP-2 chain id, if one is registered. */
+export function familyOf(chainId: string): Family | undefined {
+  return families.find((family) => chainId.startsWith(`${family.namespace}:`))
+}

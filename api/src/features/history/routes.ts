@@ -1,0 +1,67 @@
+/**
+ * `GET /v1/account/{account}/history`: the account's indexed transactions, newest first, a page at a time.
+ * It reads only the database, which the indexer (`Indexer.ts`) fills: every replica serves it, writer or not.
+ */
+import { Hono } from 'hono'
+import type { Config } from '../../Config.ts'
+import * as Contract from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
+import { HttpError, messages } from '../../http/errors.ts'
+import { type Env, known } from '../../http/project.ts'
+import type { PriceSource } from '../balances/Prices.ts'
+import * as Cursor from './Cursor.ts'
+import { families, familyOf } from './families/index.ts'
+import * as Queries from './Queries.ts'
+
+export const historyMessages = {
+  invalidAccount: 'Invalid account address',
+  invalidCursor: 'Invalid cursor',
+} as const
+
+export type HistoryOptions = {
+  db: Pick<Database, 'query'>
+  config: Pick<Config, 'chains'>
+  /** Prices transfers of priced currencies and tokens (USD); without it, items carry no `price`/`value`. */
+  prices?: PriceSource | undefined
+}
+
+const empty: Contract.HistoryAnswer = { data: [], next: null }
+
+/**
+ * @example
+ * app.route('/', History.create({ db, config, prices }))
+ */
+export function create(options: HistoryOptions): Hono<Env> {
+  const { db, config } = options
+  const app = new Hono<Env>()
+
+  app.get('/v1/account/:account/history', async (c) => {
+    const query = known(c, Contract.historyQuery)
+    const raw = c.req.param('account')
+    const [family, account] = families
+      .map((entry) => [entry, entry.account(raw)] as const)
+      .find(([, key]) => key !== undefined) ?? [undefined, undefined]
+    if (!family || account === undefined) throw new HttpError(400, historyMessages.invalidAccount)
+    const { chainId } = query
+    if (chainId && !config.chains.some((chain) => chain.id === chainId))
+      throw new HttpError(400, messages.unsupportedChain(chainId))
+    const scope = { account, chainId }
+    const after = query.cursor ? Cursor.decode(query.cursor, scope) : undefined
+    if (query.cursor && !after) throw new HttpError(400, historyMessages.invalidCursor)
+    // No on-ramp provider keeps purchases here yet; a chain of another family has none of this account's.
+    if (query.onramp || (chainId && familyOf(chainId) !== family)) return c.json(empty)
+    const page = await Queries.page(db, {
+      account,
+      chainId,
+      after,
+      chains: config.chains,
+      prices: options.prices,
+    })
+    return c.json({
+      data: page.items,
+      next: page.next ? Cursor.encode(page.next, scope) : null,
+    } satisfies Contract.HistoryAnswer)
+  })
+
+  return app
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import type { CustomNetwork } from '../CustomNetwork.ts'
+import { modalConfig } from './modalConfig.ts'
+
+const team: CustomNetwork = {
+  id: 'eip155:31338',
+  name: 'Team Devnet',
+  rpcUrl: 'http://127.0.0.1:8546',
+  explorer: { name: 'Team Scan', url: 'https://scan.team.example' },
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  iconUrl: 'data:image/svg+xml,%3Csvg/%3E',
+  testnet: true,
+}
+
+/** What the modal reads: the config after its trip through the URL. */
+const sent = (config: unknown) => JSON.parse(JSON.stringify(config))
+
+describe('the modal’s config', () => {
+  it('carries the page’s networks, RPC overrides and own networks whole', () => {
+    const config = modalConfig(
+      {
+        projectId: 'demo',
+        networks: ['eip155:31337', 'eip155:31338'],
+        rpcUrls: { 'eip155:31337': 'http://127.0.0.1:9545' },
+        customNetworks: [team],
+      },
+      false,
+    )
+    expect(sent(config)).toEqual({
+      networks: ['eip155:31337', 'eip155:31338'],
+      rpcUrls: { 'eip155:31337': 'http://127.0.0.1:9545' },
+      customNetworks: [team],
+    })
+  })
+
+  it('leaves out what the page did not set, and marks embedding and the older sign-in option', () => {
+    expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
+      networks: ['eip155:1'],
+    })
+    const config = modalConfig(
+      {
+        projectId: 'demo',
+        networks: ['eip155:1'],
+        siweConfig: { required: true },
+        walletConnectProjectId: 'wc',
+      },
+      true,
+    )
+    expect(sent(config)).toEqual({
+      networks: ['eip155:1'],
+      embedded: true,
+      walletConnect: { projectId: 'wc' },
+      siwx: { required: true, legacy: true },
+    })
+  })
+})

@@ -1,0 +1,29 @@
+/**
+ * The configuration the modal reads from its URL (`?config=<JSON>`, parsed by the modal's `Config.ts`):
+ * the page's options the modal needs, and nothing else (no callbacks, no elements).
+ */
+import type { AirlockOptions } from '../Airlock.ts'
+
+/**
+ * @example
+ * src.searchParams.set('config', JSON.stringify(modalConfig(options, false)))
+ */
+export function modalConfig(options: AirlockOptions, embedded: boolean) {
+  const signIn = options.siweConfig ?? options.siwx
+  return {
+    networks: options.networks,
+    rpcUrls: options.rpcUrls,
+    customNetworks: options.customNetworks,
+    themeMode: options.themeMode,
+    themeVariables: options.themeVariables,
+    features: options.features,
+    embedded: embedded || undefined,
+    walletConnect: options.walletConnectProjectId && {
+      projectId: options.walletConnectProjectId,
+      relayUrl: options.relayUrl,
+    },
+    featuredWalletIds: options.featuredWalletIds,
+    excludeWalletIds: options.excludeWalletIds,
+    siwx: signIn && { ...signIn, legacy: !!options.siweConfig || undefined },
+  }
+}
