@@ -32,6 +32,12 @@ export const devnetB = {
 
 export type DevnetChain = typeof devnetA | typeof devnetB
 
+/**
+ * CAIP-2 id of the devnet's Solana chain (its genesis hash is fixed: `solana/Solana.test.ts` checks they
+ * agree), which the test wallet lists as one of its chains.
+ */
+export const solanaDevnetId = 'solana:5Rqo9UxdHy9JBtqyVvuwV4Sv7wuDnKNh'
+
 /** Both devnet chains, A first; `Devnet.start` runs them in this order. */
 export const chains = [devnetA, devnetB] as const
 

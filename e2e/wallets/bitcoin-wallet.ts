@@ -2,6 +2,8 @@
  * Bitcoin test wallet, registered through the Wallet Standard with the `bitcoin:*` features defined by
  * ExodusMovement/bitcoin-wallet-standard (connect, signMessage, signTransaction).
  */
+
+import * as Regtest from '@airlock/devnet/bitcoin-regtest'
 import { secp256k1 } from '@noble/curves/secp256k1'
 import { Psbt, type Signer } from 'bitcoinjs-lib'
 import { invalidParams, isRecord } from './errors.ts'
@@ -191,7 +193,9 @@ export function installBitcoinWallet(
   options: BitcoinWalletOptions,
   runtime: WalletRuntime,
 ): BitcoinWalletControl {
-  const chain: IdentifierString = `bitcoin:${options.network}`
+  // The devnet's chain has no Wallet Standard name of its own: its CAIP-2 id names it.
+  const chain: IdentifierString =
+    options.network === 'devnet' ? Regtest.caipNetworkId : `bitcoin:${options.network}`
   const { address, publicKey } = bitcoinKeyFromPrivateKey(options.privateKeyHex, options.network)
   const account = new TestWalletAccount({
     address,

@@ -2,6 +2,8 @@
  * Key derivation and Bitcoin message hashing, shared by the page-side wallets and the Node-side
  * verifiers so that both sides can never disagree about an address or a digest.
  */
+
+import * as Regtest from '@airlock/devnet/bitcoin-regtest'
 import { ed25519 } from '@noble/curves/ed25519'
 import { secp256k1 } from '@noble/curves/secp256k1'
 import { sha256 } from '@noble/hashes/sha256'
@@ -37,6 +39,7 @@ export interface BitcoinKeyInfo {
 }
 
 export function bitcoinNetwork(name: BitcoinNetworkName): networks.Network {
+  if (name === 'devnet') return Regtest.network
   return name === 'regtest' ? networks.regtest : networks.testnet
 }
 

@@ -25,7 +25,8 @@ export interface SolanaWalletOptions {
   secretKeySeedHex: string
 }
 
-export type BitcoinNetworkName = 'regtest' | 'testnet'
+/** `devnet`: the devnet's Bitcoin-family chain (Litecoin Core's regtest, `rltc1…`). */
+export type BitcoinNetworkName = 'regtest' | 'testnet' | 'devnet'
 
 export interface BitcoinWalletOptions {
   /** 32-byte secp256k1 private key as hex (no 0x prefix needed). */
@@ -77,7 +78,7 @@ export function validateWalletOptions(options: WalletOptions): void {
   if (options.solana) requireHexKey('solana.secretKeySeedHex', options.solana.secretKeySeedHex)
   if (options.bitcoin) {
     requireHexKey('bitcoin.privateKeyHex', options.bitcoin.privateKeyHex)
-    if (options.bitcoin.network !== 'regtest' && options.bitcoin.network !== 'testnet') {
+    if (!['regtest', 'testnet', 'devnet'].includes(options.bitcoin.network)) {
       throw new Error(`Unknown bitcoin network ${String(options.bitcoin.network)}`)
     }
   }

@@ -39,6 +39,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { solanaDevnetId } from '../Chains.ts'
 import * as Solana from './Solana.ts'
 
 const finalizedDepth = 5
@@ -114,6 +115,12 @@ async function confirmedStatus(connection: Connection, signature: string) {
 function transfer(from: Keypair, to: PublicKey, lamports: number): Transaction {
   return new Transaction().add(SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }))
 }
+
+describe('identity', () => {
+  it('keeps the CAIP-2 id the browser side names it by: its genesis hash is fixed', () => {
+    expect(Solana.caipNetworkId).toBe(solanaDevnetId)
+  })
+})
 
 describe('web3.js v1', () => {
   it('confirms a SOL transfer with sendAndConfirmTransaction and charges 5,000 lamports', async () => {

@@ -71,7 +71,8 @@ export function pageWallets(
     const chains = [...(wallet?.chains ?? [])]
     const namespace = chains.some((c) => c.startsWith('solana:'))
       ? 'solana'
-      : chains.some((c) => c.startsWith('bitcoin:'))
+      : // Bitcoin wallets name chains `bitcoin:mainnet`, or by CAIP-2 id where the chain has no such name.
+        chains.some((c) => /^(bitcoin|bip122):/.test(c))
         ? 'bip122'
         : 0
     if (namespace && !own.has(wallet))

@@ -1,0 +1,124 @@
+/**
+ * The three chain families behind the modal, all real: anvil, the Solana chain over litesvm and Litecoin
+ * Core's regtest. Each test wallet connects in turn and the Account view shows what its chain says it
+ * holds; a transfer made outside the modal reaches the API's history within 2 s.
+ */
+
+import { Accounts } from '@airlock/devnet'
+import * as Regtest from '@airlock/devnet/bitcoin-regtest'
+import { solanaDevnetId } from '@airlock/devnet/chains'
+import type { FrameLocator, Page } from '@playwright/test'
+import { createWalletClient, type Hash, http, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { type WalletOptions, walletInitScript } from '../wallets/index.ts'
+import { addressesFromOptions } from '../wallets/verify.ts'
+import { test as base, clients, displayBalance, expect, walletOptions } from './fixtures.ts'
+
+const apiUrl = 'http://127.0.0.1:8787'
+const networks = ['eip155:31337', solanaDevnetId, Regtest.caipNetworkId].join(',')
+// The Bitcoin wallet on the devnet's own chain (`rltc1…`), the rest as every journey has them.
+const options: WalletOptions = {
+  ...walletOptions,
+  ...(walletOptions.bitcoin && { bitcoin: { ...walletOptions.bitcoin, network: 'devnet' } }),
+}
+const addresses = addressesFromOptions(options)
+
+const test = base.extend({
+  page: async ({ context }, use) => {
+    const page = await context.newPage()
+    await page.addInitScript({ content: await walletInitScript(options) })
+    await use(page)
+  },
+})
+
+/** What a chain's JSON-RPC answers, with no client library between. */
+async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await response.json()) as { result: T }).result
+}
+
+/** Connects the named wallet from Connect, and waits for its account in the Account view. */
+async function connect(page: Page, modal: FrameLocator, name: string, address: string) {
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', address)
+}
+
+async function disconnect(page: Page, modal: FrameLocator) {
+  await modal.getByRole('button', { name: 'Disconnect' }).click()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+}
+
+/** The modal's rule: truncated, not rounded, to 3 decimals. */
+const shown = (numeric: string, symbol: string) => {
+  const [whole, fraction = ''] = numeric.split('.')
+  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`
+}
+
+test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view shows what each chain holds', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+
+  const evm = addresses.evm?.address as `0x${string}`
+  await connect(page, modal, 'Airlock Test Wallet', evm)
+  await expect(modal.getByTestId('account-balance')).toHaveText(
+    displayBalance(await clients.a.getBalance({ address: evm })),
+  )
+  await expect(modal.getByTestId('account-tokens')).toContainText('ALT')
+  await disconnect(page, modal)
+
+  const solana = addresses.solana?.address as string
+  await connect(page, modal, 'Airlock Test Solana', solana)
+  const lamports = await rpc<{ value: number }>('http://127.0.0.1:8899', 'getBalance', [
+    solana,
+    { commitment: 'confirmed' },
+  ])
+  expect(lamports.value).toBeGreaterThan(0)
+  await expect(modal.getByTestId('account-balance')).toHaveText(shown(String(lamports.value / 1e9), 'SOL'))
+  // The USDC-like SPL token the devnet funded it with.
+  await expect(modal.getByTestId('account-tokens').getByTestId('token-amount')).toHaveText(/ USDC$/)
+  await disconnect(page, modal)
+
+  const bitcoin = addresses.bitcoin?.address as string
+  expect(bitcoin).toMatch(/^rltc1q/)
+  await connect(page, modal, 'Airlock Test Bitcoin', bitcoin)
+  const esplora = `${apiUrl}/v1/bip122/${Regtest.caipNetworkId.slice('bip122:'.length)}/esplora`
+  const stats = (await (await fetch(`${esplora}/address/${bitcoin}`)).json()) as {
+    chain_stats: { funded_txo_sum: number; spent_txo_sum: number }
+    mempool_stats: { funded_txo_sum: number; spent_txo_sum: number }
+  }
+  const sats =
+    stats.chain_stats.funded_txo_sum -
+    stats.chain_stats.spent_txo_sum +
+    stats.mempool_stats.funded_txo_sum -
+    stats.mempool_stats.spent_txo_sum
+  expect(sats).toBeGreaterThan(0)
+  await expect(modal.getByTestId('account-balance')).toHaveText(shown(String(sats / 1e8), 'rLTC'))
+})
+
+test('a transfer made outside the modal is in the account history within 2 s', async ({ page }) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const to = addresses.evm?.address as `0x${string}`
+  const sender = privateKeyToAccount(Accounts.all()[6]?.privateKey as `0x${string}`)
+  const wallet = createWalletClient({ account: sender, transport: http('http://127.0.0.1:8545') })
+  const hash: Hash = await wallet.sendTransaction({ chain: null, to, value: parseEther('0.01') })
+  const sent = Date.now()
+  const history = `${apiUrl}/v1/account/${to}/history?projectId=demo&chainId=eip155:31337`
+  type Answer = { data: { id: string; metadata: { operationType: string; sentFrom: string } }[] }
+  await expect
+    .poll(
+      async () => ((await (await fetch(history)).json()) as Answer).data.find((item) => item.id === hash),
+      {
+        timeout: 5_000,
+        intervals: [100],
+      },
+    )
+    .toMatchObject({ metadata: { operationType: 'receive', sentFrom: sender.address.toLowerCase() } })
+  expect(Date.now() - sent).toBeLessThan(2_000)
+})
