@@ -8,7 +8,15 @@ import { Accounts } from '@airlock/devnet'
 import * as Regtest from '@airlock/devnet/bitcoin-regtest'
 import { solanaDevnetId } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
-import { createWalletClient, type Hash, http, parseEther } from 'viem'
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js'
+import { createWalletClient, formatUnits, type Hash, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type WalletOptions, walletInitScript } from '../wallets/index.ts'
 import { addressesFromOptions } from '../wallets/verify.ts'
@@ -80,7 +88,9 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
     { commitment: 'confirmed' },
   ])
   expect(lamports.value).toBeGreaterThan(0)
-  await expect(modal.getByTestId('account-balance')).toHaveText(shown(String(lamports.value / 1e9), 'SOL'))
+  await expect(modal.getByTestId('account-balance')).toHaveText(
+    shown(formatUnits(BigInt(lamports.value), 9), 'SOL'),
+  )
   // The USDC-like SPL token the devnet funded it with.
   await expect(modal.getByTestId('account-tokens').getByTestId('token-amount')).toHaveText(/ USDC$/)
   await disconnect(page, modal)
@@ -99,12 +109,13 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
     stats.mempool_stats.funded_txo_sum -
     stats.mempool_stats.spent_txo_sum
   expect(sats).toBeGreaterThan(0)
-  await expect(modal.getByTestId('account-balance')).toHaveText(shown(String(sats / 1e8), 'rLTC'))
+  await expect(modal.getByTestId('account-balance')).toHaveText(shown(formatUnits(BigInt(sats), 8), 'rLTC'))
 })
 
 test('a transfer made outside the modal is in the account history within 2 s', async ({ page }) => {
   await page.goto(`/module.html?networks=${networks}`)
-  const to = addresses.evm?.address as `0x${string}`
+  // To an account no other journey reads a balance of: the API caches balances for 30 s.
+  const to = Accounts.all()[7]?.address as `0x${string}`
   const sender = privateKeyToAccount(Accounts.all()[6]?.privateKey as `0x${string}`)
   const wallet = createWalletClient({ account: sender, transport: http('http://127.0.0.1:8545') })
   const hash: Hash = await wallet.sendTransaction({ chain: null, to, value: parseEther('0.01') })
@@ -121,4 +132,54 @@ test('a transfer made outside the modal is in the account history within 2 s', a
     )
     .toMatchObject({ metadata: { operationType: 'receive', sentFrom: sender.address.toLowerCase() } })
   expect(Date.now() - sent).toBeLessThan(2_000)
+})
+
+test('the Solana wallet signs a real transfer through Airlock, and the chain and the Account view have it', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.solana?.address as string
+  await connect(page, modal, 'Airlock Test Solana', from)
+  const connection = new Connection('http://127.0.0.1:8899', 'confirmed')
+  const to = Keypair.generate().publicKey
+  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash()
+  const message = new TransactionMessage({
+    payerKey: new PublicKey(from),
+    recentBlockhash: blockhash,
+    instructions: [
+      SystemProgram.transfer({ fromPubkey: new PublicKey(from), toPubkey: to, lamports: 1_500_000_000 }),
+    ],
+  }).compileToV0Message()
+  const unsigned = new VersionedTransaction(message).serialize()
+  // What a Wallet Standard dApp does with Airlock's Solana wallet: the modal passes it to the page's wallet.
+  const signed = await page.evaluate(
+    async (bytes) => {
+      const wallet = window.airlock?.providers.solana
+      const account = wallet?.accounts[0]
+      const feature = wallet?.features['solana:signTransaction'] as {
+        signTransaction(input: {
+          account: unknown
+          transaction: Uint8Array
+        }): Promise<{ signedTransaction: Uint8Array }[]>
+      }
+      const [result] = await feature.signTransaction({ account, transaction: new Uint8Array(bytes) })
+      return [...(result?.signedTransaction ?? [])]
+    },
+    [...unsigned],
+  )
+  const signature = await connection.sendRawTransaction(Uint8Array.from(signed))
+  await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed')
+  // On chain: the receiver holds exactly what was sent.
+  expect(await connection.getBalance(to, 'confirmed')).toBe(1_500_000_000)
+  const left = await connection.getBalance(new PublicKey(from), 'confirmed')
+  // And the API, asked past its 30 s cache, reads the same from the chain.
+  const answer = (await (
+    await fetch(
+      `${apiUrl}/v1/account/${from}/balance?projectId=demo&chainId=${solanaDevnetId}&forceUpdate=true`,
+    )
+  ).json()) as { balances: { symbol: string; quantity: { numeric: string } }[] }
+  expect(answer.balances.find((entry) => entry.symbol === 'SOL')?.quantity.numeric).toBe(
+    formatUnits(BigInt(left), 9),
+  )
 })

@@ -20,6 +20,7 @@ import {
   defaultWalletOptions,
   EVM_WALLET_NAME,
   EVM_WALLET_RDNS,
+  SOLANA_CHAINS,
   SOLANA_WALLET_NAME,
   setWalletMode,
   type WalletOptions,
@@ -316,7 +317,7 @@ test.describe('Wallet Standard', () => {
       addresses: [solana.address],
       keyLength: 32,
       changes: [1],
-      chains: ['solana:devnet', 'solana:localnet'],
+      chains: [...SOLANA_CHAINS],
     })
 
     const message = 'Sign in to Airlock (Solana)'
