@@ -16,6 +16,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js'
+import { Psbt, payments } from 'bitcoinjs-lib'
 import { createWalletClient, formatUnits, type Hash, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { type WalletOptions, walletInitScript } from '../wallets/index.ts'
@@ -134,7 +135,7 @@ test('a transfer made outside the modal is in the account history within 2 s', a
   expect(Date.now() - sent).toBeLessThan(2_000)
 })
 
-test('the Solana wallet signs a real transfer through Airlock, and the chain and the Account view have it', async ({
+test('the Solana wallet signs a real transfer through Airlock: confirmed on the chain, read back by the API, in the history within 2 s', async ({
   page,
   modal,
 }) => {
@@ -152,6 +153,9 @@ test('the Solana wallet signs a real transfer through Airlock, and the chain and
     ],
   }).compileToV0Message()
   const unsigned = new VersionedTransaction(message).serialize()
+  // The history of an account someone has looked at is followed from then on.
+  const history = `${apiUrl}/v1/account/${from}/history?projectId=demo&chainId=${solanaDevnetId}`
+  expect((await fetch(history)).status).toBe(200)
   // What a Wallet Standard dApp does with Airlock's Solana wallet: the modal passes it to the page's wallet.
   const signed = await page.evaluate(
     async (bytes) => {
@@ -169,10 +173,24 @@ test('the Solana wallet signs a real transfer through Airlock, and the chain and
     [...unsigned],
   )
   const signature = await connection.sendRawTransaction(Uint8Array.from(signed))
+  const sent = Date.now()
   await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed')
   // On chain: the receiver holds exactly what was sent.
   expect(await connection.getBalance(to, 'confirmed')).toBe(1_500_000_000)
   const left = await connection.getBalance(new PublicKey(from), 'confirmed')
+  // In the account's history within 2 s of being sent, as a send of 1.5 SOL.
+  type Answer = { data: { id: string; metadata: { operationType: string } }[] }
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(history)).json()) as Answer).data.find((item) => item.id === signature),
+      {
+        timeout: 5_000,
+        intervals: [100],
+      },
+    )
+    .toMatchObject({ metadata: { operationType: 'send' } })
+  expect(Date.now() - sent).toBeLessThan(2_000)
   // And the API, asked past its 30 s cache, reads the same from the chain.
   const answer = (await (
     await fetch(
@@ -182,4 +200,72 @@ test('the Solana wallet signs a real transfer through Airlock, and the chain and
   expect(answer.balances.find((entry) => entry.symbol === 'SOL')?.quantity.numeric).toBe(
     formatUnits(BigInt(left), 9),
   )
+})
+
+test('the Bitcoin wallet signs a real spend through Airlock; the node takes it and the index shows it', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.bitcoin?.address as string
+  await connect(page, modal, 'Airlock Test Bitcoin', from)
+  const esplora = `${apiUrl}/v1/bip122/${Regtest.caipNetworkId.slice('bip122:'.length)}/esplora`
+  const utxos = (await (await fetch(`${esplora}/address/${from}/utxo`)).json()) as {
+    txid: string
+    vout: number
+    value: number
+  }[]
+  const coin = utxos.sort((a, b) => b.value - a.value)[0]
+  if (!coin) throw new Error(`the devnet funded ${from} with nothing`)
+  const own = payments.p2wpkh({ address: from, network: Regtest.network }).output as Uint8Array
+  // Paid to a fresh key hash nobody holds: only the amount matters here.
+  const hash = crypto.getRandomValues(new Uint8Array(20))
+  const to = payments.p2wpkh({ hash, network: Regtest.network }).address as string
+  const amount = 10_000_000
+  const fee = 2_000
+  const psbt = new Psbt({ network: Regtest.network })
+  psbt.addInput({
+    hash: coin.txid,
+    index: coin.vout,
+    witnessUtxo: { script: own, value: BigInt(coin.value) },
+  })
+  psbt.addOutput({ address: to, value: BigInt(amount) })
+  psbt.addOutput({ address: from, value: BigInt(coin.value - amount - fee) })
+  // What a Wallet Standard dApp does with Airlock's Bitcoin wallet: the modal passes it to the page's wallet.
+  const signed = await page.evaluate(
+    async (raw) => {
+      const wallet = window.airlock?.providers.bip122
+      const account = wallet?.accounts[0]
+      const feature = wallet?.features['bitcoin:signTransaction'] as {
+        signTransaction(input: {
+          psbt: Uint8Array
+          inputsToSign: { account: unknown; signingIndexes: number[] }[]
+        }): Promise<{ signedPsbt: Uint8Array }[]>
+      }
+      const [result] = await feature.signTransaction({
+        psbt: Uint8Array.from(raw),
+        inputsToSign: [{ account, signingIndexes: [0] }],
+      })
+      return [...(result?.signedPsbt ?? [])]
+    },
+    [...psbt.toBuffer()],
+  )
+  const transaction = Psbt.fromBuffer(Uint8Array.from(signed), { network: Regtest.network })
+    .finalizeAllInputs()
+    .extractTransaction()
+  const broadcast = await fetch(`${esplora}/tx`, { method: 'POST', body: transaction.toHex() })
+  expect(broadcast.status).toBe(200)
+  expect(await broadcast.text()).toBe(transaction.getId())
+  // The node took it: the receiver's coins are there, waiting for the next block or in it.
+  await expect
+    .poll(async () => {
+      const stats = (await (await fetch(`${esplora}/address/${to}`)).json()) as {
+        chain_stats: { funded_txo_sum: number }
+        mempool_stats: { funded_txo_sum: number }
+      }
+      return stats.chain_stats.funded_txo_sum + stats.mempool_stats.funded_txo_sum
+    })
+    .toBe(amount)
+  const status = (await (await fetch(`${esplora}/tx/${transaction.getId()}`)).json()) as { fee: number }
+  expect(status.fee).toBe(fee)
 })

@@ -174,4 +174,25 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    name: 'history-accounts-followed',
+    statements: [
+      // Fees (Solana, Bitcoin) are transfers of their own: native currency the sender paid the network.
+      'alter table history_transfers drop constraint history_transfers_kind_check',
+      `alter table history_transfers add constraint history_transfers_kind_check
+        check (kind in ('native', 'fungible', 'nft', 'fee'))`,
+      // Addresses a family follows one by one (Solana: no blocks to read), each with its own cursor: the
+      // newest signature indexed, null before the first read. owner: the wallet whose history the address
+      // feeds (itself, or the wallet of a token account); asked_at: when the route last asked about it.
+      `create table history_watched (
+        chain_id text not null,
+        address text not null,
+        owner text not null,
+        newest text,
+        asked_at bigint not null,
+        primary key (chain_id, address)
+      )`,
+      'create index history_watched_owner on history_watched (chain_id, owner)',
+    ],
+  },
 ]

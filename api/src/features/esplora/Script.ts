@@ -3,6 +3,7 @@
  * hand over bitcoinjs-lib's encoders because its `address.toOutputScript`/`fromOutputScript` need an ECC
  * library for P2TR, and a script's address needs no curve arithmetic.
  */
+import type { BitcoinNetwork } from '@airlock/bridge-protocol/BitcoinNetworks'
 import { address as bitcoinAddress, type Network } from 'bitcoinjs-lib'
 
 /** `scriptpubkey_type` as Esplora (electrs) names it. */
@@ -102,5 +103,15 @@ export function fromAddress(address: string, network: Network): Uint8Array | und
     return undefined
   } catch {
     return undefined
+  }
+}
+
+/** bitcoinjs parameters of a network Airlock knows: only the address fields matter to an index. */
+export function networkFrom(known: BitcoinNetwork): Network {
+  return {
+    ...known,
+    messagePrefix: '\x18Bitcoin Signed Message:\n',
+    bip32: { public: 0x043587cf, private: 0x04358394 },
+    wif: 0xef,
   }
 }

@@ -11,21 +11,16 @@ import type { Env } from '../../http/project.ts'
 import type { BitcoinBalances } from '../balances/Balances.ts'
 import * as Explorer from './Explorer.ts'
 import * as Routes from './routes.ts'
+import * as Script from './Script.ts'
 
-/** bitcoinjs parameters of a known network: only the address fields matter to an index. */
+/** bitcoinjs parameters of the chain's network. */
 function networkOf(chain: Chain): Network {
-  const reference = chain.id.slice('bip122:'.length)
-  const known = bitcoinNetworkOf(reference)
+  const known = bitcoinNetworkOf(chain.id.slice('bip122:'.length))
   if (!known)
     throw new Error(
       `Invalid Airlock API configuration: chain ${chain.id} is not a Bitcoin network Airlock knows, so its addresses cannot be told apart`,
     )
-  return {
-    ...known,
-    messagePrefix: '\x18Bitcoin Signed Message:\n',
-    bip32: { public: 0x043587cf, private: 0x04358394 },
-    wif: 0xef,
-  }
+  return Script.networkFrom(known)
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Chain } from '../../Config.ts'
 import type { Database } from '../../Database.ts'
-import type { Block, Source } from './Source.ts'
+import type { Block, Follower, Source, Step } from './Source.ts'
 import * as Store from './Store.ts'
 
 export type FollowerOptions = {
@@ -21,15 +21,6 @@ export type FollowerOptions = {
   backfill?: number | undefined
   /** Told when a reorg is deeper than the kept hashes (the fork point is then a guess). */
   warn?: ((message: string) => void) | undefined
-}
-
-/** `behind`: more blocks are waiting; `idle`: caught up; `superseded`: another writer moved first. */
-type Step = 'behind' | 'idle' | 'rewound' | 'superseded'
-
-export type Follower = {
-  step(): Promise<Step>
-  /** Blocks this follower appended (not those of other writers). */
-  readonly indexed: number
 }
 
 /** Metadata of this many assets is remembered in memory as known; past it the memo starts over. */
@@ -66,7 +57,7 @@ export function create(options: FollowerOptions): Follower {
     for (const block of blocks)
       for (const tx of block.transactions)
         for (const transfer of tx.transfers)
-          if (transfer.kind !== 'native' && !known.has(transfer.asset))
+          if ((transfer.kind === 'fungible' || transfer.kind === 'nft') && !known.has(transfer.asset))
             assets.set(transfer.asset, transfer.kind)
     const missing = await Store.unknownAssets(db, chain.id, [...assets.keys()])
     if (missing.length > 0) {

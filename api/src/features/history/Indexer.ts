@@ -8,7 +8,7 @@ import type { Chain, Config } from '../../Config.ts'
 import type { Database } from '../../Database.ts'
 import * as Follower from './Follower.ts'
 import { familyOf } from './families/index.ts'
-import type { Source } from './Source.ts'
+import type { Family, Follower as FollowerType, Source } from './Source.ts'
 import * as WriterLock from './WriterLock.ts'
 
 export type IndexerOptions = {
@@ -30,7 +30,7 @@ type ChainStatus = {
   chainId: string
   /** Whether this replica holds the chain's writer lock. */
   writing: boolean
-  /** Blocks this replica appended since it started. */
+  /** Blocks (transactions, for a family with a follower of its own) this replica appended since it started. */
   indexed: number
   /** The last failure while it persists. */
   failing: string | undefined
@@ -57,8 +57,15 @@ export function start(options: IndexerOptions): Indexer {
   const stopping = new AbortController()
   const statuses: ChainStatus[] = []
 
-  const run = async (chain: Chain, source: Source): Promise<ChainStatus> => {
-    const follower = Follower.create({ ...options, chain, source, warn: log })
+  const sources: Source[] = []
+  const followerOf = (chain: Chain, family: Family): FollowerType => {
+    if (!('source' in family)) return family.follower({ db, chain, warn: log })
+    const source = family.source(chain)
+    sources.push(source)
+    return Follower.create({ ...options, chain, source, warn: log })
+  }
+
+  const run = async (chain: Chain, follower: FollowerType): Promise<ChainStatus> => {
     const status: ChainStatus = { chainId: chain.id, writing: false, indexed: 0, failing: undefined }
     statuses.push(status)
     let failures = 0
@@ -89,7 +96,7 @@ export function start(options: IndexerOptions): Indexer {
 
   const loops = options.config.chains.flatMap((chain) => {
     const family = familyOf(chain.id)
-    return family ? [run(chain, family.source(chain))] : []
+    return family ? [run(chain, followerOf(chain, family))] : []
   })
 
   return {
@@ -97,6 +104,7 @@ export function start(options: IndexerOptions): Indexer {
     async stop() {
       stopping.abort()
       await Promise.all(loops)
+      for (const source of sources) source.close?.()
       await lock.close()
     },
   }

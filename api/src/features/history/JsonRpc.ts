@@ -31,7 +31,9 @@ export type Client = {
 
 export type ClientOptions = {
   /** @default 10_000 */
-  timeoutMs?: number
+  timeoutMs?: number | undefined
+  /** Reads the answer's text. @default JSON.parse */
+  parse?: ((text: string) => unknown) | undefined
 }
 
 type Answer = { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } }
@@ -57,7 +59,7 @@ export function create(url: string, options: ClientOptions = {}): Client {
     }
     if (!response.ok) throw new RpcUnavailable(`${url} answered HTTP ${response.status}`)
     try {
-      return await response.json()
+      return (options.parse ?? JSON.parse)(await response.text())
     } catch (error) {
       throw new RpcUnavailable(`${url} answered something that is not JSON`, { cause: error })
     }

@@ -9,7 +9,7 @@ import type { Database } from '../../Database.ts'
 import * as Prices from '../balances/Prices.ts'
 import type { Position } from './Cursor.ts'
 import * as Items from './Items.ts'
-import type { TransactionKind } from './Source.ts'
+import type { TransactionKind, Transfer } from './Source.ts'
 
 /**
  * Items per page. The Activity tab shows about seven rows at 360 px, so 20 is three screens for one request;
@@ -49,7 +49,7 @@ type TxRow = {
 type TransferRow = {
   chain_id: string
   tx_hash: string
-  kind: 'native' | 'fungible' | 'nft'
+  kind: Transfer['kind']
   asset: string
   token_id: string | null
   sender: string
@@ -166,13 +166,16 @@ function item(row: TxRow, rows: TransferRow[], options: PageOptions, priced: Pri
     metadata: {
       minedAt: new Date(Number(row.mined_at)).toISOString(),
       chain: row.chain_id,
+      // A fee is what the transaction cost, not what it did: a transfer that pays only a fee is no burn.
       operationType: Items.operationType(
         row.kind,
-        transfers.map((transfer) => ({
-          direction: transfer.direction,
-          from: transfer.sender,
-          to: transfer.recipient,
-        })),
+        transfers
+          .filter((transfer) => transfer.kind !== 'fee')
+          .map((transfer) => ({
+            direction: transfer.direction,
+            from: transfer.sender,
+            to: transfer.recipient,
+          })),
       ),
       status: row.status,
       sentFrom: row.sender,
@@ -190,7 +193,7 @@ function item(row: TxRow, rows: TransferRow[], options: PageOptions, priced: Pri
           direction: transfer.direction,
           quantity: { numeric: amount.toString() },
         }
-      const native = transfer.kind === 'native'
+      const native = transfer.kind === 'native' || transfer.kind === 'fee'
       const decimals = native ? (chain?.nativeCurrency.decimals ?? 18) : nullableNumber(transfer.decimals)
       const numeric = Items.quantity(amount, decimals)
       const price = priced.get(`${transfer.chain_id} ${transfer.asset || Prices.native}`)

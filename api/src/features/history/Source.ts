@@ -1,10 +1,13 @@
 /**
  * What the indexer asks of a chain, whatever its family: a {@link Source} yields blocks already normalised
  * into transactions and transfers, and a {@link Family} makes sources for its chains and reads its
- * addresses. The indexer, the store and the route know only these types, so adding a chain family (Solana,
- * Bitcoin) is one file under `families/` and one line in `families/index.ts`.
+ * addresses. A family whose nodes serve no blocks (Solana's RPC here has no getBlock) brings a
+ * {@link Follower} of its own instead, and may start following an account when the route is asked about it
+ * ({@link Family.watch}). The indexer, the store and the route know only these types, so adding a chain
+ * family is one file under `families/` and one line in `families/index.ts`.
  */
 import type { Chain } from '../../Config.ts'
+import type { Database } from '../../Database.ts'
 
 /** A block of the canonical chain, as far as the source knows. */
 export type Block = {
@@ -37,7 +40,11 @@ export type Transaction = {
 export type Transfer = {
   /** Unique within its transaction, in the order the transfers happened. */
   position: number
-  kind: 'native' | 'fungible' | 'nft'
+  /**
+   * `fee`: native currency the sender paid the network (to ''), shown as a transfer of its own and never
+   * read as a send or a burn.
+   */
+  kind: 'native' | 'fungible' | 'nft' | 'fee'
   /** The token contract (mint, program…); '' for the native currency. */
   asset: string
   tokenId?: string | undefined
@@ -71,6 +78,28 @@ export type Source = {
   blocks(from: number, to: number): Promise<Block[]>
   /** Metadata of tokens first seen in transfers of `kind`; a token that does not answer gets empty names. */
   describe(assets: readonly { address: string; kind: AssetInfo['kind'] }[]): Promise<AssetInfo[]>
+  /** Lets go of idle connections to the RPC, once the indexer stops (a Bitcoin node's shutdown waits for them). */
+  close?(): void
+}
+
+/** `behind`: more is waiting; `idle`: caught up; `superseded`: another writer moved first. */
+export type Step = 'behind' | 'idle' | 'rewound' | 'superseded'
+
+/** Follows one chain into the store, a step at a time; the indexer calls `step` while it holds the lock. */
+export type Follower = {
+  step(): Promise<Step>
+  /** Transactions or blocks this follower appended (not those of other writers). */
+  readonly indexed: number
+}
+
+type Db = Pick<Database, 'query' | 'transaction'>
+
+/** What a family's own follower is given. */
+export type FollowerContext = {
+  db: Db
+  chain: Chain
+  /** Told about what an operator should know (history skipped, an RPC's odd answer). */
+  warn: (message: string) => void
 }
 
 /** A chain family: `eip155`, `solana`, `bip122`. */
@@ -82,6 +111,18 @@ export type Family = {
    * addresses.
    */
   account(address: string): string | undefined
-  /** A source following `chain`. */
-  source(chain: Chain): Source
-}
+  /**
+   * Called by the history route before it reads `account`'s items on `chain`: a family that follows
+   * accounts rather than blocks starts following this one here. Never throws; bounded in time.
+   */
+  watch?(context: { db: Db; chain: Chain }, account: string): Promise<void>
+} & (
+  | {
+      /** A source the indexer follows block by block (`Follower.ts`), with reorgs found by block hashes. */
+      source(chain: Chain): Source
+    }
+  | {
+      /** A follower of the family's own, for chains whose RPC serves no blocks. */
+      follower(context: FollowerContext): Follower
+    }
+)

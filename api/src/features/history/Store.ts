@@ -50,13 +50,21 @@ export async function append(db: Db, chainId: string, from: Cursor, blocks: Bloc
   const last = blocks.at(-1)
   if (!last) return true
   return moveCursor(db, chainId, from, { height: last.number, hash: last.hash }, async (tx) => {
-    await insertRows(tx, chainId, blocks)
+    await tx.query(
+      `insert into history_blocks (chain_id, number, hash)
+       select $1, * from unnest($2::bigint[], $3::text[]) on conflict do nothing`,
+      [chainId, blocks.map((block) => block.number), blocks.map((block) => block.hash)],
+    )
+    await record(tx, chainId, blocks)
     await tx.query('delete from history_blocks where chain_id = $1 and number <= $2', [
       chainId,
       last.number - keep,
     ])
   })
 }
+
+/** Transactions grouped by the block (slot) they landed in, for a family that reads no whole blocks. */
+export type Landed = Pick<Block, 'number' | 'timestamp' | 'transactions'>
 
 /** Forgets everything above `to` (a reorg replaced it) and moves the cursor back there. */
 export async function rewind(db: Db, chainId: string, from: Cursor, to: Cursor): Promise<boolean> {
@@ -95,13 +103,16 @@ async function moveCursor(
   }
 }
 
-async function insertRows(tx: Pick<Database, 'query'>, chainId: string, blocks: Block[]): Promise<void> {
-  const b = columns(2)
+/**
+ * Writes the blocks' transactions, transfers and the accounts they concern, inside the caller's database
+ * transaction; rows already there are skipped. A family that follows accounts, not blocks, writes through
+ * this alone (its slots have no kept hashes).
+ */
+export async function record(tx: Pick<Database, 'query'>, chainId: string, blocks: readonly Landed[]) {
   const t = columns(8)
   const f = columns(9)
   const a = columns(5)
   for (const block of blocks) {
-    b.push(block.number, block.hash)
     for (const x of block.transactions) {
       t.push(x.hash, block.number, x.index, block.timestamp, x.status, x.kind, x.from, x.to)
       // A failed transaction concerns only its sender: it moved nothing of anyone else's.
@@ -124,11 +135,6 @@ async function insertRows(tx: Pick<Database, 'query'>, chainId: string, blocks: 
       for (const party of parties) a.push(party, x.hash, block.timestamp, block.number, x.index)
     }
   }
-  await tx.query(
-    `insert into history_blocks (chain_id, number, hash)
-     select $1, * from unnest($2::bigint[], $3::text[]) on conflict do nothing`,
-    [chainId, ...b.arrays],
-  )
   await tx.query(
     `insert into history_transactions (chain_id, hash, block_number, tx_index, mined_at, status, kind, sender, recipient)
      select $1, * from unnest($2::text[], $3::bigint[], $4::int[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
@@ -204,7 +210,8 @@ export async function saveConfigured(db: Pick<Database, 'query'>, chain: Chain):
          symbol = excluded.symbol, decimals = excluded.decimals, icon_url = excluded.icon_url`,
       [
         chain.id,
-        token.address.toLowerCase(),
+        // EVM contracts are keyed in lowercase; base58 mints are case-sensitive and stay as written.
+        token.address.startsWith('0x') ? token.address.toLowerCase() : token.address,
         token.name,
         token.symbol,
         token.decimals,

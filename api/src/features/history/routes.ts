@@ -19,7 +19,8 @@ export const historyMessages = {
 } as const
 
 export type HistoryOptions = {
-  db: Pick<Database, 'query'>
+  /** Read; written only when a family starts following an account it is asked about (Solana). */
+  db: Pick<Database, 'query' | 'transaction'>
   config: Pick<Config, 'chains'>
   /** Prices transfers of priced currencies and tokens (USD); without it, items carry no `price`/`value`. */
   prices?: PriceSource | undefined
@@ -50,6 +51,14 @@ export function create(options: HistoryOptions): Hono<Env> {
     if (query.cursor && !after) throw new HttpError(400, historyMessages.invalidCursor)
     // No on-ramp provider keeps purchases here yet; a chain of another family has none of this account's.
     if (query.onramp || (chainId && familyOf(chainId) !== family)) return c.json(empty)
+    // A family that follows accounts, not blocks, starts with this one (its first read is bounded in time).
+    const { watch } = family
+    if (watch)
+      await Promise.all(
+        config.chains
+          .filter((chain) => (chainId ? chain.id === chainId : familyOf(chain.id) === family))
+          .map((chain) => watch({ db, chain }, account)),
+      )
     const page = await Queries.page(db, {
       account,
       chainId,
