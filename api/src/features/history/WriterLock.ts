@@ -42,7 +42,8 @@ const namespace = 0x48495354
  * if (await lock.tryAcquire('eip155:1')) { … }
  */
 export function open(db: Database, options: LockOptions = {}): WriterLock {
-  const url = 'url' in options ? options.url : process.env.DATABASE_URL
+  // Undefined falls back to the environment, as `Database.open` does: `Indexer.start` always passes the key.
+  const url = options.url ?? process.env.DATABASE_URL
   if (db.engine === 'postgres' && !url)
     throw new Error(
       'The history indexer needs the PostgreSQL URL for its lock session (lockUrl or DATABASE_URL).',
