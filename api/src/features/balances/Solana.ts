@@ -82,25 +82,58 @@ export async function amounts(chain: Chain, address: string): Promise<Amount[]> 
   }
 }
 
-async function call<T>(url: string, method: string, params: unknown[], shape: S.Shape<T>): Promise<T> {
-  let failure: unknown
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, baseDelayMs * 2 ** (attempt - 1)))
+/** HTTP statuses worth another attempt (SPEC's retry codes; the rest are the caller's mistake). */
+const retryStatuses = new Set([403, 408, 413, 429, 500, 502, 503, 504])
+/** JSON-RPC errors worth another attempt: unknown (-1) and internal (-32603). */
+const retryCodes = new Set([-1, -32603])
+const maxRetryAfterMs = 10_000
+
+class Attempt extends Error {
+  constructor(
+    message: string,
+    readonly retry: boolean,
+    readonly waitMs?: number,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * One JSON-RPC call, tried up to 3 times with 150 ms exponential backoff (a `Retry-After` up to 10 s wins)
+ * when the failure may pass: a time-out, a refused connection, or a retry code.
+ */
+export async function call<T>(url: string, method: string, params: unknown[], shape: S.Shape<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      const body = (await response.json()) as { result?: unknown; error?: { message?: string } }
-      if (body.error) throw new Error(`${method}: ${body.error.message ?? 'error'}`)
-      const parsed = S.parse(shape, body.result)
-      if (!parsed.ok) throw new Error(`${method}: ${parsed.message}`)
-      return parsed.value
+      return await once(url, method, params, shape)
     } catch (error) {
-      failure = error
+      const retry = !(error instanceof Attempt) || error.retry
+      if (!retry || attempt >= attempts) throw error
+      const backoff = baseDelayMs * 2 ** (attempt - 1)
+      const wait = error instanceof Attempt && error.waitMs !== undefined ? error.waitMs : backoff
+      await new Promise((resolve) => setTimeout(resolve, wait))
     }
   }
-  throw failure
+}
+
+async function once<T>(url: string, method: string, params: unknown[], shape: S.Shape<T>): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  if (!response.ok) {
+    const header = response.headers.get('retry-after')
+    const seconds = header === null ? Number.NaN : Number(header)
+    const waitMs =
+      Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, maxRetryAfterMs) : undefined
+    throw new Attempt(`${method}: HTTP ${response.status}`, retryStatuses.has(response.status), waitMs)
+  }
+  const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } }
+  if (body.error)
+    throw new Attempt(`${method}: ${body.error.message ?? 'error'}`, retryCodes.has(body.error.code ?? 0))
+  const parsed = S.parse(shape, body.result)
+  if (!parsed.ok) throw new Attempt(`${method}: ${parsed.message}`, false)
+  return parsed.value
 }
