@@ -70,7 +70,8 @@ test('Wallet Standard apps on the page find Airlock for Solana and Bitcoin', asy
   expect(found).toEqual([
     {
       name: 'Airlock',
-      chains: ['solana:devnet'],
+      // The demo's own chains have no Wallet Standard names: their CAIP-2 ids stand in.
+      chains: ['solana:5Rqo9UxdHy9JBtqyVvuwV4Sv7wuDnKNh'],
       features: expect.arrayContaining([
         'standard:connect',
         'solana:signMessage',
@@ -79,7 +80,7 @@ test('Wallet Standard apps on the page find Airlock for Solana and Bitcoin', asy
     },
     {
       name: 'Airlock',
-      chains: ['bitcoin:regtest'],
+      chains: ['bip122:530827f38f93b43ed12af0b3ad25a288'],
       features: expect.arrayContaining(['bitcoin:connect', 'bitcoin:signMessage', 'bitcoin:signTransaction']),
     },
   ])

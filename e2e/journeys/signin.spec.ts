@@ -10,8 +10,9 @@ import { ANVIL_ACCOUNT_0_PRIVATE_KEY, setWalletMode } from '../wallets/index.ts'
 import { addresses, expect, test } from './fixtures.ts'
 
 const api = 'http://127.0.0.1:8787'
-const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
-const regtest = 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'
+// The devnet's own chains, as the demo page configures them.
+const solanaDevnet = 'solana:5Rqo9UxdHy9JBtqyVvuwV4Sv7wuDnKNh'
+const regtest = 'bip122:530827f38f93b43ed12af0b3ad25a288'
 type Session = {
   id: string
   address: string

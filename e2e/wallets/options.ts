@@ -56,7 +56,8 @@ export function defaultWalletOptions(chains: EvmChainOption[]): WalletOptions {
   return {
     evm: { privateKey: ANVIL_ACCOUNT_0_PRIVATE_KEY, chains, initialChainId: first.chainId },
     solana: { secretKeySeedHex: TEST_SOLANA_SEED_HEX },
-    bitcoin: { privateKeyHex: TEST_BITCOIN_PRIVATE_KEY_HEX, network: 'regtest' },
+    // On the devnet's own Bitcoin-family chain, which the demo page configures.
+    bitcoin: { privateKeyHex: TEST_BITCOIN_PRIVATE_KEY_HEX, network: 'devnet' },
     mode: 'approve',
   }
 }

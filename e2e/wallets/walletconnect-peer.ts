@@ -19,7 +19,7 @@ export type PeerOptions = {
   chains: readonly Chain[]
   /** 32-byte ed25519 seed of the Solana account. */
   solanaSeed?: Uint8Array
-  /** secp256k1 key (hex) of the Bitcoin account, a regtest P2WPKH address. */
+  /** secp256k1 key (hex) of the Bitcoin account, a P2WPKH address of the devnet's chain (rltc). */
   bitcoinKeyHex?: string
   name?: string
 }
@@ -65,7 +65,7 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
   const solanaPublicKey = ed25519.getPublicKey(seed)
   const solanaAddress = bs58.encode(solanaPublicKey)
   const bitcoinKeyHex = options.bitcoinKeyHex ?? '11'.repeat(32)
-  const bitcoinKey = bitcoinKeyFromPrivateKey(bitcoinKeyHex, 'regtest')
+  const bitcoinKey = bitcoinKeyFromPrivateKey(bitcoinKeyHex, 'devnet')
   const bitcoin = {
     address: bitcoinKey.address,
     publicKeyHex: Buffer.from(bitcoinKey.publicKey).toString('hex'),

@@ -2,6 +2,8 @@
  * Self-test of the injected wallets, driven only through the standard discovery protocols and the
  * page-side control global, with every signature checked in Node.
  */
+
+import * as Regtest from '@airlock/devnet/bitcoin-regtest'
 import { secp256k1 } from '@noble/curves/secp256k1'
 import { hexToBytes } from '@noble/hashes/utils'
 import { expect, type Page, test } from '@playwright/test'
@@ -12,7 +14,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js'
-import { networks, Psbt, payments } from 'bitcoinjs-lib'
+import { Psbt, payments } from 'bitcoinjs-lib'
 import bs58 from 'bs58'
 import { type Address, type Hex, isHex, type TypedDataDefinition, toHex } from 'viem'
 import {
@@ -347,9 +349,9 @@ test.describe('Wallet Standard', () => {
       }))
     })
     const publicKey = Array.from(hexToBytes(bitcoin.publicKeyHex))
-    expect(accounts).toEqual([{ address: bitcoin.address, publicKey, chains: ['bitcoin:regtest'] }])
+    expect(accounts).toEqual([{ address: bitcoin.address, publicKey, chains: [Regtest.caipNetworkId] }])
     expect(publicKey).toHaveLength(33)
-    expect(bitcoin.address).toMatch(/^bcrt1q/)
+    expect(bitcoin.address).toMatch(/^rltc1q/)
 
     const message = 'Sign in to Airlock (Bitcoin)'
     const signature = await page.evaluate(async (text) => {
@@ -441,7 +443,7 @@ async function signPsbtInPage(page: Page, psbt: Uint8Array): Promise<Uint8Array>
 }
 
 async function checkPsbtSigning(page: Page, publicKeyHex: string): Promise<void> {
-  const network = networks.regtest
+  const network = Regtest.network
   const { output, address } = payments.p2wpkh({ pubkey: hexToBytes(publicKeyHex), network })
   if (!output || !address) throw new Error('could not derive the P2WPKH script')
   const psbt = new Psbt({ network })

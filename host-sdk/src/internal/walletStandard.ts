@@ -37,10 +37,10 @@ export function standardWallet(
 ) {
   const events = emitter()
   const version = '1.0.0'
+  // A chain's Wallet Standard name where it has one (`solana:devnet`), else its CAIP-2 id (a devnet's).
   const chains = networks
     .filter((n) => n.startsWith(`${namespace}:`))
-    .map((n) => standardNameOf(n))
-    .filter(Boolean) as Chain[]
+    .map((n) => standardNameOf(n) ?? n) as Chain[]
   const signs = signFeatures[namespace]
   const cache = new Map<string, WalletAccount>()
   const accounts = () =>
