@@ -31,6 +31,8 @@ const chainFields = S.object({
   /** A WebSocket RPC URL, listed under `ws` by `/v1/supported-chains`. */
   wsUrl: S.optional(url(/^wss?:\/\/\S+$/)),
   nativeCurrency: S.object({ name: S.string(100, 1), symbol: S.string(20, 1), decimals: S.number(0, 255) }),
+  /** A test network: the modal marks it so in its Networks view. */
+  testnet: S.optional(S.boolean),
   /** ERC-20 contracts or SPL mints whose balances `/v1/account/{address}/balance` reports on this chain. */
   tokens: S.optional(S.array(token, 200)),
 })

@@ -80,6 +80,7 @@ export const solanaChain = {
   id: Solana.caipNetworkId,
   name: 'Airlock Solana Devnet',
   nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  testnet: true,
 } as const
 const usdc = {
   address: Solana.usdcMint,
@@ -93,6 +94,7 @@ export const bitcoinChain = {
   id: Regtest.caipNetworkId,
   name: 'Airlock Bitcoin Devnet',
   nativeCurrency: { name: 'Regtest Litecoin', symbol: 'rLTC', decimals: 8 },
+  testnet: true,
 } as const
 
 /**
@@ -182,6 +184,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
           name: running.chain.name,
           rpcUrl: running.rpcUrl,
           nativeCurrency: running.chain.nativeCurrency,
+          testnet: true,
           tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
         })),
         { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },

@@ -37,6 +37,7 @@ function chainsOf(): Config.Chain[] {
       rpcUrl: a.rpcUrl,
       wsUrl: a.rpcUrl.replace('http', 'ws'),
       nativeCurrency: ether,
+      testnet: true,
       tokens: [token],
     },
     // The same contract listed again with decimals 0: such balances are dropped as low quality.
@@ -100,7 +101,7 @@ describe.each(databases())('balances on $engine', ({ open }) => {
   })
   afterAll(() => db?.close())
 
-  it('lists the configured chains, ws where a WebSocket URL is configured, each named', async () => {
+  it('lists the configured chains, ws where a WebSocket URL is configured, each named, test networks marked', async () => {
     const sol = { name: 'Solana', symbol: 'SOL', decimals: 9 }
     expect(await json('/v1/supported-chains?projectId=demo')).toEqual({
       status: 200,
@@ -108,7 +109,8 @@ describe.each(databases())('balances on $engine', ({ open }) => {
         http: ['eip155:31337', 'eip155:31338', 'eip155:999', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'],
         ws: ['eip155:31337'],
         chains: [
-          { id: 'eip155:31337', name: 'A', nativeCurrency: ether },
+          // Marked where the configuration says so, and only there.
+          { id: 'eip155:31337', name: 'A', nativeCurrency: ether, testnet: true },
           { id: 'eip155:31338', name: 'B', nativeCurrency: ether },
           { id: 'eip155:999', name: 'Dead', nativeCurrency: ether },
           { id: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', name: 'Solana Devnet', nativeCurrency: sol },

@@ -47,11 +47,14 @@ export function create(options: BalancesOptions): Hono<Env> {
       http: config.chains.map((chain) => chain.id),
       ws: config.chains.filter((chain) => chain.wsUrl).map((chain) => chain.id),
       // Picked field by field: nothing else of a chain's configuration (its RPC URLs) reaches a browser.
-      chains: config.chains.map(({ id, name, nativeCurrency: { name: currency, symbol, decimals } }) => ({
-        id,
-        name,
-        nativeCurrency: { name: currency, symbol, decimals },
-      })),
+      chains: config.chains.map(
+        ({ id, name, nativeCurrency: { name: currency, symbol, decimals }, testnet }) => ({
+          id,
+          name,
+          nativeCurrency: { name: currency, symbol, decimals },
+          ...(testnet === undefined ? {} : { testnet }),
+        }),
+      ),
     } satisfies Contract.SupportedChainsAnswer)
   })
 
