@@ -3,15 +3,12 @@
  * RPC password, loopback only, a funded wallet, a block every few seconds, and a `stop` that really ends
  * the process and removes the datadir.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Network } from 'bitcoinjs-lib'
-import * as Reaper from '../Reaper.ts'
+import { choosePort, type Launched, launch, once, sleep, terminate, urlHost } from '../Process.ts'
 import * as LitecoindBinary from './LitecoindBinary.ts'
 import * as Regtest from './Regtest.ts'
 import * as Rpc from './Rpc.ts'
@@ -55,12 +52,6 @@ const walletName = 'airlock'
 const defaultTimeoutMs = 30_000
 const stopGraceMs = 10_000
 const pollIntervalMs = 100
-const stderrLimit = 4_000
-// Linux kills the node if we die without running any handler (SIGKILL, OOM); setpriv execs, so the pid
-// we hold is litecoind's own and signals reach it directly.
-const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(
-  (p) => process.platform === 'linux' && existsSync(p),
-)
 
 /**
  * Starts litecoind, creates and funds its wallet, and resolves once coinbase coins are spendable.
@@ -82,13 +73,14 @@ export async function start(options: StartOptions = {}): Promise<Instance> {
   const conf = join(datadir, 'litecoin.conf')
   // In the config file rather than argv, where every local user's `ps` would show the password.
   await writeFile(conf, `rpcuser=${auth.user}\nrpcpassword=${auth.password}\n`, { mode: 0o600 })
-  const node = launch(binary, nodeArgs({ datadir, conf, host, rpcPort, p2pPort }))
+  const node = launch('litecoind', binary, nodeArgs({ datadir, conf, host, rpcPort, p2pPort }))
   const url = `http://${urlHost(host)}:${rpcPort}`
   const rpc = Rpc.client({ url, ...auth })
   let miner: Miner | undefined
   const stop = once(async () => {
     await miner?.stop()
-    await terminate(node.child)
+    // SIGTERM is litecoind's clean shutdown (flushes the wallet); KILL only if it hangs.
+    await terminate(node.child, stopGraceMs)
     await rm(datadir, { recursive: true, force: true })
   })
   try {
@@ -137,29 +129,6 @@ function nodeArgs({ datadir, conf, host, rpcPort, p2pPort }: ArgsInput): string[
   ]
 }
 
-type Launched = { child: ChildProcess; stderr: () => string; failure: () => Error | undefined }
-
-function launch(binary: string, args: string[]): Launched {
-  const child = setpriv
-    ? spawn(setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] })
-  const untrack = Reaper.track(child)
-  let stderr = ''
-  let failure: Error | undefined
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-stderrLimit)
-  })
-  child.once('error', (error) => {
-    untrack()
-    failure ??= new Error(`could not run litecoind (${binary}): ${error.message}`)
-  })
-  child.once('exit', (code, signal) => {
-    untrack()
-    failure ??= new Error(`litecoind exited (${signal ?? `code ${code}`}): ${stderr.trim() || 'no output'}`)
-  })
-  return { child, stderr: () => stderr, failure: () => failure }
-}
-
 async function waitUntilReady(rpc: Rpc.Client, url: string, node: Launched, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -204,51 +173,4 @@ function autoMine(mine: () => Promise<unknown>, everyMs: number): Miner {
       await inFlight
     },
   }
-}
-
-async function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  // SIGTERM is litecoind's clean shutdown (flushes the wallet); KILL only if it hangs.
-  child.kill('SIGTERM')
-  const escalate = setTimeout(() => child.kill('SIGKILL'), stopGraceMs)
-  await exited
-  clearTimeout(escalate)
-}
-
-/** `port` if it is free (a clear error if not), or a free ephemeral port for 0. */
-function choosePort(host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === 'EADDRINUSE'
-          ? 'is already in use; stop whatever holds it or pick other ports'
-          : `cannot be bound: ${error.message}`
-      reject(new Error(`port ${port} on ${host} ${reason}`))
-    })
-    server.listen({ host, port, exclusive: true }, () => {
-      const address = server.address()
-      const chosen = typeof address === 'object' && address ? address.port : port
-      server.close(() => resolve(chosen))
-    })
-  })
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '[::1]'
-  return host.includes(':') ? `[${host}]` : host
-}
-
-function once(fn: () => Promise<void>): () => Promise<void> {
-  let result: Promise<void> | undefined
-  return () => {
-    result ??= fn()
-    return result
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }
