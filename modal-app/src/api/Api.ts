@@ -7,6 +7,7 @@
 import * as Contract from '@airlock/api/contract'
 import { Async, Errors, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import { texts } from '../shared/texts.ts'
 import * as Retry from './Retry.ts'
 
 /** SDK type and version, sent with every call. */
@@ -26,6 +27,13 @@ export type Origins = { allowed: string[] } | { refused: 'project' | 'unreachabl
 
 /** A chain the API serves: its name and currency, never its RPC URL. */
 export type SupportedChain = Contract.SupportedChain
+/** One transaction of an account's history, as the API lists it. */
+export type HistoryItem = Contract.HistoryAnswer['data'][number]
+/**
+ * A page of history. A page that could not be read is empty with no cursor and says why in `error`
+ * (SPEC: 'Failed to fetch transactions'), so a list shows what it has and stops paging.
+ */
+export type HistoryPage = { data: HistoryItem[]; next: string | null; error?: string | undefined }
 
 /** A wallet listing entry of the registry. */
 export type Listing = Contract.Listing
@@ -86,6 +94,14 @@ export type Client = {
   supportedChains(): Promise<SupportedChain[]>
   /** Native and token balances of an address on a CAIP-2 chain; `fresh` skips the API's 30 s cache. */
   balances(chainId: string, address: string, options?: { fresh?: boolean }): Promise<TokenBalance[]>
+  /**
+   * A page of an account's transactions on one chain, newest first; `cursor` is the previous page's `next`.
+   * Never throws: a failure is an empty page with its `error`.
+   */
+  history(
+    address: string,
+    options: { chainId: string; cursor?: string | null | undefined },
+  ): Promise<HistoryPage>
   /** A page of the wallet registry. */
   wallets(query: WalletQuery): Promise<WalletPage>
   /** Where a registry image is. */
@@ -181,6 +197,24 @@ export function create(options: ClientOptions): Client {
       // Token balances whose decimals are "0" are low quality (spam or misconfigured tokens): not shown.
       return answer.balances.filter((balance) => balance.quantity.decimals !== '0')
     },
+    async history(address, { chainId, cursor }) {
+      if (!address) return { data: [], next: null, error: texts.errors.noAccountForTransactions }
+      const query: Record<string, string> = { chainId }
+      if (cursor) query.cursor = cursor
+      try {
+        const answer = await get(
+          `/v1/account/${encodeURIComponent(address)}/history`,
+          Contract.historyAnswer,
+          query,
+        )
+        // The API already leaves these out; a list must hold to it whichever API it talks to.
+        const data = answer.data.filter((item) => item.metadata.chain === chainId && !spamOnly(item))
+        return { data, next: answer.next }
+      } catch (error) {
+        console.warn('[airlock] Could not read the transactions.', error)
+        return { data: [], next: null, error: texts.errors.transactionsUnavailable }
+      }
+    },
     wallets(query) {
       const params: Record<string, string> = { page: String(query.page), entries: String(query.entries) }
       if (query.search) params.search = query.search
@@ -243,4 +277,11 @@ async function errorText(response: Response): Promise<string> {
   } catch {
     return status
   }
+}
+
+/** Spam, as SPEC has it: a transaction whose transfers are all of spam NFTs. */
+function spamOnly(item: HistoryItem): boolean {
+  return (
+    item.transfers.length > 0 && item.transfers.every((transfer) => transfer.nft_info?.flags.is_spam === true)
+  )
 }

@@ -125,6 +125,8 @@ export const texts = {
   errors: {
     failedToDisconnect: 'Failed to disconnect',
     tokenBalanceUnavailable: 'Token Balance Unavailable',
+    transactionsUnavailable: 'Failed to fetch transactions',
+    noAccountForTransactions: "Transactions can't be fetched without an accountAddress",
     // The wallets' own EIP-1193 text, so the snackbar says what the dApp's error says.
     userRejected: Errors.messages[4001],
     fallback: 'An error occurred',
