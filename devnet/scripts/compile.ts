@@ -1,26 +1,56 @@
 /**
- * Compiles `contracts/TestToken.sol` with solc-js (pure JS, no native solc needed) and writes
- * `src/TestToken.ts`. Run with `npm run -w @airlock/devnet compile`; commit the generated file so that
- * nobody needs the compiler just to start the devnet.
+ * Compiles the devnet's contracts (`contracts/*.sol`) with solc-js (pure JS, no native solc needed) and
+ * writes one module per contract under `src/` with its ABI and bytecode. Run with
+ * `npm run -w @airlock/devnet compile`; commit the generated files so that nobody needs the compiler just to
+ * start the devnet.
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import solc from 'solc'
+import { parseAbi } from 'viem'
 
-const sourcePath = fileURLToPath(new URL('../contracts/TestToken.sol', import.meta.url))
-const outputPath = fileURLToPath(new URL('../src/TestToken.ts', import.meta.url))
-const sourceName = 'TestToken.sol'
-const contractName = 'TestToken'
+type Target = {
+  contract: string
+  /** The prefix of the exported names: `${name}Abi`, `${name}Bytecode`. */
+  name: string
+  /**
+   * `json`: the ABI as solc writes it. `signatures`: human-readable signatures for viem's `parseAbi`, for
+   * ABIs that would run to hundreds of lines as JSON (an ERC-721, an ERC-1155).
+   */
+  abi: 'json' | 'signatures'
+}
+
+const targets: Target[] = [
+  { contract: 'TestToken', name: 'testToken', abi: 'json' },
+  { contract: 'TestCollectible', name: 'testCollectible', abi: 'signatures' },
+  { contract: 'TestItems', name: 'testItems', abi: 'signatures' },
+]
+
+const contractsDir = fileURLToPath(new URL('../contracts/', import.meta.url))
+const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 
 type Diagnostic = { severity: 'error' | 'warning' | 'info'; formattedMessage: string }
-type Artifact = { abi: unknown[]; evm: { bytecode: { object: string } } }
+type Parameter = { name: string; type: string; indexed?: boolean }
+type AbiItem = {
+  type: 'function' | 'event' | 'error' | 'constructor' | 'fallback' | 'receive'
+  name?: string
+  inputs?: Parameter[]
+  outputs?: Parameter[]
+  stateMutability?: string
+}
+type Artifact = { abi: AbiItem[]; evm: { bytecode: { object: string } } }
 type Output = { errors?: Diagnostic[]; contracts?: Record<string, Record<string, Artifact>> }
 
-function input(source: string): string {
+function input(): string {
+  // Every file goes in one input, so imports (`./DataUri.sol`) resolve without a callback. A contract's
+  // bytecode depends only on the files it uses, so adding a file changes no other contract's bytecode.
+  const files = readdirSync(contractsDir).filter((file) => file.endsWith('.sol'))
   return JSON.stringify({
     language: 'Solidity',
-    sources: { [sourceName]: { content: source } },
+    sources: Object.fromEntries(
+      files.map((file) => [file, { content: readFileSync(contractsDir + file, 'utf8') }]),
+    ),
     settings: {
       optimizer: { enabled: true, runs: 200 },
       // Cancun runs on every recent anvil and on the foundry docker image, whatever their default hardfork.
@@ -30,30 +60,67 @@ function input(source: string): string {
   })
 }
 
-function compile(source: string): Artifact {
+function compile(): Output {
   const compileStandard: (json: string) => string = solc.compile
-  const output: Output = JSON.parse(compileStandard(input(source)))
+  const output: Output = JSON.parse(compileStandard(input()))
   const diagnostics = output.errors ?? []
   for (const d of diagnostics) console.error(d.formattedMessage)
-  if (diagnostics.some((d) => d.severity === 'error')) throw new Error('TestToken.sol failed to compile')
-  const artifact = output.contracts?.[sourceName]?.[contractName]
-  if (!artifact) throw new Error(`solc produced no ${contractName} artifact`)
-  return artifact
+  if (diagnostics.some((d) => d.severity === 'error')) throw new Error('the contracts failed to compile')
+  return output
 }
 
-function render(artifact: Artifact, version: string): string {
+/** One ABI item as abitype's human-readable signature, e.g. `function ownerOf(uint256 tokenId) view returns (address)`. */
+function signature(item: AbiItem): string {
+  const list = (parameters: Parameter[] = []) =>
+    parameters
+      .map(({ name, type, indexed }) => {
+        if (type.startsWith('tuple')) throw new Error(`${item.name}: tuples are not written as signatures`)
+        return [type, indexed ? 'indexed' : '', name].filter(Boolean).join(' ')
+      })
+      .join(', ')
+  if (item.type === 'constructor')
+    return `constructor(${list(item.inputs)})${item.stateMutability === 'payable' ? ' payable' : ''}`
+  if (item.type !== 'function') return `${item.type} ${item.name}(${list(item.inputs)})`
+  const mutability = item.stateMutability === 'nonpayable' ? '' : ` ${item.stateMutability}`
+  const returns = item.outputs?.length ? ` returns (${list(item.outputs)})` : ''
+  return `function ${item.name}(${list(item.inputs)})${mutability}${returns}`
+}
+
+function abiSource(target: Target, abi: AbiItem[]): string {
+  if (target.abi === 'json')
+    return `export const ${target.name}Abi = ${JSON.stringify(abi, null, 2)} as const`
+  const signatures = abi.map(signature)
+  // parseAbi must read back every item, or the module would fail at import instead of here.
+  if (parseAbi(signatures).length !== abi.length) throw new Error(`${target.contract}: signatures lost items`)
   return [
-    `// Generated by devnet/scripts/compile.ts from devnet/contracts/TestToken.sol (solc ${version}). Do not edit.`,
+    `export const ${target.name}Abi = parseAbi([`,
+    // Signatures hold no quotes or backslashes: they go in as they are.
+    ...signatures.map((line) => `  '${line}',`),
+    '])',
+  ].join('\n')
+}
+
+function render(target: Target, artifact: Artifact, version: string): string {
+  return [
+    `// Generated by devnet/scripts/compile.ts from devnet/contracts/${target.contract}.sol (solc ${version}). Do not edit.`,
     '',
-    `export const testTokenAbi = ${JSON.stringify(artifact.abi, null, 2)} as const`,
+    ...(target.abi === 'signatures' ? ["import { parseAbi } from 'viem'", ''] : []),
+    abiSource(target, artifact.abi),
     '',
-    `export const testTokenBytecode = '0x${artifact.evm.bytecode.object}' as const`,
+    `export const ${target.name}Bytecode = '0x${artifact.evm.bytecode.object}' as const`,
     '',
   ].join('\n')
 }
 
 const version: string = solc.version()
-writeFileSync(outputPath, render(compile(readFileSync(sourcePath, 'utf8')), version))
-// Keep the generated file in the repo's style so `biome check` stays clean without a manual step.
-execFileSync('npx', ['biome', 'format', '--write', outputPath], { stdio: 'inherit' })
-console.log(`wrote ${outputPath}`)
+const output = compile()
+const written = targets.map((target) => {
+  const artifact = output.contracts?.[`${target.contract}.sol`]?.[target.contract]
+  if (!artifact) throw new Error(`solc produced no ${target.contract} artifact`)
+  const path = `${srcDir}${target.contract}.ts`
+  writeFileSync(path, render(target, artifact, version))
+  return path
+})
+// Keep the generated files in the repo's style so `biome check` stays clean without a manual step.
+execFileSync('npx', ['biome', 'format', '--write', ...written], { stdio: 'inherit' })
+for (const path of written) console.log(`wrote ${path}`)

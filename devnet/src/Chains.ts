@@ -10,6 +10,24 @@ import type { Address, Chain } from 'viem'
  */
 export const testTokenAddress: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 
+/**
+ * The ERC-721 "Airlock Test Collectible" (ALTNFT) on every devnet chain: account 0's second contract
+ * (nonce 1). Accounts 0–3 hold two tokens each: #1 and #2 account 0, #3 and #4 account 1, and so on.
+ */
+export const testCollectibleAddress: Address = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
+
+/**
+ * The ERC-1155 "Airlock Test Items" (ALTITEM) on every devnet chain: account 0's third contract (nonce 2).
+ * Accounts 0–3 hold 10 of id 1 (Brass Key), 3 of id 2 (Star Map) and 1 of id 3 (Lantern) each.
+ */
+export const testItemsAddress: Address = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0'
+
+const contracts = {
+  testToken: { address: testTokenAddress },
+  testCollectible: { address: testCollectibleAddress },
+  testItems: { address: testItemsAddress },
+} as const
+
 const nativeCurrency = { name: 'Ether', symbol: 'ETH', decimals: 18 } as const
 
 export const devnetA = {
@@ -17,7 +35,7 @@ export const devnetA = {
   name: 'Airlock Devnet A',
   nativeCurrency,
   rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-  contracts: { testToken: { address: testTokenAddress } },
+  contracts,
   testnet: true,
 } as const satisfies Chain
 
@@ -26,7 +44,7 @@ export const devnetB = {
   name: 'Airlock Devnet B',
   nativeCurrency,
   rpcUrls: { default: { http: ['http://127.0.0.1:8546'] } },
-  contracts: { testToken: { address: testTokenAddress } },
+  contracts,
   testnet: true,
 } as const satisfies Chain
 

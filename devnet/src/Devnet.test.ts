@@ -1,10 +1,20 @@
 import { createServer } from 'node:net'
-import { createPublicClient, createWalletClient, http, parseEventLogs, parseUnits } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  parseEventLogs,
+  parseUnits,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from './Accounts.ts'
-import { testTokenAddress } from './Chains.ts'
+import { testCollectibleAddress, testItemsAddress, testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import { testCollectibleAbi } from './TestCollectible.ts'
+import { testItemsAbi } from './TestItems.ts'
 import { testTokenAbi } from './TestToken.ts'
 
 // Away from 8545/8546 so the suite runs beside `npm start`.
@@ -75,6 +85,88 @@ describe('Devnet', () => {
         expect(balance).toBe(Devnet.mintAmount)
       }
     }
+  })
+
+  it.each([0, 1] as const)(
+    'deploys the test NFTs at the shared addresses on chain %i, held by accounts 0–3',
+    async (index) => {
+      const client = reader(index)
+      const collectible = { address: testCollectibleAddress, abi: testCollectibleAbi } as const
+      const items = { address: testItemsAddress, abi: testItemsAbi } as const
+      expect(devnet.chains[index].chain.contracts).toMatchObject({
+        testCollectible: { address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' },
+        testItems: { address: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' },
+      })
+      expect(await client.readContract({ ...collectible, functionName: 'name' })).toBe(
+        'Airlock Test Collectible',
+      )
+      expect(await client.readContract({ ...collectible, functionName: 'symbol' })).toBe('ALTNFT')
+      expect(await client.readContract({ ...items, functionName: 'name' })).toBe('Airlock Test Items')
+      // ERC-721 and ERC-1155 by their ERC-165 ids, and neither claims the other's.
+      const supports = (contract: { address: Address }, id: Hex) =>
+        client.readContract({
+          address: contract.address,
+          abi: testItemsAbi,
+          functionName: 'supportsInterface',
+          args: [id],
+        })
+      expect(await supports(collectible, '0x80ac58cd')).toBe(true)
+      expect(await supports(collectible, '0xd9b67a26')).toBe(false)
+      expect(await supports(items, '0xd9b67a26')).toBe(true)
+      expect(await supports(items, '0x80ac58cd')).toBe(false)
+      const owners = await Promise.all(
+        [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n].map((id) =>
+          client.readContract({ ...collectible, functionName: 'ownerOf', args: [id] }),
+        ),
+      )
+      expect(owners).toEqual([0, 0, 1, 1, 2, 2, 3, 3].map((holder) => account(holder).address))
+      expect(await client.readContract({ ...collectible, functionName: 'totalSupply' })).toBe(8n)
+      for (const holder of [0, 3, 4])
+        expect(
+          await client.readContract({
+            ...items,
+            functionName: 'balanceOfBatch',
+            args: [[0, 1, 2].map(() => account(holder).address), [1n, 2n, 3n]],
+          }),
+        ).toEqual(holder < Devnet.nftHolders ? [10n, 3n, 1n] : [0n, 0n, 0n])
+    },
+  )
+
+  it('serves each NFT’s metadata as a data: URI with an SVG image', async () => {
+    const read = async (uri: string) => {
+      const [, base64] = uri.match(/^data:application\/json;base64,(.+)$/) ?? []
+      const json = JSON.parse(Buffer.from(base64 ?? '', 'base64').toString('utf8'))
+      const [, svg] = String(json.image).match(/^data:image\/svg\+xml;base64,(.+)$/) ?? []
+      return { name: json.name, svg: Buffer.from(svg ?? '', 'base64').toString('utf8') }
+    }
+    const token = await read(
+      await reader(0).readContract({
+        address: testCollectibleAddress,
+        abi: testCollectibleAbi,
+        functionName: 'tokenURI',
+        args: [3n],
+      }),
+    )
+    expect(token.name).toBe('Airlock Test Collectible #3')
+    expect(token.svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg".*>#3<\/text>.*<\/svg>$/)
+    const item = await read(
+      await reader(1).readContract({
+        address: testItemsAddress,
+        abi: testItemsAbi,
+        functionName: 'uri',
+        args: [2n],
+      }),
+    )
+    expect(item.name).toBe('Star Map')
+    expect(item.svg).toContain('>Star Map</text>')
+    await expect(
+      reader(0).readContract({
+        address: testCollectibleAddress,
+        abi: testCollectibleAbi,
+        functionName: 'tokenURI',
+        args: [99n],
+      }),
+    ).rejects.toThrow(/NonexistentToken/)
   })
 
   it('transfers ALT with a locally signed transaction and emits Transfer', async () => {

@@ -1,6 +1,7 @@
 /**
  * The local two-chain devnet used by `npm start` and the tests: chain A (31337) and chain B (31338), each
- * with the ALT test token deployed at the same address and 1,000,000 ALT in every default account.
+ * with the ALT test token deployed at the same address and 1,000,000 ALT in every default account, and a
+ * test NFT collection (an ERC-721 and an ERC-1155, at the same addresses too) held by accounts 0–3.
  */
 import {
   type Address,
@@ -14,7 +15,18 @@ import {
 } from 'viem'
 import * as Accounts from './Accounts.ts'
 import * as Anvil from './Anvil.ts'
-import { caipNetworkId, type DevnetChain, defaultPort, devnetA, devnetB, testTokenAddress } from './Chains.ts'
+import {
+  caipNetworkId,
+  type DevnetChain,
+  defaultPort,
+  devnetA,
+  devnetB,
+  testCollectibleAddress,
+  testItemsAddress,
+  testTokenAddress,
+} from './Chains.ts'
+import { testCollectibleAbi, testCollectibleBytecode } from './TestCollectible.ts'
+import { testItemsAbi, testItemsBytecode } from './TestItems.ts'
 import { testTokenAbi, testTokenBytecode } from './TestToken.ts'
 
 export type StartOptions = {
@@ -42,8 +54,17 @@ export type Instance = {
 /** Amount minted to each default account: 1,000,000 ALT (18 decimals). */
 export const mintAmount = parseUnits('1000000', 18)
 
+/** How many of the default accounts, from account 0, hold the test NFTs. */
+export const nftHolders = 4
+
+/** Test Collectible tokens (ERC-721) per holder: ids 1 and 2 go to account 0, 3 and 4 to account 1… */
+export const collectiblesPerHolder = 2n
+
+/** Test Items (ERC-1155) every holder has: 10 Brass Keys (id 1), 3 Star Maps (id 2), 1 Lantern (id 3). */
+export const itemHoldings = { ids: [1n, 2n, 3n], values: [10n, 3n, 1n] } as const
+
 /**
- * Starts both chains, deploys the test token on each and funds the default accounts.
+ * Starts both chains, deploys the test token and the test NFTs on each and funds the default accounts.
  * @example
  * const devnet = await Devnet.start({ ports: [18545, 18546] })
  * await devnet.stop()
@@ -77,7 +98,7 @@ function valueOrThrow<T>(result: PromiseSettledResult<T>): T {
 async function setUp(description: DevnetChain, node: Anvil.Instance): Promise<RunningChain> {
   const chain: Chain = { ...description, rpcUrls: { default: { http: [node.rpcUrl] } } }
   const client = wallet(chain, node.rpcUrl)
-  await deployToken(client)
+  await deployContracts(client)
   await fundAccounts(client)
   return {
     chainId: node.chainId,
@@ -106,15 +127,49 @@ function deployer(): Address {
   return first.address
 }
 
-async function deployToken(client: Client): Promise<void> {
-  const hash = await client.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode })
-  const receipt = await client.waitForTransactionReceipt({ hash })
-  const deployed = receipt.contractAddress
-  if (!deployed || !isAddressEqual(deployed, testTokenAddress)) {
-    throw new Error(
-      `test token deployed at ${deployed} instead of ${testTokenAddress}; account 0 must send no transaction first`,
-    )
-  }
+/**
+ * Deploys the token and the NFTs from account 0, in this order, so each lands at the CREATE address of its
+ * nonce (0, 1, 2) that `Chains.ts` names. The NFTs are minted by their constructors: no transaction more.
+ */
+async function deployContracts(client: Client): Promise<void> {
+  const holders = Accounts.all()
+    .slice(0, nftHolders)
+    .map((account) => account.address)
+  // Sent one after another so anvil assigns nonces in order; receipts are then awaited together.
+  const sent: [Hash, Address, string][] = [
+    [
+      await client.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode }),
+      testTokenAddress,
+      'test token',
+    ],
+    [
+      await client.deployContract({
+        abi: testCollectibleAbi,
+        bytecode: testCollectibleBytecode,
+        args: [holders, collectiblesPerHolder],
+      }),
+      testCollectibleAddress,
+      'test collectible',
+    ],
+    [
+      await client.deployContract({
+        abi: testItemsAbi,
+        bytecode: testItemsBytecode,
+        args: [holders, [...itemHoldings.ids], [...itemHoldings.values]],
+      }),
+      testItemsAddress,
+      'test items',
+    ],
+  ]
+  await Promise.all(
+    sent.map(async ([hash, expected, what]) => {
+      const { status, contractAddress } = await client.waitForTransactionReceipt({ hash })
+      if (status !== 'success' || !contractAddress || !isAddressEqual(contractAddress, expected))
+        throw new Error(
+          `${what} deployed at ${contractAddress} instead of ${expected}; account 0 must send no transaction first`,
+        )
+    }),
+  )
 }
 
 async function fundAccounts(client: Client): Promise<void> {

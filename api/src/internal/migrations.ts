@@ -195,4 +195,26 @@ export const migrations: readonly Migration[] = [
       'create index history_watched_owner on history_watched (chain_id, owner)',
     ],
   },
+  {
+    name: 'history-nfts',
+    statements: [
+      // An account's NFTs are its NFT transfers summed (received minus sent): these find them without
+      // reading the rest of the index. Partial, so fungible and native transfers add nothing to them.
+      "create index history_transfers_nft_recipient on history_transfers (recipient, chain_id) where kind = 'nft'",
+      "create index history_transfers_nft_sender on history_transfers (sender, chain_id) where kind = 'nft'",
+      // Which standard an NFT contract follows (ERC-165), read from the chain the first time it is shown.
+      `alter table history_assets add column standard text check (standard in ('erc721', 'erc1155'))`,
+      // Each NFT's metadata, read from its token URI when first shown (and again once stale): only what a
+      // data: URI holds, the server fetches no URL. Empty name and image when it had none.
+      `create table history_nft_tokens (
+        chain_id text not null,
+        contract text not null,
+        token_id text not null,
+        name text not null,
+        image_url text not null,
+        read_at bigint not null,
+        primary key (chain_id, contract, token_id)
+      )`,
+    ],
+  },
 ]

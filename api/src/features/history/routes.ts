@@ -1,6 +1,7 @@
 /**
- * `GET /v1/account/{account}/history`: the account's indexed transactions, newest first, a page at a time.
- * It reads only the database, which the indexer (`Indexer.ts`) fills: every replica serves it, writer or not.
+ * `GET /v1/account/{account}/history`: the account's indexed transactions, newest first, a page at a time;
+ * and `GET /v1/account/{address}/nfts`: the NFTs those transfers left it holding (`Nfts.ts`). Both read
+ * the database, which the indexer (`Indexer.ts`) fills: every replica serves them, writer or not.
  */
 import { Hono } from 'hono'
 import type { Config } from '../../Config.ts'
@@ -10,7 +11,9 @@ import { HttpError, messages } from '../../http/errors.ts'
 import { type Env, known } from '../../http/project.ts'
 import type { PriceSource } from '../balances/Prices.ts'
 import * as Cursor from './Cursor.ts'
+import * as Eip155 from './families/eip155.ts'
 import { families, familyOf } from './families/index.ts'
+import * as Nfts from './Nfts.ts'
 import * as Queries from './Queries.ts'
 
 export const historyMessages = {
@@ -19,7 +22,10 @@ export const historyMessages = {
 } as const
 
 export type HistoryOptions = {
-  /** Read; written only when a family starts following an account it is asked about (Solana). */
+  /**
+   * Read; written when a family starts following an account it is asked about (Solana), and to keep what
+   * the NFT listing read from a chain.
+   */
   db: Pick<Database, 'query' | 'transaction'>
   config: Pick<Config, 'chains'>
   /** Prices transfers of priced currencies and tokens (USD); without it, items carry no `price`/`value`. */
@@ -70,6 +76,25 @@ export function create(options: HistoryOptions): Hono<Env> {
       data: page.items,
       next: page.next ? Cursor.encode(page.next, scope) : null,
     } satisfies Contract.HistoryAnswer)
+  })
+
+  // Only EVM NFTs are indexed with their token ids: another family's chain is refused as the SPEC's
+  // 'Unsupported chain', as the balance route refuses one it does not serve.
+  app.get('/v1/account/:address/nfts', async (c) => {
+    const query = known(c, Contract.nftsQuery)
+    const chain = config.chains.find((entry) => entry.id === query.chainId)
+    if (!chain || familyOf(chain.id) !== Eip155.family)
+      throw new HttpError(400, messages.unsupportedChain(query.chainId))
+    const account = Eip155.family.account(c.req.param('address'))
+    if (account === undefined) throw new HttpError(400, messages.invalidEvmAddress)
+    const scope = { account, chainId: chain.id }
+    const after = query.cursor ? Nfts.decode(query.cursor, scope) : undefined
+    if (query.cursor && !after) throw new HttpError(400, historyMessages.invalidCursor)
+    const page = await Nfts.page(db, { account, chain, after, now: Date.now() })
+    return c.json({
+      data: page.items,
+      next: page.next ? Nfts.encode(page.next, scope) : null,
+    } satisfies Contract.NftsAnswer)
   })
 
   return app
