@@ -11,6 +11,8 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 
 export type FloodOptions = {
   /** @default 200 */
@@ -32,6 +34,14 @@ export type Cannon = {
 
 const autocannon = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url))
 const megabytes = () => Math.round(process.memoryUsage().rss / 2 ** 20)
+// RSS stays high after a burst even when nothing leaks (V8 keeps the pages it grew into); what is still
+// reachable after a full collection is what a leak would grow.
+setFlagsFromString('--expose-gc')
+const collect = runInNewContext('gc') as () => void
+const liveHeap = () => {
+  collect()
+  return Math.round(process.memoryUsage().heapUsed / 2 ** 20)
+}
 
 /**
  * @example
@@ -40,6 +50,7 @@ const megabytes = () => Math.round(process.memoryUsage().rss / 2 ** 20)
 export async function flood(apiUrl: string, options: FloodOptions = {}): Promise<Record<string, number>> {
   const url = `${apiUrl}/getWallets?projectId=demo&st=bench&sv=0&search=wal`
   const before = megabytes()
+  const heapBefore = liveHeap()
   // autocannon runs in a process of its own: in this one it would take the event loop from the API.
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -71,5 +82,7 @@ export async function flood(apiUrl: string, options: FloodOptions = {}): Promise
     floodRssBeforeMb: before,
     floodRssAfterMb: after,
     floodRssSettledMb: megabytes(),
+    floodLiveHeapBeforeMb: heapBefore,
+    floodLiveHeapSettledMb: liveHeap(),
   }
 }
