@@ -40,8 +40,8 @@ export async function serve(
 
 /**
  * The demo dApp's build on a site of its own: `http://<host>:<free port>`, served from loopback (the
- * browser maps `host` there with `--host-resolver-rules`, DNS only), its script tag naming `projectId`, a
- * project that allows that site.
+ * browser maps `host` there with `--host-resolver-rules`, DNS only; `localhost` is loopback already), its
+ * script tag naming `projectId`, a project that allows that site, and its pages sent with `headers`.
  * @example
  * const dapp = await serveDapp('dapp.test', 'sites')
  * await page.goto(dapp.origin)
@@ -49,6 +49,7 @@ export async function serve(
 export async function serveDapp(
   host: string,
   projectId: string,
+  headers: Record<string, string> = {},
 ): Promise<{ origin: string; close(): Promise<void> }> {
   const dist = fileURLToPath(new URL('../../examples/dapp/dist/', import.meta.url))
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
@@ -57,8 +58,11 @@ export async function serveDapp(
     const file = normalize(join(dist, path === '/' ? 'index.html' : path))
     const body = file.startsWith(dist) ? await readFile(file).catch(() => undefined) : undefined
     if (!body) return void response.writeHead(404).end()
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' })
     const page = extname(file) === '.html'
+    response.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      ...(page ? headers : {}),
+    })
     response.end(
       page ? body.toString().replace('data-project-id="demo"', `data-project-id="${projectId}"`) : body,
     )

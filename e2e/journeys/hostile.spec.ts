@@ -369,14 +369,20 @@ test('after the handshake a forged message from the page cannot reach the modal'
   await connectEvm(page, modal)
   await page.evaluate(() => {
     const frame = document.querySelector('iframe[title="Airlock"]') as HTMLIFrameElement
-    const channel = new MessageChannel()
-    Object.assign(window, { forgedReplies: [] as unknown[] })
-    channel.port1.onmessage = (e) =>
-      (window as unknown as { forgedReplies: unknown[] }).forgedReplies.push(e.data)
-    frame.contentWindow?.postMessage({ type: 'airlock:hello', version: 1, projectId: 'demo' }, '*', [
-      channel.port2,
-    ])
-    frame.contentWindow?.postMessage({ id: 'x', type: 'APPLY', path: ['disconnect'], argumentList: [] }, '*')
+    const replies: unknown[] = []
+    Object.assign(window, { forgedReplies: replies })
+    // Each forgery with a fresh port of its own, listened on: a reply to either would land here.
+    const port = () => {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = (e) => replies.push(e.data)
+      return channel.port2
+    }
+    frame.contentWindow?.postMessage({ type: 'airlock:hello', version: 1, projectId: 'demo' }, '*', [port()])
+    frame.contentWindow?.postMessage(
+      { id: 'x', type: 'APPLY', path: ['disconnect'], argumentList: [] },
+      '*',
+      [port()],
+    )
   })
   // A request through the bridge after the forgeries: its answer comes after any answer to them would.
   expect(await request(page, 'eth_chainId')).toEqual({ result: '0x7a69' })

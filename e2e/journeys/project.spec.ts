@@ -7,8 +7,9 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Page } from '@playwright/test'
-import { expect, modalOrigin, request, serve, test } from './fixtures.ts'
+import type { FrameLocator, Page } from '@playwright/test'
+import { walletCalls } from '../wallets/index.ts'
+import { connectEvm, expect, modalOrigin, request, serve, test } from './fixtures.ts'
 
 /** A third origin, not on the demo project's list, serving the demo dApp's own build. */
 const thirdOrigin = 'http://127.0.0.1:5177'
@@ -26,6 +27,33 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => server.close())
 
+/**
+ * A wallet in play: the visitor connected the test wallet on the demo page, and `origin`'s page starts with
+ * the storage that left (what the modal remembers of the connection, the wallet's grant to the site). A
+ * modal that let `origin` through would reconnect that wallet as the page loads.
+ */
+async function rememberWallet(page: Page, modal: FrameLocator, origin: string) {
+  await page.goto('/')
+  await connectEvm(page, modal)
+  const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }))
+  expect(stored.local[`airlock:${modalOrigin}`]).toContain('Airlock Test Wallet')
+  await page.addInitScript(
+    ({ origin, stored }) => {
+      if (location.origin !== origin) return
+      for (const [key, value] of Object.entries(stored.local)) localStorage.setItem(key, value)
+      for (const [key, value] of Object.entries(stored.session)) sessionStorage.setItem(key, value)
+    },
+    { origin, stored },
+  )
+}
+
+/** The refused page's dApp has no account, and the remembered wallet was never asked for one. */
+async function noAccount(page: Page, refusal: string) {
+  expect(await request(page, 'eth_accounts')).toEqual({ error: { code: 4100, message: refusal } })
+  expect(await walletCalls(page)).toEqual([])
+  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
+}
+
 /** Opens the modal and reports how it ended: 'opened', or the error's code and reason. */
 const open = (page: Page) =>
   page.evaluate(() =>
@@ -40,12 +68,13 @@ test('a third origin not on the project list gets a refusal it can frame, naming
   page,
   modal,
 }) => {
+  await rememberWallet(page, modal, thirdOrigin)
   await page.goto(`${thirdOrigin}/module.html`)
   const refusal = `Origin ${thirdOrigin} is not allowed for project 'demo'.`
   expect(await open(page)).toBe(`4100 ${refusal}`)
   await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
   await expect(modal.locator('[role=alert]')).toHaveText(refusal)
-  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
+  await noAccount(page, refusal)
 })
 
 test('a page that hides where it is gets the real modal only where the project allows: the browser refuses the frame', async ({
@@ -102,6 +131,7 @@ test.describe('where CSP is ignored', () => {
   test.beforeEach(({ page }) => ignoreCsp(page))
 
   test('the modal itself refuses a third origin: no session, and it says why', async ({ page, modal }) => {
+    await rememberWallet(page, modal, thirdOrigin)
     await page.goto(`${thirdOrigin}/module.html`)
     const outcome = await page.evaluate(async () => {
       try {
@@ -112,7 +142,7 @@ test.describe('where CSP is ignored', () => {
     })
     const refusal = `Origin ${thirdOrigin} is not allowed for project 'demo'.`
     expect(outcome).toEqual({ code: 4100, message: refusal })
-    expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
+    await noAccount(page, refusal)
     // The host keeps its dialog closed until the dApp opens it; the modal already says why.
     await expect(modal.locator('h1')).toHaveText('Invalid App Configuration')
     await expect(modal.locator('[role=alert]')).toHaveText(refusal)
@@ -157,9 +187,13 @@ test('when the allow-list cannot be fetched, the modal shows the project-id aler
   page,
   modal,
 }) => {
-  await page.route('http://127.0.0.1:8787/projects/v1/origins?*', (route) => route.abort('connectionrefused'))
+  // Connected before, so a modal that let the page through would reconnect the wallet on reload.
   await page.goto('/module.html')
-  expect(await open(page)).toBe("4100 The Airlock API could not be reached to check project 'demo'.")
+  await connectEvm(page, modal)
+  await page.route('http://127.0.0.1:8787/projects/v1/origins?*', (route) => route.abort('connectionrefused'))
+  await page.reload()
+  const refusal = "The Airlock API could not be reached to check project 'demo'."
+  expect(await open(page)).toBe(`4100 ${refusal}`)
   await expect(modal.locator('h1')).toHaveText('Project ID Not Configured')
-  expect(await page.evaluate(() => window.airlock?.getState().status)).not.toBe('connected')
+  await noAccount(page, refusal)
 })

@@ -5,6 +5,8 @@
 import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
@@ -52,6 +54,26 @@ const request = (page: Page, method: string, params: unknown[] = []) =>
     },
     { method, params },
   )
+
+/** What a phone reads from the QR code as the modal draws it: the text it encodes, if it can be read at all. */
+async function scannedUri(modal: FrameLocator): Promise<string | undefined> {
+  const shot = PNG.sync.read(await modal.getByRole('img', { name: 'WalletConnect QR code' }).screenshot())
+  return jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height)?.data
+}
+
+test('the QR code, read from the screen despite the mark at its centre, is the link Copy link gives, and pairs', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await modal.getByRole('button', { name: 'WalletConnect' }).click()
+  const scanned = await scannedUri(modal)
+  expect(scanned).toBe(await copiedUri(page, modal))
+  await peer.pair(scanned as string)
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
+  await expect(page.locator('#status')).toHaveText('connected')
+})
 
 test('a phone wallet pairs from the copied link; the dApp sends a transaction mined on anvil', async ({
   page,

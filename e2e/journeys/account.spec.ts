@@ -1,0 +1,150 @@
+/**
+ * The Account and Connect views' own actions, clicked as a visitor clicks them: Copy address (and its
+ * failure where the page's policy refuses the clipboard), the Disconnect row, the "Also connected" list,
+ * the Recent tag, and All Wallets paging on scroll.
+ */
+import type { Page } from '@playwright/test'
+import { addresses, connectEvm, expect, request, serveDapp, test } from './fixtures.ts'
+
+const evm = addresses.evm?.address as string
+const api = 'http://127.0.0.1:8787'
+
+/** What the clipboard holds, read back from the page (the context grants reading it). */
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText())
+
+test.describe('Copy address', () => {
+  test.beforeEach(async ({ context, page }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    // Something else on the clipboard first, so what is read back can only come from the click.
+    await page.goto('/')
+    await page.evaluate(() => navigator.clipboard.writeText('before'))
+  })
+
+  test('puts the full address on the clipboard', async ({ page, modal }) => {
+    await connectEvm(page, modal)
+    await modal.getByRole('button', { name: 'Copy address' }).click()
+    await expect(modal.getByTestId('snackbar')).toHaveText('Address copied')
+    expect(await clipboard(page)).toBe(evm)
+  })
+
+  test("says 'Failed to copy address' where the page's Permissions-Policy refuses the clipboard", async ({
+    page,
+    modal,
+  }) => {
+    // A dApp may refuse clipboard writes to every frame it embeds, whatever the frame's `allow` says.
+    const dapp = await serveDapp('localhost', 'demo', { 'Permissions-Policy': 'clipboard-write=()' })
+    try {
+      await page.goto(dapp.origin)
+      await connectEvm(page, modal)
+      await modal.getByRole('button', { name: 'Copy address' }).click()
+      await expect(modal.getByTestId('snackbar')).toHaveText('Failed to copy address')
+      expect(await clipboard(page)).toBe('before')
+    } finally {
+      await dapp.close()
+    }
+  })
+})
+
+test("the modal's Disconnect row ends the connection: the dApp is told and has no accounts", async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await connectEvm(page, modal)
+  await page.evaluate(() => {
+    const events: string[] = []
+    Object.assign(window, { providerEvents: events })
+    window.airlock?.providers.eip155.on('disconnect', () => events.push('disconnect'))
+  })
+  await modal.getByRole('button', { name: 'Disconnect' }).click()
+  await expect(page.locator('#status')).toHaveText('disconnected')
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { providerEvents: string[] }).providerEvents))
+    .toEqual(['disconnect'])
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
+  expect(await page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  // The modal has no account left to show: opened again, it offers the wallets.
+  await page.evaluate(() => window.airlock?.open())
+  await expect(modal.getByRole('heading', { name: 'Connect Wallet' })).toBeVisible()
+})
+
+test('a wallet connected before is tagged Recent and listed first, after a disconnect and after a reload', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  const wallet = (name: string) => modal.getByTestId('wallet-list').getByRole('button', { name })
+  // The tags describe the button; before any connection only the chain family is there.
+  await expect(wallet('Airlock Test Wallet')).toHaveAccessibleDescription('EVM')
+  await wallet('Airlock Test Wallet').click()
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  await modal.getByRole('button', { name: 'Disconnect' }).click()
+  await expect(page.locator('#status')).toHaveText('disconnected')
+
+  const listed = modal.getByTestId('wallet-list').getByRole('button')
+  const recentFirst = async () => {
+    await expect(wallet('Airlock Test Wallet')).toHaveAccessibleDescription(/^Recent\s*EVM$/)
+    await expect(wallet('Airlock Test Solana')).toHaveAccessibleDescription('Solana')
+    await expect(listed.first()).toHaveAccessibleName('Airlock Test Wallet')
+  }
+  await page.evaluate(() => window.airlock?.open())
+  await recentFirst()
+  // Remembered, not only held in memory: a reload still shows it.
+  await page.reload()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  await page.evaluate(() => window.airlock?.open())
+  await recentFirst()
+})
+
+test('with EVM and Solana both connected, the Account view lists the other one under "Also connected"', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await connectEvm(page, modal)
+  await expect(modal.getByRole('region', { name: 'Also connected' })).toHaveCount(0)
+  await page.evaluate(() => window.airlock?.open({ view: 'Connect' }))
+  await modal.getByRole('button', { name: 'Airlock Test Solana' }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute(
+    'data-address',
+    addresses.solana?.address as string,
+  )
+  const also = modal.getByRole('region', { name: 'Also connected' }).getByRole('listitem')
+  await expect(also).toHaveCount(1)
+  await expect(also).toHaveAttribute('title', evm)
+  await expect(also.locator('.tag')).toHaveText('EVM')
+  await expect(also).toContainText('Airlock Devnet A')
+  // Both stay connected for the dApp.
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [evm] })
+})
+
+/** The registry's names in the API's own order, `pages` pages of 40: what All Wallets must list. */
+async function registryNames(pages: number): Promise<string[]> {
+  const names: string[] = []
+  for (let page = 1; page <= pages; page++) {
+    const response = await fetch(`${api}/getWallets?projectId=demo&page=${page}&entries=40`)
+    const body = (await response.json()) as { data: { name: string }[] }
+    names.push(...body.data.map((listing) => listing.name))
+  }
+  return names
+}
+
+test('All Wallets loads the next 40 when scrolled to its end, with no wallet twice', async ({
+  page,
+  modal,
+}) => {
+  const expected = await registryNames(2)
+  expect(expected).toHaveLength(80)
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'All Wallets' }).click()
+  const names = modal.getByTestId('all-wallets').getByRole('button')
+  await expect(names).toHaveCount(40)
+  await expect(names).toHaveText(expected.slice(0, 40))
+  // As a visitor scrolls: the wheel over the grid, down past its last row.
+  await names.last().hover()
+  await page.mouse.wheel(0, 4_000)
+  await expect(names).toHaveText(expected)
+  expect(new Set(await names.allInnerTexts()).size).toBe(80)
+})
