@@ -62,16 +62,21 @@ describe('Handshake.accept', () => {
 
   it('rejects a handshake from a window that is not the parent', async () => {
     const { self, post, stranger } = modalWindow()
-    let settled = false
-    Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true }).then(() => {
-      settled = true
-    })
+    const accepted = Handshake.accept({ window: self, projectId: 'demo', isAllowed: () => true })
+    const heard: unknown[] = []
+    const forged = [new MessageChannel(), new MessageChannel()]
+    for (const { port1 } of forged) port1.onmessage = (event) => heard.push(event.data)
+    post(hello, { ports: [forged[0]?.port2 as MessagePort], source: stranger })
+    post(hello, { ports: [forged[1]?.port2 as MessagePort], source: null })
+    // The parent's hello comes last: the modal takes the first hello that passes, so had either of the
+    // others passed, it would be the one accepted, and its welcome would have been sent first.
     const { port1, port2 } = new MessageChannel()
-    post(hello, { ports: [port2], source: stranger })
-    post(hello, { ports: [port2], source: null })
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(settled).toBe(false)
-    port1.close()
+    const reply = replyOn(port1)
+    post(hello, { ports: [port2] })
+    expect((await accepted).port).toBe(port2)
+    expect(await reply).toEqual({ type: 'airlock:welcome', version: protocolVersion })
+    expect(heard).toEqual([])
+    for (const port of [port1, ...forged.map((channel) => channel.port1)]) port.close()
   })
 
   it('refuses an origin the project does not allow, with 4100, and says why', async () => {
@@ -119,11 +124,13 @@ describe('Handshake.accept', () => {
     const replies: unknown[] = []
     a.port1.onmessage = (e) => replies.push(['a', e.data])
     b.port1.onmessage = (e) => replies.push(['b', e.data])
+    // The modal closes the second hello's port: its close event comes after anything sent on it.
+    const closed = new Promise((resolve) => b.port1.addEventListener('close', resolve))
     post(hello, { ports: [a.port2] })
     post(hello, { ports: [b.port2] })
     release()
     await accepted
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await closed
     expect(replies).toEqual([['a', { type: 'airlock:welcome', version: protocolVersion }]])
     a.port1.close()
   })

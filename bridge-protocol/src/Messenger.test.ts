@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink'
 import fc from 'fast-check'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as Errors from './Errors.ts'
 import * as Messenger from './Messenger.ts'
 import * as Methods from './Methods.ts'
@@ -178,10 +178,18 @@ describe('Messenger', () => {
       hostImplementation(),
       20,
     )
-    const pending = failure(host.remote.request({ namespace: 'eip155', method: 'eth_requestAccounts' }))
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    host.close(new Errors.UserRejectedRequestError())
-    expect((await pending).code).toBe(4001)
+    // The modal has the call (it answers a later ping, and answers in order), and the clock is far past 20 ms.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const pending = failure(host.remote.request({ namespace: 'eip155', method: 'eth_requestAccounts' }))
+      vi.advanceTimersByTime(60_000)
+      await expect(host.remote.ping()).resolves.toBe('pong')
+      host.close(new Errors.UserRejectedRequestError())
+      // A time-out would have settled it first, with -32603: the first settlement is the one that counts.
+      expect((await pending).code).toBe(4001)
+    } finally {
+      vi.useRealTimers()
+    }
     await expect(host.remote.ping()).rejects.toBeInstanceOf(Errors.UserRejectedRequestError)
   })
 
@@ -195,10 +203,15 @@ describe('Messenger', () => {
     }
     port1.postMessage({ id: 'set', type: 'SET', path: ['open'], value: { type: 'RAW', value: 1 } })
     port1.postMessage({ id: 'get', type: 'GET', path: ['open'] })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // A genuine call last: the modal answers in order, so its answer comes after any to the others.
+    port1.postMessage({ id: 'after', type: 'APPLY', path: ['ping'], argumentList: [] })
+    await vi.waitFor(() => expect(answers.map((a) => (a as { id: string }).id)).toContain('after'))
     port1.removeEventListener('message', listener)
-    const codes = answers.map((a) => (a as { value: { error: { code: number } } }).value.error.code)
+    const codes = answers
+      .slice(0, -1)
+      .map((a) => (a as { value: { error: { code: number } } }).value.error.code)
     expect(codes).toEqual([4200, 4200, 4200, 4200])
+    expect(answers.at(-1)).toEqual({ id: 'after', type: 'RAW', value: { ok: true, value: 'pong' } })
     // SET and GET were ignored: the exposed API still works.
     await expect(modal.remote.ping()).resolves.toBe('pong')
   })

@@ -16,7 +16,7 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit'
 import { getTransferSolInstruction } from '@solana-program/system'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Solana from './Solana.ts'
 
@@ -202,7 +202,10 @@ describe('sending', () => {
   it('asks for maxSupportedTransactionVersion before returning a v0 transaction', async () => {
     const { wire, signature } = await transfer(1_000_004n)
     await call('sendTransaction', [wire, { encoding: 'base64' }])
-    await sleep(100)
+    // Confirmed, so the refusal below is about the version and not about a transaction not found yet.
+    await vi.waitFor(async () =>
+      expect(['confirmed', 'finalized']).toContain((await status(signature))?.confirmationStatus),
+    )
     const reply = await call('getTransaction', [signature, { commitment: 'confirmed' }])
     expect(reply.error?.code).toBe(-32015)
   })

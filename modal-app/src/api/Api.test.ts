@@ -1,6 +1,6 @@
 import { Database, Projects, Service } from '@airlock/api'
 import { closedPort } from '@airlock/api/testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Api from './Api.ts'
 
 // The real service, in this process, on a free loopback port.
@@ -111,5 +111,85 @@ describe('API client', () => {
     expect(Api.baseUrlOf(page('https://api.example'))).toBe('https://api.example')
     for (const bad of [null, '', 'javascript:alert(1)', 'https://api.example/path', '%AIRLOCK%'])
       expect(Api.baseUrlOf(page(bad))).toBe(Api.defaultBaseUrl)
+  })
+})
+
+describe('analytics, from the modal’s client to the API’s database', () => {
+  beforeAll(async () => {
+    await Projects.add(db, 'tracked', ['http://localhost:*'])
+    await Projects.setAnalytics(db, 'tracked', true)
+    await Projects.add(db, 'quiet', ['http://localhost:*'])
+  })
+  const eventsOf = (projectId: string) =>
+    db.query<{ origin: string; url: string; domain: string; timestamp: number | string; props: unknown }>(
+      'select origin, url, domain, timestamp, props from events where project_id = $1',
+      [projectId],
+    )
+  /** The client with a fetch that records the paths it asked for. */
+  const recorded = (projectId: string) => {
+    const paths: string[] = []
+    const spy: typeof fetch = (input, init) => {
+      paths.push(new URL(String(input)).pathname)
+      return fetch(input, init)
+    }
+    return { api: client(projectId, spy), paths }
+  }
+
+  it('stores the event, for the page’s origin only, with its properties and the address', async () => {
+    const { api } = recorded('tracked')
+    const before = Date.now()
+    // track() resolves once the API answered, so the row is in by then.
+    await api.track(
+      {
+        event: 'CONNECT_SUCCESS',
+        properties: { method: 'browser' },
+        address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      },
+      'http://localhost:5173/checkout?cart=secret#top',
+    )
+    const rows = await eventsOf('tracked')
+    expect(rows).toEqual([
+      {
+        origin: 'http://localhost:5173',
+        url: 'http://localhost:5173',
+        domain: 'localhost:5173',
+        timestamp: expect.anything(),
+        props: {
+          type: 'track',
+          event: 'CONNECT_SUCCESS',
+          properties: { method: 'browser' },
+          address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        },
+      },
+    ])
+    expect(Number(rows[0]?.timestamp)).toBeGreaterThanOrEqual(before)
+    expect(Number(rows[0]?.timestamp)).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('asks the API once whether analytics are on, then only posts', async () => {
+    const { api, paths } = recorded('tracked')
+    await api.track({ event: 'A' }, 'http://localhost:5173')
+    await api.track({ event: 'B' }, 'http://localhost:5173')
+    expect(paths).toEqual(['/getAnalyticsConfig', '/e', '/e'])
+  })
+
+  it('sends nothing, and nothing is stored, for a project with analytics off', async () => {
+    const { api, paths } = recorded('quiet')
+    await api.track({ event: 'CONNECT_SUCCESS' }, 'http://localhost:5173')
+    expect(paths).toEqual(['/getAnalyticsConfig'])
+    expect(await eventsOf('quiet')).toEqual([])
+  })
+
+  it('never throws: not for a page the project refuses, nor for an API that is down', async () => {
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await expect(client('tracked').track({ event: 'X' }, 'https://evil.example')).resolves.toBeUndefined()
+    const down = Api.create({ baseUrl: dead, projectId: 'tracked', retry: { sleep: async () => {} } })
+    await expect(down.track({ event: 'X' }, 'http://localhost:5173')).resolves.toBeUndefined()
+    expect((await eventsOf('tracked')).map((row) => (row.props as { event: string }).event).sort()).toEqual([
+      'A',
+      'B',
+      'CONNECT_SUCCESS',
+    ])
+    warnings.mockRestore()
   })
 })

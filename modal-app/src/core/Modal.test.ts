@@ -174,7 +174,9 @@ function manualClock() {
     }
     now = until
   }
-  return { timers, advance }
+  /** How far off each pending timer is. */
+  const waiting = () => pending.map((timer) => timer.at - now)
+  return { timers, advance, waiting }
 }
 
 async function setup(options: Setup = {}) {
@@ -836,6 +838,52 @@ describe('modal: reconnect at startup', () => {
     await context.api.walletsChanged([evmWallet])
     await started
     expect(context.last().status).toBe('connected')
+  })
+
+  it('gives up on a stored wallet that never appears when the grace period ends: disconnected, no connection', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const clock = manualClock()
+    const context = await setup({ storage, start: false, wallets: [], timers: clock.timers })
+    let settled = false
+    const started = context.modal.start({ host: context.host as unknown as Host, origin }).then(() => {
+      settled = true
+    })
+    // A dApp's question meanwhile waits for the reconnect to settle, whichever way it goes.
+    const accounts = context.api.request({ namespace: 'eip155', method: 'eth_accounts' })
+    // The clock is the test's: only it can end the wait for the wallet (setup's grace is 20 ms).
+    await vi.waitFor(() => expect(clock.waiting()).toEqual([20]))
+    clock.advance(19)
+    await settle()
+    expect(settled).toBe(false)
+    expect(context.last().status).toBe('connecting')
+    clock.advance(1)
+    await started
+    expect(context.last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+    expect(context.modal.getSnapshot().account).toBeUndefined()
+    expect(await accounts).toEqual([])
+    expect(context.host.walletRequest).not.toHaveBeenCalled()
+  })
+
+  it('gives up on a stored wallet whose silent reconnect never answers after 10 s, and forgets it', async () => {
+    const storage = createStorage(memory())
+    storage.addConnection({ namespace: 'eip155', rdns: 'dev.airlock.evm', name: 'Test EVM' })
+    const clock = manualClock()
+    const context = await setup({ storage, start: false, timers: clock.timers })
+    context.host.walletRequest.mockImplementation(() => new Promise(() => {}))
+    let settled = false
+    const started = context.modal.start({ host: context.host as unknown as Host, origin }).then(() => {
+      settled = true
+    })
+    await vi.waitFor(() => expect(clock.waiting()).toEqual([10_000]))
+    expect(context.last().status).toBe('reconnecting')
+    clock.advance(9_999)
+    await settle()
+    expect(settled).toBe(false)
+    clock.advance(1)
+    await started
+    expect(context.last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+    expect(storage.getConnections('eip155')).toEqual([])
   })
 
   it('holds requests until the reconnect has settled', async () => {

@@ -51,7 +51,8 @@ function setup(overrides: Partial<WalletRegistry.Options> = {}) {
     onChange: () => changes++,
     ...overrides,
   })
-  const settled = () => new Promise((resolve) => setTimeout(resolve, 150))
+  // Every load sets `loading` at once, so its end is the answer in (or the failure): no fixed wait.
+  const settled = () => vi.waitFor(() => expect(registry.state().loading).toBe(false))
   return { registry, delays, scheduled, preloaded, settled, changes: () => changes }
 }
 

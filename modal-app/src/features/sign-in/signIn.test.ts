@@ -23,7 +23,7 @@ const wallet: PageWallet = {
   chains: [],
 }
 
-function setup(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage } = {}) {
+function setup(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage; now?: () => number } = {}) {
   const wallet$ = { chainId: 31337, authorized: false, reject: false }
   const signed: string[] = []
   const states: State[] = []
@@ -88,6 +88,7 @@ function setup(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage }
     api,
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
     walletGrace: 20,
+    now: options.now,
   })
   const start = () => modal.start({ host: host as unknown as Host, origin: 'http://localhost:5173' })
   return { modal, host, api, storage, signed, states, wallet$, issued, start }
@@ -97,7 +98,10 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-async function connected(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage } = {}) {
+async function connected(
+  siwx: NonNullable<Config['siwx']>,
+  options: { storage?: Storage; now?: () => number } = {},
+) {
   const context = setup(siwx, options)
   await context.start()
   context.modal.api.open(undefined)
@@ -131,6 +135,38 @@ describe('sign in with X in the modal', () => {
       { event: 'SIWX_AUTH_SUCCESS', properties: { network: 'eip155:31337' } },
       'http://localhost:5173',
     )
+  })
+
+  it('writes the configured resources, and an expiry expiresIn seconds after issuance, into the message the wallet signs', async () => {
+    const issued = Date.UTC(2026, 10, 22, 12, 0, 0)
+    const resources = [
+      'https://shop.example/terms',
+      'ipfs://bafybeiemxf5abjwjbikoz4mc3a3dla6ual3jsgpdr4cjr3oz3evfyavhwq/',
+    ]
+    const { modal, signed } = await connected({ resources, expiresIn: 3_600 }, { now: () => issued })
+    await modal.ui.signIn()
+    const text = signed[0] ?? ''
+    const message = Siwx.parse(text)
+    expect(message.resources).toEqual(resources)
+    expect(message.issuedAt).toBe('2026-11-22T12:00:00.000Z')
+    expect(message.expirationTime).toBe('2026-11-22T13:00:00.000Z')
+    expect(Siwx.toTime(message.expirationTime ?? '') - Siwx.toTime(message.issuedAt)).toBe(3_600 * 1000)
+    expect(text.split('\n').slice(-4)).toEqual([
+      'Expiration Time: 2026-11-22T13:00:00.000Z',
+      'Resources:',
+      `- ${resources[0]}`,
+      `- ${resources[1]}`,
+    ])
+  })
+
+  it('lets a session last a day when the dApp sets no expiresIn, and lists no resources when it sets none', async () => {
+    const issued = Date.UTC(2026, 10, 22, 12, 0, 0)
+    const { modal, signed } = await connected({}, { now: () => issued })
+    await modal.ui.signIn()
+    const message = Siwx.parse(signed[0] ?? '')
+    expect(message.expirationTime).toBe('2026-11-23T12:00:00.000Z')
+    expect(message).not.toHaveProperty('resources')
+    expect(signed[0]).not.toContain('Resources:')
   })
 
   it("a declined signature reopens the view with 'Signature declined'", async () => {
