@@ -70,6 +70,10 @@ async function postgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg')
   // bigint and numeric come back as strings from pg and PGlite alike, so callers see one behaviour.
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle connection the server ends (a restart, a failover, an administrator) is an error event on the
+  // pool; unheard, Node would end the whole process. The pool drops that connection and opens another for
+  // the next query, so a warning is all it takes.
+  pool.on('error', (error) => console.warn('[airlock-api] A database connection was closed:', error.message))
   await pool.query('select 1')
   return {
     engine: 'postgres',
