@@ -8,7 +8,16 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
-import { test as base, expect, type Frame, type FrameLocator, type Page } from '@playwright/test'
+import {
+  test as base,
+  expect,
+  type Frame,
+  type FrameLocator,
+  type Locator,
+  type Page,
+} from '@playwright/test'
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import { createPublicClient, formatEther, http } from 'viem'
 import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../wallets/index.ts'
 import { addressesFromOptions } from '../wallets/verify.ts'
@@ -150,6 +159,15 @@ export function request(page: Page, method: string, params?: unknown) {
     },
     [method, params] as const,
   )
+}
+
+/**
+ * What a phone's camera reads from a QR code as the modal draws it: the text it encodes, if it can be read
+ * at all (decoded from a screenshot, so a code that only looks right fails).
+ */
+export async function decodeQr(qr: Locator): Promise<string | undefined> {
+  const shot = PNG.sync.read(await qr.screenshot())
+  return jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height)?.data
 }
 
 /** Runs axe-core inside the modal frame and returns the violations' ids. */

@@ -5,12 +5,10 @@
 import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
-import jsQR from 'jsqr'
-import { PNG } from 'pngjs'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { clients, expect, modalOrigin, standardSign, test } from './fixtures.ts'
+import { clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -56,10 +54,8 @@ const request = (page: Page, method: string, params: unknown[] = []) =>
   )
 
 /** What a phone reads from the QR code as the modal draws it: the text it encodes, if it can be read at all. */
-async function scannedUri(modal: FrameLocator): Promise<string | undefined> {
-  const shot = PNG.sync.read(await modal.getByRole('img', { name: 'WalletConnect QR code' }).screenshot())
-  return jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height)?.data
-}
+const scannedUri = (modal: FrameLocator) =>
+  decodeQr(modal.getByRole('img', { name: 'WalletConnect QR code' }))
 
 test('the QR code, read from the screen despite the mark at its centre, is the link Copy link gives, and pairs', async ({
   page,

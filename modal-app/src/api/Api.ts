@@ -35,6 +35,10 @@ export type HistoryItem = Contract.HistoryAnswer['data'][number]
  */
 export type HistoryPage = { data: HistoryItem[]; next: string | null; error?: string | undefined }
 
+/** One NFT an account holds (its image only ever a `data:image/…` URI), and a page of them. */
+export type Nft = Contract.Nft
+export type NftPage = { data: Nft[]; next: string | null }
+
 /** A wallet listing entry of the registry. */
 export type Listing = Contract.Listing
 
@@ -102,6 +106,8 @@ export type Client = {
     address: string,
     options: { chainId: string; cursor?: string | null | undefined },
   ): Promise<HistoryPage>
+  /** A page of an account's NFTs on one EVM chain (`cursor`: the previous `next`); fails with the API's text. */
+  nfts(address: string, options: { chainId: string; cursor?: string | null | undefined }): Promise<NftPage>
   /** A page of the wallet registry. */
   wallets(query: WalletQuery): Promise<WalletPage>
   /** Where a registry image is. */
@@ -214,6 +220,11 @@ export function create(options: ClientOptions): Client {
         console.warn('[airlock] Could not read the transactions.', error)
         return { data: [], next: null, error: texts.errors.transactionsUnavailable }
       }
+    },
+    nfts(address, { chainId, cursor }) {
+      const query: Record<string, string> = { chainId }
+      if (cursor) query.cursor = cursor
+      return get(`/v1/account/${encodeURIComponent(address)}/nfts`, Contract.nftsAnswer, query)
     },
     wallets(query) {
       const params: Record<string, string> = { page: String(query.page), entries: String(query.entries) }

@@ -8,6 +8,7 @@ import type { Feature } from '../core/Feature.ts'
 import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
 import { networks } from './networks/feature.ts'
+import { receive } from './receive/feature.ts'
 import { signIn } from './sign-in/feature.ts'
 
 /** What the features need from the page's environment; each field has a default for the browser. */
@@ -24,6 +25,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     ...(config.siwx ? [signIn(options)] : []),
     account(options),
     networks(),
+    receive(),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc
       ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]

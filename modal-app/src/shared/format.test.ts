@@ -32,8 +32,13 @@ describe('formatQuantity', () => {
 
 describe('formatFiat', () => {
   it('shows dollars with 2 decimals and grouping', () => {
-    expect(formatFiat(1250.5)).toBe('$1,250.50')
-    expect(formatFiat(0)).toBe('$0.00')
+    expect(formatFiat(1250.5, 'en-US')).toBe('$1,250.50')
+    expect(formatFiat(0, 'en-US')).toBe('$0.00')
+  })
+
+  it("uses the separators of the visitor's locale", () => {
+    expect(formatFiat(1250.5, 'de-DE')).toBe('1.250,50\u00a0$')
+    expect(formatFiat(1234567.891, 'fr-FR')).toBe('1\u202f234\u202f567,89\u00a0$US')
   })
 })
 

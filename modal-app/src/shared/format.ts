@@ -14,9 +14,12 @@ export function formatQuantity(numeric: string | undefined, fractionDigits = 3):
   return sign && !zero ? `-${text}` : text
 }
 
-/** Fiat with 2 decimals. @example formatFiat(1250.5) // '$1,250.50' */
-export function formatFiat(value: number): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(value)
+/**
+ * US dollars (the API's currency) with 2 decimals and the separators of `locale`, by default the visitor's.
+ * @example formatFiat(1250.5, 'en-US') // '$1,250.50'
+ */
+export function formatFiat(value: number, locale?: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(value)
 }
 
 /**

@@ -60,6 +60,9 @@ export const texts = {
     network: 'Network',
     alsoConnected: 'Also connected',
   },
+  // The Account tabs' and Receive's own texts are in their folders (`features/account/texts.ts`,
+  // `features/receive/texts.ts`), so they load with those chunks, not with the first.
+  receive: { title: 'Receive' },
   networks: {
     title: 'Choose Network',
     switching: (network: string) => `Switching to ${network}…`,

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
@@ -6,17 +6,26 @@ import { texts } from '../../shared/texts.ts'
 import { CopyIcon, ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
+import { isTab, type Tab, type TabsSlice, type TabsUi, tabAfter, tabs } from './tabs.ts'
+import { tabTexts } from './texts.ts'
+
+// Each tab but Tokens (shown first) is a chunk of its own, loaded when the visitor opens it.
+const NftsTab = lazy(() => import('./NftsTab.tsx'))
+const ActivityTab = lazy(() => import('./ActivityTab.tsx'))
+
+/** The Receive feature's action, when the host left it on. */
+type ReceiveUi = { showReceive?: (() => void) | undefined }
 
 // The balance fields are there once the feature's logic has loaded.
 type AccountInfo = CoreAccountInfo & Partial<BalanceFields>
 
-/** The connected account: address, native balance, tokens, network, explorer link, Disconnect. */
+/** The connected account: address, native balance, its tabs, Receive, network, explorer link, Disconnect. */
 export default function Account({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice>
-  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi>
+  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice> & Partial<TabsSlice>
+  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi
 }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -49,8 +58,14 @@ export default function Account({
             {account.balance}
           </p>
         )}
+        {/* The actions are a proxy that answers any name: only `in` tells whether Receive is on. */}
+        {'showReceive' in ui && (
+          <button type="button" className="button button-secondary" onClick={() => ui.showReceive?.()}>
+            {tabTexts.receive}
+          </button>
+        )}
       </div>
-      {account.tokens && account.tokens.length > 0 && <Tokens tokens={account.tokens} />}
+      <Tabs account={account} current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'} ui={ui} />
       <p className="label">{texts.account.network}</p>
       <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
         <span className="network-dot" aria-hidden="true" />
@@ -85,15 +100,18 @@ function Section({
   title,
   children,
   testId,
+  hiddenTitle = false,
 }: {
   id: string
   title: string
   children: ReactNode
   testId?: string
+  /** Named for screen readers only (the tab above says it already). */
+  hiddenTitle?: boolean
 }) {
   return (
     <section aria-labelledby={id}>
-      <h2 className="label" id={id}>
+      <h2 className={hiddenTitle ? 'sr-only' : 'label'} id={id}>
         {title}
       </h2>
       <ul className="plain-list" data-testid={testId}>
@@ -118,9 +136,71 @@ function OtherAccounts({ accounts }: { accounts: AccountInfo[] }) {
   )
 }
 
-function Tokens({ tokens }: { tokens: TokenRow[] }) {
+const tabLabels: Record<Tab, string> = {
+  tokens: tabTexts.tokens,
+  nfts: tabTexts.nfts,
+  activity: tabTexts.activity,
+}
+
+/** SPEC §2's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
+function Tabs({ account, current, ui }: { account: AccountInfo; current: Tab; ui: Partial<TabsUi> }) {
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const next = tabAfter(current, event.key)
+    if (!next) return
+    event.preventDefault()
+    ui.selectTab?.(next)
+    event.currentTarget.querySelector<HTMLElement>(`#account-tab-${next}`)?.focus()
+  }
+  const ref = { address: account.address, chainId: account.chainId }
   return (
-    <Section id="account-tokens" title={texts.account.tokens} testId="account-tokens">
+    <>
+      <div className="tabs" role="tablist" aria-label={tabTexts.label} onKeyDown={onKeyDown}>
+        {tabs.map((tab) => (
+          <button
+            key={tab}
+            type="button"
+            role="tab"
+            id={`account-tab-${tab}`}
+            className="tab"
+            aria-selected={tab === current}
+            aria-controls={`account-panel-${tab}`}
+            tabIndex={tab === current ? 0 : -1}
+            onClick={() => ui.selectTab?.(tab)}
+          >
+            {tabLabels[tab]}
+          </button>
+        ))}
+      </div>
+      <div
+        className="tab-panel"
+        role="tabpanel"
+        id={`account-panel-${current}`}
+        aria-labelledby={`account-tab-${current}`}
+      >
+        {current === 'tokens' && <Tokens tokens={account.tokens ?? []} />}
+        {current !== 'tokens' && ui.history && ui.nfts && (
+          <Suspense fallback={<div className="view-loading" aria-busy="true" />}>
+            {current === 'nfts' ? (
+              <NftsTab
+                account={ref}
+                evm={account.namespace === 'eip155'}
+                network={account.network}
+                nfts={ui.nfts}
+              />
+            ) : (
+              <ActivityTab account={ref} ui={{ history: ui.history }} />
+            )}
+          </Suspense>
+        )}
+      </div>
+    </>
+  )
+}
+
+function Tokens({ tokens }: { tokens: TokenRow[] }) {
+  if (tokens.length === 0) return <p className="muted">{tabTexts.noTokens}</p>
+  return (
+    <Section id="account-tokens" title={texts.account.tokens} testId="account-tokens" hiddenTitle>
       {tokens.map((token) => (
         <li key={token.symbol + token.name} className="token">
           {token.iconUrl ? (

@@ -36,6 +36,23 @@ export type AccountUi = {
   copied(ok: boolean): void
 }
 
+/**
+ * The rows of the Tokens tab: the tokens of a balance answer (not the native currency), the most valuable
+ * first (SPEC §3), with separators of the visitor's locale.
+ */
+export function tokenRows(entries: readonly Api.TokenBalance[], locale?: string): TokenRow[] {
+  return entries
+    .filter((entry) => entry.address !== undefined)
+    .sort((a, b) => b.value - a.value)
+    .map((entry) => ({
+      symbol: entry.symbol,
+      name: entry.name,
+      amount: formatQuantity(entry.quantity.numeric),
+      fiat: formatFiat(entry.value, locale),
+      iconUrl: entry.iconUrl,
+    }))
+}
+
 export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient>): Runtime {
   const { now, snackbar } = kernel
   /** Per network and address: what the API said, and when it was asked. */
@@ -94,15 +111,7 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
       balance: network
         ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
         : undefined,
-      tokens: (entries ?? [])
-        .filter((entry) => entry.address !== undefined)
-        .map((entry) => ({
-          symbol: entry.symbol,
-          name: entry.name,
-          amount: formatQuantity(entry.quantity.numeric),
-          fiat: formatFiat(entry.value),
-          iconUrl: entry.iconUrl,
-        })),
+      tokens: tokenRows(entries ?? []),
     }
   }
 

@@ -1,4 +1,7 @@
-/** The Account view: the connected account, its balances and tokens, copy, explorer link, disconnect. */
+/**
+ * The Account view: the connected account, its tabs (Tokens, NFTs, Activity), copy, explorer link,
+ * disconnect.
+ */
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
@@ -16,6 +19,6 @@ export function account(
   return {
     id: 'account',
     views: [{ name: 'Account', title: () => texts.account.title, component: lazy(loadView) }],
-    load: async (kernel) => (await import('./Balances.ts')).setup(kernel, loadChainClient),
+    load: async (kernel) => (await import('./runtime.ts')).setup(kernel, loadChainClient),
   }
 }

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest'
+import type * as Api from '../../api/Api.ts'
+import { describe as describeItem, groupByDay, merge } from './Activity.ts'
+
+const me = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+function item(
+  id: string,
+  minedAt: string,
+  overrides: Partial<Api.HistoryItem['metadata']> = {},
+  transfers: Api.HistoryItem['transfers'] = [],
+): Api.HistoryItem {
+  return {
+    id,
+    metadata: {
+      minedAt,
+      chain: 'eip155:31337',
+      operationType: 'send',
+      status: 'confirmed',
+      sentFrom: me,
+      sentTo: other,
+      ...overrides,
+    },
+    transfers,
+  }
+}
+
+const eth = (direction: 'in' | 'out' | 'self', numeric: string): Api.HistoryItem['transfers'][number] => ({
+  fungible_info: { name: 'Ether', symbol: 'ETH', icon: { url: '' } },
+  direction,
+  quantity: { numeric },
+})
+
+describe('groupByDay', () => {
+  const now = new Date('2026-03-10T15:00:00Z')
+
+  it('puts transactions under one heading per calendar day: Today, Yesterday, then the date', () => {
+    const days = groupByDay(
+      [
+        item('a', '2026-03-10T14:00:00Z'),
+        item('b', '2026-03-10T00:30:00Z'),
+        item('c', '2026-03-09T23:59:00Z'),
+        item('d', '2026-03-01T12:00:00Z'),
+      ],
+      { locale: 'en-US', timeZone: 'UTC', now },
+    )
+    expect(days.map((day) => [day.heading, day.items.map((entry) => entry.id)])).toEqual([
+      ['Today', ['a', 'b']],
+      ['Yesterday', ['c']],
+      ['Mar 1, 2026', ['d']],
+    ])
+  })
+
+  it("counts days in the visitor's time zone, not in UTC", () => {
+    // 00:30 UTC on the 10th is still the 9th in New York.
+    const days = groupByDay([item('a', '2026-03-10T14:00:00Z'), item('b', '2026-03-10T00:30:00Z')], {
+      locale: 'en-US',
+      timeZone: 'America/New_York',
+      now,
+    })
+    expect(days.map((day) => day.heading)).toEqual(['Today', 'Yesterday'])
+  })
+
+  it('writes the date the way the locale does', () => {
+    const [day] = groupByDay([item('a', '2026-03-01T12:00:00Z')], { locale: 'de-DE', timeZone: 'UTC', now })
+    expect(day?.heading).toBe('01.03.2026')
+  })
+})
+
+describe('merge', () => {
+  it('adds a refreshed first page on top and replaces what it lists already (pending becomes confirmed)', () => {
+    const listed = [
+      item('b', '2026-03-10T10:00:00Z', { status: 'pending' }),
+      item('a', '2026-03-09T10:00:00Z'),
+    ]
+    const page = [item('c', '2026-03-10T11:00:00Z'), item('b', '2026-03-10T10:00:00Z')]
+    const merged = merge(listed, page, 'front')
+    expect(merged.map((entry) => `${entry.id}:${entry.metadata.status}`)).toEqual([
+      'c:confirmed',
+      'b:confirmed',
+      'a:confirmed',
+    ])
+  })
+
+  it('appends the next page without listing a transaction twice', () => {
+    const listed = [item('b', '2026-03-10T10:00:00Z'), item('a', '2026-03-09T10:00:00Z')]
+    const merged = merge(
+      listed,
+      [item('a', '2026-03-09T10:00:00Z'), item('z', '2026-03-01T10:00:00Z')],
+      'back',
+    )
+    expect(merged.map((entry) => entry.id)).toEqual(['b', 'a', 'z'])
+  })
+})
+
+describe('describe', () => {
+  it('shows a send as outgoing to the receiver, truncated to 3 decimals', () => {
+    const row = describeItem(item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '1.23456')]))
+    expect(row).toMatchObject({ operation: 'send', label: 'Sent', status: 'confirmed', amount: '-1.234 ETH' })
+    expect(row.counterparty).toEqual({ label: 'To 0x7099…79C8', address: other })
+  })
+
+  it('shows a receipt as incoming from the sender', () => {
+    const row = describeItem(
+      item(
+        'a',
+        '2026-03-10T10:00:00Z',
+        { operationType: 'receive', sentFrom: other, sentTo: me, status: 'pending' },
+        [eth('in', '2')],
+      ),
+    )
+    expect(row).toMatchObject({ label: 'Received', status: 'pending', amount: '+2.000 ETH' })
+    expect(row.counterparty?.label).toBe('From 0x7099…79C8')
+  })
+
+  it('names an NFT by its name, and an operation it does not know as the API does', () => {
+    const row = describeItem(
+      item('a', '2026-03-10T10:00:00Z', { operationType: 'bridge' }, [
+        {
+          nft_info: { name: 'Brass Key', content: { preview: { url: '' } }, flags: { is_spam: false } },
+          direction: 'in',
+          quantity: { numeric: '3' },
+        },
+      ]),
+    )
+    expect(row).toMatchObject({ label: 'bridge', amount: '+3 Brass Key' })
+  })
+
+  it('leaves the amount out when nothing moved (an approval)', () => {
+    const row = describeItem(item('a', '2026-03-10T10:00:00Z', { operationType: 'approve' }))
+    expect(row.label).toBe('Approved')
+    expect(row.amount).toBeUndefined()
+  })
+})

@@ -1,0 +1,108 @@
+/**
+ * The Activity tab's logic, apart from React: pages of history merged into one list, grouped by the
+ * visitor's calendar day, each transaction described by what it did, with whom and for how much.
+ */
+
+import type * as Api from '../../api/Api.ts'
+import { formatQuantity, truncateAddress } from '../../shared/format.ts'
+import { activityTexts } from './texts.ts'
+
+type Item = Api.HistoryItem
+
+/** A day of the list: its key (`2026-03-04` in the visitor's time zone), heading and transactions. */
+export type Day = { key: string; heading: string; items: Item[] }
+
+/** What the tab shows of one transaction. */
+export type Row = {
+  id: string
+  /** The operation as the API names it (`send`, `receive`, …), for the icon. */
+  operation: string
+  /** The operation in words; an operation this build does not know is shown as the API names it. */
+  label: string
+  status: Api.HistoryItem['metadata']['status']
+  /** The other side, shortened, and in full. */
+  counterparty?: { label: string; address: string } | undefined
+  /** `+1.500 ETH`, `-10.000 ALT`, an NFT's name; absent when nothing moved. */
+  amount?: string | undefined
+}
+
+/** Options of {@link groupByDay}. */
+export type DayOptions = {
+  /** @default the visitor's */
+  locale?: string | undefined
+  /** @default the visitor's */
+  timeZone?: string | undefined
+  /** For Today and Yesterday. @default new Date() */
+  now?: Date
+}
+
+/**
+ * Transactions (newest first, as the API pages them) under a heading per calendar day: Today, Yesterday,
+ * else the date.
+ * @example groupByDay(items, { locale: 'en-US', timeZone: 'UTC' })[0].heading // 'Today'
+ */
+export function groupByDay(items: readonly Item[], options: DayOptions = {}): Day[] {
+  const { locale, timeZone, now = new Date() } = options
+  const keyOf = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(date)
+  const today = keyOf(now)
+  const yesterday = keyOf(new Date(now.getTime() - 86_400_000))
+  const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' })
+  const days: Day[] = []
+  for (const item of items) {
+    const mined = new Date(item.metadata.minedAt)
+    const key = Number.isNaN(mined.getTime()) ? '' : keyOf(mined)
+    let day = days.at(-1)
+    if (day?.key !== key) {
+      const heading =
+        key === today ? activityTexts.today : key === yesterday ? activityTexts.yesterday : date.format(mined)
+      day = { key, heading, items: [] }
+      days.push(day)
+    }
+    day.items.push(item)
+  }
+  return days
+}
+
+/**
+ * A page merged into the list: a transaction listed already is replaced where it stands (a pending one
+ * becomes confirmed), a new one goes to the top (`front`, a refresh of the first page) or the end (`back`,
+ * the next page).
+ */
+export function merge(items: readonly Item[], page: readonly Item[], where: 'front' | 'back'): Item[] {
+  const fresh = new Map(page.map((item) => [item.id, item]))
+  const kept = items.map((item) => fresh.get(item.id) ?? item)
+  const known = new Set(items.map((item) => item.id))
+  const added = page.filter((item) => !known.has(item.id))
+  return where === 'front' ? [...added, ...kept] : [...kept, ...added]
+}
+
+const signs = { in: '+', out: '-', self: '' } as const
+
+/** What the tab shows of a transaction: its operation, the other side, the first amount moved. */
+export function describe(item: Item): Row {
+  const { operationType: operation, status, sentFrom, sentTo } = item.metadata
+  const transfer = item.transfers[0]
+  const incoming = transfer ? transfer.direction === 'in' : operation === 'receive'
+  const other = incoming ? sentFrom : sentTo
+  return {
+    id: item.id,
+    operation,
+    label: activityTexts.operations[operation] ?? operation,
+    status,
+    counterparty: other
+      ? {
+          label: `${incoming ? activityTexts.from : activityTexts.to} ${truncateAddress(other)}`,
+          address: other,
+        }
+      : undefined,
+    amount: transfer && amountOf(transfer),
+  }
+}
+
+function amountOf(transfer: Item['transfers'][number]): string {
+  const sign = signs[transfer.direction]
+  if (transfer.fungible_info)
+    return `${sign}${formatQuantity(transfer.quantity.numeric)} ${transfer.fungible_info.symbol}`
+  const name = transfer.nft_info?.name ?? ''
+  return `${sign}${transfer.quantity.numeric} ${name}`.trim()
+}

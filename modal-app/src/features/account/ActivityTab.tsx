@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type * as Api from '../../api/Api.ts'
+import { describe, groupByDay, merge, type Row } from './Activity.ts'
+import type { AccountRef, TabsUi } from './tabs.ts'
+import { activityTexts } from './texts.ts'
+
+/** While the tab shows, its first page is read again this often, so a new transaction appears on its own. */
+const refreshMs = 4_000
+
+type State = {
+  items: Api.HistoryItem[]
+  next: string | null
+  loading: boolean
+  error?: string | undefined
+}
+
+/**
+ * The Activity tab (loaded on demand): the account's transactions on its chain, newest first, a heading
+ * per day; the next page loads when the end of the list comes into view, or by "Load more".
+ */
+export default function ActivityTab({ account, ui }: { account: AccountRef; ui: Pick<TabsUi, 'history'> }) {
+  const [state, setState] = useState<State>({ items: [], next: null, loading: true })
+  const sentinel = useRef<HTMLDivElement>(null)
+  const busy = useRef(false)
+  // The view renders again on every change anywhere in the modal: reading restarts only for another account.
+  const { address, chainId } = account
+  const read = useRef(ui.history)
+  read.current = ui.history
+
+  const load = useCallback(
+    async (cursor: string | null) => {
+      if (busy.current) return
+      busy.current = true
+      if (cursor) setState((state) => ({ ...state, loading: true }))
+      const page = await read.current({ address, chainId }, cursor)
+      busy.current = false
+      setState((state) =>
+        page.error
+          ? { ...state, loading: false, next: null, error: page.error }
+          : {
+              items: merge(state.items, page.data, cursor ? 'back' : 'front'),
+              // A refresh of the first page keeps the cursor of the pages already read.
+              next: cursor || state.items.length === 0 ? page.next : state.next,
+              loading: false,
+            },
+      )
+    },
+    [address, chainId],
+  )
+
+  useEffect(() => {
+    void load(null)
+    const timer = setInterval(() => void load(null), refreshMs)
+    return () => clearInterval(timer)
+  }, [load])
+
+  const { next, loading } = state
+  // The end of the list coming into view asks for the next page.
+  useEffect(() => {
+    const element = sentinel.current
+    if (!element || !next || loading || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void load(next)
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [next, loading, load])
+
+  const days = groupByDay(state.items)
+  return (
+    <div className="activity" data-testid="activity" aria-busy={state.loading}>
+      {state.error && (
+        <p className="muted" role="alert">
+          {state.error}
+        </p>
+      )}
+      {!state.error && !state.loading && state.items.length === 0 && (
+        <p className="muted">{activityTexts.empty}</p>
+      )}
+      {state.loading && state.items.length === 0 && <p className="muted">{activityTexts.loading}</p>}
+      {days.map((day) => (
+        <section key={day.key} aria-labelledby={`activity-day-${day.key}`}>
+          <h2 className="label" id={`activity-day-${day.key}`}>
+            {day.heading}
+          </h2>
+          <ul className="plain-list">
+            {day.items.map((item) => (
+              <Transaction key={item.id} row={describe(item)} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {state.next && (
+        <div ref={sentinel}>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={state.loading}
+            onClick={() => void load(state.next)}
+          >
+            {state.loading ? activityTexts.loading : activityTexts.loadMore}
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Arrows for what came and went; the text beside each says it in words. */
+const icons: Record<string, string> = {
+  send: '↑',
+  receive: '↓',
+  trade: '⇄',
+  mint: '✦',
+  burn: '✕',
+  approve: '✓',
+  execute: '⚙',
+  deploy: '⊕',
+}
+
+function Transaction({ row }: { row: Row }) {
+  return (
+    <li className="transaction" data-testid="transaction" data-status={row.status}>
+      <span className={`transaction-icon transaction-${row.operation}`} aria-hidden="true">
+        {icons[row.operation] ?? '•'}
+      </span>
+      <span className="transaction-main">
+        <span className="transaction-label">{row.label}</span>
+        {row.counterparty && (
+          <span className="muted" title={row.counterparty.address}>
+            {row.counterparty.label}
+          </span>
+        )}
+      </span>
+      <span className="transaction-side">
+        {row.amount && <span className="transaction-amount">{row.amount}</span>}
+        <span className={`status status-${row.status}`}>{activityTexts.status[row.status]}</span>
+      </span>
+    </li>
+  )
+}

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from 'react'
+import type * as Api from '../../api/Api.ts'
+import type { Network } from '../../shared/Network.ts'
+import { NftDetail, NftImage } from './NftDetail.tsx'
+import { titleOf, visible } from './Nfts.ts'
+import type { AccountRef, TabsUi } from './tabs.ts'
+import { nftTexts } from './texts.ts'
+
+type State = { items: Api.Nft[]; next: string | null; loading: boolean; failed: boolean }
+
+/**
+ * The NFTs tab (loaded on demand): the account's NFTs on its EVM chain as a grid, spam hidden unless the
+ * visitor asks; each opens its detail.
+ */
+export default function NftsTab({
+  account,
+  evm,
+  network,
+  nfts,
+}: {
+  account: AccountRef
+  evm: boolean
+  network?: Network | undefined
+  nfts: TabsUi['nfts']
+}) {
+  const [state, setState] = useState<State>({ items: [], next: null, loading: evm, failed: false })
+  const [showHidden, setShowHidden] = useState(false)
+  const [open, setOpen] = useState<Api.Nft>()
+  const { address, chainId } = account
+  const read = useRef(nfts)
+  read.current = nfts
+
+  async function load(cursor: string | null) {
+    setState((state) => ({ ...state, loading: true, failed: false }))
+    try {
+      const page = await read.current({ address, chainId }, cursor)
+      setState((state) => ({
+        items: [...state.items, ...page.data],
+        next: page.next,
+        loading: false,
+        failed: false,
+      }))
+    } catch (error) {
+      console.warn('[airlock] Could not read the NFTs.', error)
+      setState((state) => ({ ...state, loading: false, failed: true }))
+    }
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again only for another account.
+  useEffect(() => {
+    setState({ items: [], next: null, loading: evm, failed: false })
+    setOpen(undefined)
+    if (evm) void load(null)
+  }, [address, chainId, evm])
+
+  if (!evm) return <p className="muted">{nftTexts.notEvm}</p>
+  if (open) return <NftDetail nft={open} network={network} onBack={() => setOpen(undefined)} />
+  const { shown, hidden } = visible(state.items, showHidden)
+  return (
+    <div className="nfts" aria-busy={state.loading}>
+      {state.failed && (
+        <p className="muted" role="alert">
+          {nftTexts.failed}
+        </p>
+      )}
+      {state.loading && state.items.length === 0 && <p className="muted">{nftTexts.loading}</p>}
+      {!state.loading && !state.failed && shown.length === 0 && <p className="muted">{nftTexts.empty}</p>}
+      {shown.length > 0 && (
+        <ul className="nft-grid" data-testid="nft-grid">
+          {shown.map((nft) => (
+            <li key={`${nft.contract}/${nft.tokenId}`}>
+              <button type="button" className="nft" onClick={() => setOpen(nft)}>
+                <NftImage nft={nft} />
+                <span className="nft-name">{titleOf(nft)}</span>
+                <span className="nft-collection muted">{nft.collection ?? nft.symbol}</span>
+                {nft.spam && <span className="tag">{nftTexts.spam}</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {hidden > 0 && (
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-pressed={showHidden}
+          onClick={() => setShowHidden(!showHidden)}
+        >
+          {showHidden ? nftTexts.hideHidden : nftTexts.showHidden(hidden)}
+        </button>
+      )}
+      {state.next && (
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={state.loading}
+          onClick={() => void load(state.next)}
+        >
+          {nftTexts.loadMore}
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it, vi } from 'vitest'
+import { compose } from '../../compose.ts'
+import type { Config } from '../../core/Config.ts'
+import { create as createStorage, memory } from '../../core/Storage.ts'
+import { isTab, tabAfter } from './tabs.ts'
+
+describe('tabAfter', () => {
+  it('moves to the neighbour with the arrow keys, wrapping at both ends', () => {
+    expect(tabAfter('tokens', 'ArrowRight')).toBe('nfts')
+    expect(tabAfter('nfts', 'ArrowRight')).toBe('activity')
+    expect(tabAfter('activity', 'ArrowRight')).toBe('tokens')
+    expect(tabAfter('tokens', 'ArrowLeft')).toBe('activity')
+    expect(tabAfter('activity', 'ArrowLeft')).toBe('nfts')
+  })
+
+  it('goes to the first and last with Home and End, and nowhere with another key', () => {
+    expect(tabAfter('nfts', 'Home')).toBe('tokens')
+    expect(tabAfter('tokens', 'End')).toBe('activity')
+    expect(tabAfter('nfts', 'Enter')).toBeUndefined()
+    expect(tabAfter('nfts', 'ArrowDown')).toBeUndefined()
+  })
+
+  it('knows its tabs from other values', () => {
+    expect(isTab('activity')).toBe(true)
+    expect(isTab('Activity')).toBe(false)
+    expect(isTab(undefined)).toBe(false)
+  })
+})
+
+// Every feature's logic is a dynamic import: the modal is ready once the account's tab state is there.
+const loaded = (modal: ReturnType<typeof modalWith>) =>
+  vi.waitFor(() => expect(modal.getSnapshot().accountTab).toBeDefined())
+
+function modalWith(config: Config, history?: (...args: unknown[]) => Promise<unknown>) {
+  const refuse = () => Promise.reject(new Error('not used'))
+  return compose({
+    config,
+    storage: createStorage(memory()),
+    loadRegistry: () => import('../../shared/networks.ts'),
+    loadChainClient: refuse,
+    api: {
+      balances: refuse,
+      wallets: refuse,
+      imageUrl: () => '',
+      track: async () => {},
+      nonce: refuse,
+      signIn: refuse,
+      sessions: refuse,
+      ...(history ? { history } : {}),
+    },
+    timers: { setTimeout: () => 0, clearTimeout: () => {} },
+  })
+}
+
+describe('the account tab state', () => {
+  it('starts on Tokens and keeps the chosen tab while the modal closes and opens again', async () => {
+    const modal = modalWith({ networks: ['eip155:31337'] })
+    await loaded(modal)
+    expect(modal.getSnapshot().accountTab).toBe('tokens')
+    modal.api.open(undefined)
+    modal.ui.selectTab('activity')
+    expect(modal.getSnapshot().accountTab).toBe('activity')
+    modal.api.close(undefined)
+    expect(modal.getSnapshot().open).toBe(false)
+    modal.api.open(undefined)
+    expect(modal.getSnapshot().accountTab).toBe('activity')
+  })
+
+  it('reads the history of the account asked about, on its chain', async () => {
+    const calls: unknown[][] = []
+    const modal = modalWith({ networks: ['eip155:31337'] }, async (...args) => {
+      calls.push(args)
+      return { data: [], next: null }
+    })
+    await loaded(modal)
+    await modal.ui.history({ address: '0xabc', chainId: 'eip155:31337' }, 'c1')
+    expect(calls).toEqual([['0xabc', { chainId: 'eip155:31337', cursor: 'c1' }]])
+  })
+
+  it("answers 'Failed to fetch transactions' when the API client reads no history", async () => {
+    const modal = modalWith({ networks: ['eip155:31337'] })
+    await loaded(modal)
+    const page = await modal.ui.history({ address: '0xabc', chainId: 'eip155:31337' })
+    expect(page).toEqual({ data: [], next: null, error: 'Failed to fetch transactions' })
+  })
+})
+
+describe('the Receive switch', () => {
+  it('offers Receive unless the host switched it off with features.receive', async () => {
+    const on = modalWith({ networks: ['eip155:31337'] })
+    const off = modalWith({ networks: ['eip155:31337'], features: { receive: false } })
+    await Promise.all([loaded(on), loaded(off)])
+    expect(on.views.has('Receive')).toBe(true)
+    // The Account view offers the button only where a feature has the action.
+    expect('showReceive' in on.ui).toBe(true)
+    expect(off.views.has('Receive')).toBe(false)
+    expect('showReceive' in off.ui).toBe(false)
+  })
+})

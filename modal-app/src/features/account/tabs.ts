@@ -1,0 +1,47 @@
+/**
+ * The Account view's tabs (SPEC §2: Tokens, NFTs, Activity) and how the keyboard moves between them: the
+ * arrow keys go to the neighbour, wrapping at the ends, Home and End to the first and last.
+ */
+import type * as Api from '../../api/Api.ts'
+
+export const tabs = ['tokens', 'nfts', 'activity'] as const
+export type Tab = (typeof tabs)[number]
+
+/** The tab a key leads to from `current`; undefined for a key that does not move. */
+export function tabAfter(current: Tab, key: string): Tab | undefined {
+  const index = tabs.indexOf(current)
+  const last = tabs.length - 1
+  const next =
+    key === 'Home'
+      ? 0
+      : key === 'End'
+        ? last
+        : key === 'ArrowRight'
+          ? (index + 1) % tabs.length
+          : key === 'ArrowLeft'
+            ? (index - 1 + tabs.length) % tabs.length
+            : undefined
+  return next === undefined ? undefined : tabs[next]
+}
+
+/** Whether a value the snapshot carries names a tab (the views fall back to Tokens otherwise). */
+export function isTab(value: unknown): value is Tab {
+  return (tabs as readonly unknown[]).includes(value)
+}
+
+/** An account as the tabs read it: whose, and on which chain (CAIP-2). */
+export type AccountRef = { address: string; chainId: string }
+
+/** What the feature adds to the snapshot for its tabs. */
+export type TabsSlice = {
+  /** The tab shown; it stays while the modal closes and opens again. */
+  accountTab: Tab
+}
+
+/** The tabs' actions and the API reads they page through. */
+export type TabsUi = {
+  selectTab(tab: Tab): void
+  /** A page of the account's history; never throws (a failure is an empty page with its `error`). */
+  history(account: AccountRef, cursor?: string | null): Promise<Api.HistoryPage>
+  nfts(account: AccountRef, cursor?: string | null): Promise<Api.NftPage>
+}

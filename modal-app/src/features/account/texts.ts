@@ -1,0 +1,50 @@
+/**
+ * The texts of the Account tabs, NFTs and Activity. Kept beside the feature rather than in
+ * `shared/texts.ts`, which is in the modal's first chunk: these load with the tabs. SPEC texts (such as
+ * 'Failed to fetch transactions') stay in `shared/texts.ts`.
+ */
+export const tabTexts = {
+  label: 'Account',
+  tokens: 'Tokens',
+  nfts: 'NFTs',
+  activity: 'Activity',
+  noTokens: 'No tokens yet',
+  receive: 'Receive',
+} as const
+
+export const nftTexts = {
+  empty: 'No NFTs yet',
+  notEvm: 'NFTs are shown for EVM accounts.',
+  loading: 'Loading NFTs…',
+  failed: 'Failed to fetch NFTs',
+  showHidden: (count: number) => `Show hidden (${count})`,
+  hideHidden: 'Hide spam',
+  spam: 'Spam',
+  collection: 'Collection',
+  tokenId: 'Token ID',
+  amount: 'Amount',
+  explorer: 'View on explorer',
+  back: 'All NFTs',
+  loadMore: 'Load more',
+} as const
+
+export const activityTexts = {
+  empty: 'No activity yet',
+  loading: 'Loading activity…',
+  loadMore: 'Load more',
+  today: 'Today',
+  yesterday: 'Yesterday',
+  from: 'From',
+  to: 'To',
+  operations: {
+    send: 'Sent',
+    receive: 'Received',
+    mint: 'Minted',
+    burn: 'Burned',
+    trade: 'Swapped',
+    execute: 'Contract call',
+    approve: 'Approved',
+    deploy: 'Deployed',
+  } as Record<string, string>,
+  status: { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' },
+} as const
