@@ -20,7 +20,8 @@ export type ApiClient = Pick<
   Api.Client,
   'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
 > &
-  Partial<Pick<Api.Client, 'supportedChains'>>
+  // Reads only some features make; a client without them (a test's) leaves those features' error states.
+  Partial<Pick<Api.Client, 'supportedChains' | 'history' | 'nfts'>>
 
 /** What the core lends every feature. */
 export type Kernel = {

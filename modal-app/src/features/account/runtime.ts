@@ -2,21 +2,14 @@
  * The account feature's logic: the balances (`Balances.ts`), the tab the visitor chose (kept while the
  * modal closes and opens again), the NFT opened in detail, and the API reads the tabs page through.
  */
-import type * as Api from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
 import * as Balances from './Balances.ts'
 import type { Tab, TabsSlice, TabsUi } from './tabs.ts'
 
-type Reads = Pick<Api.Client, 'history' | 'nfts'>
-
-// The kernel's client names only what the core needs. The modal's own (`Api.create`) has these reads too;
-// a narrower one (a test's) has not, and the tabs then show their error states.
-const readsOf = (api: object): Partial<Reads> => api
-
 export function setup(kernel: Kernel, loadChainClient: () => Promise<Balances.ChainClient>): Runtime {
   const balances = Balances.setup(kernel, loadChainClient)
-  const reads = readsOf(kernel.api)
+  const reads = kernel.api
   let tab: Tab = 'tokens'
 
   const ui: TabsUi = {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import type * as Api from '../../api/Api.ts'
 import { compose } from '../../compose.ts'
 import type { Config } from '../../core/Config.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
@@ -31,7 +32,7 @@ describe('tabAfter', () => {
 const loaded = (modal: ReturnType<typeof modalWith>) =>
   vi.waitFor(() => expect(modal.getSnapshot().accountTab).toBeDefined())
 
-function modalWith(config: Config, history?: (...args: unknown[]) => Promise<unknown>) {
+function modalWith(config: Config, history?: Api.Client['history']) {
   const refuse = () => Promise.reject(new Error('not used'))
   return compose({
     config,
