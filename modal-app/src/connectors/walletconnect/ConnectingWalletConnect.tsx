@@ -1,6 +1,6 @@
-import { encode } from 'uqr'
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
+import { QrCode } from '../../shared/ui/QrCode.tsx'
 import type { PairingSlice, PairingUi } from './types.ts'
 import * as WcWallet from './wallet.ts'
 
@@ -31,7 +31,18 @@ export default function ConnectingWalletConnect({
     <div className="view view-center">
       <p className="lead">{target ? texts.walletConnect.scanWith(target.name) : texts.walletConnect.scan}</p>
       <div className="qr" data-testid="wc-qr" aria-busy={!uri}>
-        {uri ? <QrCode text={uri} /> : <span className="muted">{texts.walletConnect.preparing}</span>}
+        {uri ? (
+          <QrCode
+            text={uri}
+            label={texts.walletConnect.qrLabel}
+            ecc="Q"
+            centre={(size) => (
+              <image href={WcWallet.icon} x={size / 2 - 4} y={size / 2 - 4} width={8} height={8} />
+            )}
+          />
+        ) : (
+          <span className="muted">{texts.walletConnect.preparing}</span>
+        )}
       </div>
       {status === 'failed' ? (
         <>
@@ -72,26 +83,4 @@ const linkLabels = {
   mobile: texts.walletConnect.openApp,
   desktop: texts.walletConnect.openDesktop,
   webapp: texts.walletConnect.openWeb,
-}
-
-/** The QR code as one SVG path: crisp at any size, and nothing but geometry reaches the DOM. */
-function QrCode({ text }: { text: string }) {
-  // Level Q survives the mark drawn over the centre.
-  const { data, size } = encode(text, { ecc: 'Q', border: 2 })
-  let path = ''
-  for (const [y, row] of data.entries())
-    for (const [x, dark] of row.entries()) if (dark) path += `M${x} ${y}h1v1h-1z`
-  return (
-    <svg
-      className="qr-code"
-      viewBox={`0 0 ${size} ${size}`}
-      role="img"
-      aria-label={texts.walletConnect.qrLabel}
-      shapeRendering="crispEdges"
-    >
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-      <image href={WcWallet.icon} x={size / 2 - 4} y={size / 2 - 4} width={8} height={8} />
-    </svg>
-  )
 }

@@ -1,8 +1,8 @@
-import { useState } from 'react'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 import { CheckIcon } from '../../shared/ui/icons.tsx'
 import { onListKeyDown } from '../../shared/ui/keys.ts'
+import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
 import type { NetworksUi } from './types.ts'
 
 /**
@@ -42,27 +42,5 @@ export function NetworkList({
         )
       })}
     </ul>
-  )
-}
-
-/** The network's icon; without one (or when it fails to load), its initial. Decorative: the row names it. */
-function NetworkIcon({ network }: { network: Network }) {
-  const [failed, setFailed] = useState(false)
-  if (network.iconUrl && !failed)
-    return (
-      <img
-        className="network-icon"
-        src={network.iconUrl}
-        alt=""
-        width={24}
-        height={24}
-        referrerPolicy="no-referrer"
-        onError={() => setFailed(true)}
-      />
-    )
-  return (
-    <span className="network-icon network-monogram" aria-hidden="true">
-      {[...network.name][0]?.toUpperCase()}
-    </span>
   )
 }

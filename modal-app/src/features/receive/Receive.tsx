@@ -1,8 +1,8 @@
-import { encode } from 'uqr'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
-import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 import { CopyIcon } from '../../shared/ui/icons.tsx'
+import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
+import { QrCode } from '../../shared/ui/QrCode.tsx'
 import type { ReceiveUi } from './runtime.ts'
 import { receiveTexts } from './texts.ts'
 
@@ -22,7 +22,7 @@ export default function Receive({ snapshot, ui }: { snapshot: CoreSnapshot; ui: 
   return (
     <div className="view view-center receive">
       <div className="qr" data-testid="receive-qr">
-        <QrCode text={account.address} />
+        <QrCode text={account.address} label={receiveTexts.qrLabel} />
       </div>
       <p className="label">{receiveTexts.address}</p>
       <p className="receive-address" data-testid="receive-address">
@@ -48,45 +48,5 @@ export default function Receive({ snapshot, ui }: { snapshot: CoreSnapshot; ui: 
         </ul>
       </section>
     </div>
-  )
-}
-
-/** The address as one SVG path, drawn here: no QR service learns the address. */
-function QrCode({ text }: { text: string }) {
-  const { data, size } = encode(text, { ecc: 'M', border: 2 })
-  let path = ''
-  for (const [y, row] of data.entries())
-    for (const [x, dark] of row.entries()) if (dark) path += `M${x} ${y}h1v1h-1z`
-  return (
-    <svg
-      className="qr-code"
-      viewBox={`0 0 ${size} ${size}`}
-      role="img"
-      aria-label={receiveTexts.qrLabel}
-      shapeRendering="crispEdges"
-    >
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  )
-}
-
-/** The network's icon, else its initial; decorative, the name is beside it. */
-function NetworkIcon({ network }: { network: Network }) {
-  if (network.iconUrl)
-    return (
-      <img
-        className="network-icon"
-        src={network.iconUrl}
-        alt=""
-        width={24}
-        height={24}
-        referrerPolicy="no-referrer"
-      />
-    )
-  return (
-    <span className="network-icon network-monogram" aria-hidden="true">
-      {network.name.slice(0, 1)}
-    </span>
   )
 }
