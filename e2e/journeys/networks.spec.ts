@@ -77,27 +77,3 @@ test('a network the dApp declares shows under EVM by its name and icon, marked t
   await expect(modal.getByRole('button', { name: teamRow })).toHaveAttribute('aria-current', 'true')
   await expect(modal.getByTestId('account-network')).toHaveCount(0)
 })
-
-test('UnsupportedChain names the chain the wallet moved to', async ({ page, modal }) => {
-  await page.goto('/module.html?networks=eip155:31337')
-  await connectEvm(page, modal)
-  await page.evaluate(() => window.airlock?.close())
-  await page.evaluate(() =>
-    window.__airlockTestWallets?.evm?.provider.request({
-      method: 'wallet_addEthereumChain',
-      params: [
-        {
-          chainId: '0x7a6a',
-          chainName: 'Airlock Devnet B',
-          rpcUrls: ['http://127.0.0.1:8546'],
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        },
-      ],
-    }),
-  )
-  await expect(modal.getByRole('heading', { name: 'Switch Network' })).toBeVisible()
-  await expect(modal.getByTestId('unsupported-chain')).toHaveText(
-    'Your wallet is on Airlock Devnet B, which this app doesn’t support. Switch to an available option to continue.',
-  )
-  expect(await page.evaluate(() => window.airlock?.getState().view)).toBe('UnsupportedChain')
-})

@@ -25,6 +25,11 @@ test('a wallet that moves to a network the dApp did not configure leads to Unsup
   )
   await expect(modal.getByRole('dialog')).toBeVisible()
   await expect(modal.getByRole('heading', { name: 'Switch Network' })).toBeVisible()
+  // It names the chain the wallet moved to.
+  await expect(modal.getByTestId('unsupported-chain')).toHaveText(
+    'Your wallet is on Airlock Devnet B, which this app doesn’t support. Switch to an available option to continue.',
+  )
+  expect(await page.evaluate(() => window.airlock?.getState().view)).toBe('UnsupportedChain')
   expect(await axeViolations(page)).toEqual([])
 
   await modal.getByRole('button', { name: /Airlock Devnet A/ }).click()
