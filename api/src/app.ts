@@ -17,6 +17,7 @@ import type { IdentitySource } from './features/identity/Identity.ts'
 import * as Identity from './features/identity/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
+import * as Rpc from './features/rpc/routes.ts'
 import * as Siwx from './features/siwx/routes.ts'
 import * as Buckets from './http/buckets.ts'
 import { cors } from './http/cors.ts'
@@ -75,6 +76,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Identity.create({ cache, identity: options.identity }))
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))
+  app.route('/', Rpc.create({ config }))
   app.route('/', Analytics.create({ db, config }))
   app.route('/', Siwx.create({ db, config, now }))
 
