@@ -1,6 +1,6 @@
 import { testTokenAddress } from '@airlock/devnet/chains'
-import { erc20Abi, formatUnits } from 'viem'
-import { addresses, clients, connectEvm, expect, test } from './fixtures.ts'
+import { erc20Abi, formatEther, formatUnits } from 'viem'
+import { addresses, clients, connectEvm, displayQuantity, expect, test } from './fixtures.ts'
 
 const evm = addresses.evm?.address as `0x${string}`
 
@@ -14,11 +14,10 @@ test('the Account view shows the ERC-20 balance the API read from anvil, priced'
     args: [evm],
   })
   expect(held).toBeGreaterThan(0n)
-  const [whole, fraction = ''] = formatUnits(held, 18).split('.')
   const tokens = modal.getByTestId('account-tokens')
-  await expect(tokens.getByTestId('token-amount')).toHaveText(
-    `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ALT`,
-  )
+  // en-US separators: Playwright's browser runs in that locale.
+  await expect(tokens.getByTestId('token-amount')).toHaveText(displayQuantity(formatUnits(held, 18), 'ALT'))
+  await expect(tokens.getByTestId('token-amount')).toHaveText(/^\d{1,3}(,\d{3})+\.\d{3} ALT$/)
   // The devnet's price list says ALT is $1.25.
   await expect(tokens).toContainText(
     new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
@@ -26,6 +25,14 @@ test('the Account view shows the ERC-20 balance the API read from anvil, priced'
     ),
   )
   await expect(modal.getByRole('region', { name: 'Tokens' })).toBeVisible()
+
+  // The header's total: the ether at $3,000 and the ALT at $1.25, to the cent.
+  const ether = await clients.a.getBalance({ address: evm })
+  const expected = Number(formatEther(ether)) * 3000 + Number(formatUnits(held, 18)) * 1.25
+  const total = modal.getByTestId('account-total')
+  await expect(total).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/)
+  const shown = Number((await total.textContent())?.replace(/[$,]/g, ''))
+  expect(Math.abs(shown - expected)).toBeLessThan(0.011)
 })
 
 test("a failing balance API shows 'Token Balance Unavailable' and the account still works", async ({

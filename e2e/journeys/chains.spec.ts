@@ -21,7 +21,7 @@ import { createWalletClient, formatUnits, type Hash, http, parseEther } from 'vi
 import { privateKeyToAccount } from 'viem/accounts'
 import { type WalletOptions, walletInitScript } from '../wallets/index.ts'
 import { addressesFromOptions } from '../wallets/verify.ts'
-import { test as base, clients, displayBalance, expect, walletOptions } from './fixtures.ts'
+import { test as base, clients, displayBalance, displayQuantity, expect, walletOptions } from './fixtures.ts'
 
 const apiUrl = 'http://127.0.0.1:8787'
 const networks = ['eip155:31337', solanaDevnetId, Regtest.caipNetworkId].join(',')
@@ -62,12 +62,6 @@ async function disconnect(page: Page, modal: FrameLocator) {
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
 }
 
-/** The modal's rule: truncated, not rounded, to 3 decimals. */
-const shown = (numeric: string, symbol: string) => {
-  const [whole, fraction = ''] = numeric.split('.')
-  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`
-}
-
 test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view shows what each chain holds', async ({
   page,
   modal,
@@ -90,10 +84,12 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
   ])
   expect(lamports.value).toBeGreaterThan(0)
   await expect(modal.getByTestId('account-balance')).toHaveText(
-    shown(formatUnits(BigInt(lamports.value), 9), 'SOL'),
+    displayQuantity(formatUnits(BigInt(lamports.value), 9), 'SOL'),
   )
   // The USDC-like SPL token the devnet funded it with.
-  await expect(modal.getByTestId('account-tokens').getByTestId('token-amount')).toHaveText(/ USDC$/)
+  await expect(modal.getByTestId('account-tokens').getByTestId('token-amount')).toHaveText(
+    /^\d{1,3}(,\d{3})*\.\d{3} USDC$/,
+  )
   await disconnect(page, modal)
 
   const bitcoin = addresses.bitcoin?.address as string
@@ -110,7 +106,9 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
     stats.mempool_stats.funded_txo_sum -
     stats.mempool_stats.spent_txo_sum
   expect(sats).toBeGreaterThan(0)
-  await expect(modal.getByTestId('account-balance')).toHaveText(shown(formatUnits(BigInt(sats), 8), 'rLTC'))
+  await expect(modal.getByTestId('account-balance')).toHaveText(
+    displayQuantity(formatUnits(BigInt(sats), 8), 'rLTC'),
+  )
 })
 
 test('a transfer made outside the modal is in the account history within 2 s', async ({ page }) => {

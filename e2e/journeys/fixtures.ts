@@ -106,10 +106,18 @@ export const clients = {
   b: createPublicClient({ transport: http(chains[1]?.rpcUrl) }),
 }
 
-/** The modal's display rule: truncated, not rounded, to 3 decimals, so nobody sees more than they hold. */
+/**
+ * The modal's display rule for a decimal amount: truncated, not rounded, to 3 decimals, so nobody sees more
+ * than they hold, with the separators of the browser's locale (Playwright's default, en-US: `10,000.000`).
+ */
+export function displayQuantity(numeric: string, symbol: string): string {
+  const [whole = '0', fraction = ''] = numeric.split('.')
+  return `${BigInt(whole).toLocaleString('en-US')}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`
+}
+
+/** An amount of wei as the modal shows it (see {@link displayQuantity}). */
 export function displayBalance(wei: bigint, symbol = 'ETH'): string {
-  const [whole, fraction = ''] = formatEther(wei).split('.')
-  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)} ${symbol}`
+  return displayQuantity(formatEther(wei), symbol)
 }
 
 type Fixtures = {

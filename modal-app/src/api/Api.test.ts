@@ -1,4 +1,4 @@
-import { Database, Projects, Service } from '@airlock/api'
+import { Database, Identity, Projects, Service } from '@airlock/api'
 import { closedPort } from '@airlock/api/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Api from './Api.ts'
@@ -101,6 +101,29 @@ describe('API client', () => {
     await expect(
       client('demo', liar).balances('eip155:999', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'),
     ).rejects.toThrow(/Unexpected answer/)
+  })
+
+  it('reads the name and avatar of an address, null where it has none', async () => {
+    const named = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    await Identity.set(db, named, { name: 'carol.airlock', avatar: 'https://avatars.example/carol.png' })
+    expect(await client().identity(named)).toEqual({
+      name: 'carol.airlock',
+      avatar: 'https://avatars.example/carol.png',
+    })
+    expect(await client().identity('0x90F79bf6EB2c4f870365E785982E1f101E93b906')).toEqual({
+      name: null,
+      avatar: null,
+    })
+  })
+
+  it("fails with the API's status for an address it has no identities for, and on a wrong answer", async () => {
+    await expect(client().identity('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM')).rejects.toThrow(
+      'HTTP status code: 400',
+    )
+    const liar: typeof fetch = async () => Response.json({ name: 42, avatar: null })
+    await expect(client('demo', liar).identity('0x90F79bf6EB2c4f870365E785982E1f101E93b906')).rejects.toThrow(
+      /Unexpected answer from \/v1\/identity\//,
+    )
   })
 
   it('reads the API URL from the page, and falls back for anything that is not an origin', () => {

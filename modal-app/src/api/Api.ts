@@ -39,6 +39,9 @@ export type HistoryPage = { data: HistoryItem[]; next: string | null; error?: st
 export type Nft = Contract.Nft
 export type NftPage = { data: Nft[]; next: string | null }
 
+/** An address's name and avatar, each `null` when it has none. */
+export type Identity = Contract.IdentityAnswer
+
 /** A wallet listing entry of the registry. */
 export type Listing = Contract.Listing
 
@@ -108,10 +111,14 @@ export type Client = {
   ): Promise<HistoryPage>
   /** A page of an account's NFTs on one EVM chain (`cursor`: the previous `next`); fails with the API's text. */
   nfts(address: string, options: { chainId: string; cursor?: string | null | undefined }): Promise<NftPage>
+  /** The name and avatar of an EVM address (SPEC §7); fails with the API's status and text. */
+  identity(address: string): Promise<Identity>
   /** A page of the wallet registry. */
   wallets(query: WalletQuery): Promise<WalletPage>
   /** Where a registry image is. */
   imageUrl(imageId: string): string
+  /** The URL of an API path with the project's query, for a feature that speaks another protocol there (JSON-RPC, Esplora). */
+  endpoint(path: string): string
   /** A single-use sign-in nonce. */
   nonce(): Promise<string>
   /** Verifies a signed sign-in message and opens a session; fails with the API's status and text. */
@@ -226,6 +233,7 @@ export function create(options: ClientOptions): Client {
       if (cursor) query.cursor = cursor
       return get(`/v1/account/${encodeURIComponent(address)}/nfts`, Contract.nftsAnswer, query)
     },
+    identity: (address) => get(`/v1/identity/${encodeURIComponent(address)}`, Contract.identityAnswer),
     wallets(query) {
       const params: Record<string, string> = { page: String(query.page), entries: String(query.entries) }
       if (query.search) params.search = query.search
@@ -235,6 +243,7 @@ export function create(options: ClientOptions): Client {
       return get('/getWallets', Contract.walletsAnswer, params)
     },
     imageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`).href,
+    endpoint: (path) => url(path).href,
     async nonce() {
       // Asking again only leaves an unused nonce to expire.
       return (await get('/v1/siwx/nonce', Contract.nonceAnswer, {}, {}, 'failed')).nonce

@@ -21,7 +21,7 @@ export type ApiClient = Pick<
   'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
 > &
   // Reads only some features make; a client without them (a test's) leaves those features' error states.
-  Partial<Pick<Api.Client, 'supportedChains' | 'history' | 'nfts'>>
+  Partial<Pick<Api.Client, 'supportedChains' | 'history' | 'nfts' | 'endpoint' | 'identity'>>
 
 /** What the core lends every feature. */
 export type Kernel = {
@@ -64,8 +64,10 @@ export type Kernel = {
   wallets(): readonly PageWallet[]
   /** Runs a request on the wallet behind the connection. */
   walletRequest(connection: Connection, request: Request): Promise<unknown>
-  /** Ends every connection; tells the visitor and throws when a wallet refused. */
-  disconnectAll(): Promise<void>
+  /** Ends the namespace's connection, or every one; tells the visitor and throws when a wallet refused. */
+  disconnect(namespace?: Caip.Namespace): Promise<void>
+  /** A transaction the modal sent (Send, a swap) settled on the namespace's chain: what shows it is stale. */
+  transacted(namespace: Caip.Namespace): void
   /** Moves the namespace's wallet to a configured network. */
   switchTo(network: Network): Promise<void>
   /** Adds a way to reach wallets; connectors are asked in the order they were added, page wallets last. */
@@ -141,6 +143,8 @@ export type Runtime = {
   disconnected?(namespace: Caip.Namespace): void
   /** Start-up has settled: every stored connection reconnected or failed. */
   settled?(): void
+  /** A transaction the modal sent settled (see {@link Kernel.transacted}). */
+  transacted?(namespace: Caip.Namespace): void
   /** A dApp request the wallet answered. */
   requested?(request: Request, result: unknown): void
 }

@@ -191,7 +191,7 @@ export function create(options: Options) {
     getState: () => state(),
     async disconnect() {
       await ready.promise
-      await kernel.disconnectAll()
+      await kernel.disconnect()
     },
     async switchNetwork({ caipNetworkId }) {
       await ready.promise

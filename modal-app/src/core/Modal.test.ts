@@ -501,7 +501,7 @@ describe('modal API: eip155 requests while connected', () => {
   it('waits for the receipt after eth_sendTransaction and refreshes the balance', async () => {
     const context = await setup()
     await connectEvm(context)
-    expect(context.modal.getSnapshot().account?.balance).toBe('9999.999 ETH')
+    expect(context.modal.getSnapshot().account?.balance).toBe('9,999.999 ETH')
     const balanceReads = context.balances.balances.mock.calls.length
     const hash = await context.api.request({
       namespace: 'eip155',
@@ -527,7 +527,7 @@ describe('modal API: eip155 requests while connected', () => {
       {
         symbol: 'ALT',
         name: 'Airlock Test Token',
-        amount: '1000000.000',
+        amount: '1,000,000.000',
         fiat: '$1,250,000.00',
         iconUrl: alt.iconUrl,
       },
@@ -559,7 +559,7 @@ describe('modal API: eip155 requests while connected', () => {
     context.api.open(undefined)
     await settle()
     expect(context.balances.balances).toHaveBeenCalledTimes(1)
-    expect(context.modal.getSnapshot().account?.balance).toBe('9999.999 ETH')
+    expect(context.modal.getSnapshot().account?.balance).toBe('9,999.999 ETH')
   })
 
   it('refuses to switch to a chain that is not configured with 4902', async () => {
@@ -676,6 +676,41 @@ describe('modal API: wallet events', () => {
     await context.api.walletEvent({ walletId: otherEvm.id, type: 'accountsChanged', accounts: [] })
     await settle()
     expect(context.last().status).toBe('connected')
+  })
+})
+
+describe('modal: several accounts', () => {
+  it('shows another namespace’s account without reconnecting, and disconnects one account or all', async () => {
+    const context = await setup()
+    const { modal, api, last } = context
+    await connectEvm(context)
+    const pending = api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    modal.ui.selectWallet(solWallet)
+    await pending
+    await settle()
+    expect(modal.getSnapshot().account?.namespace).toBe('solana')
+    expect(modal.getSnapshot().otherAccounts.map((account) => account.namespace)).toEqual(['eip155'])
+    const requests = context.host.walletRequest.mock.calls.length
+
+    modal.ui.showAccount('eip155')
+    expect(modal.getSnapshot().account).toMatchObject({ namespace: 'eip155', address: evmAddress })
+    expect(modal.getSnapshot().otherAccounts.map((account) => account.namespace)).toEqual(['solana'])
+    await settle()
+    expect(last()).toMatchObject({ caipNetworkId: 'eip155:31337', address: evmAddress })
+    // Nothing asked of either wallet: both stay connected as they were.
+    expect(context.host.walletRequest.mock.calls.length).toBe(requests)
+    expect(Object.keys(last().namespaces).sort()).toEqual(['eip155', 'solana'])
+
+    await modal.ui.disconnect('account')
+    await settle()
+    expect(Object.keys(last().namespaces)).toEqual(['solana'])
+    expect(modal.getSnapshot().account?.namespace).toBe('solana')
+    expect(last().status).toBe('connected')
+
+    await modal.ui.disconnect()
+    await settle()
+    expect(last()).toMatchObject({ status: 'disconnected', namespaces: {} })
   })
 })
 
@@ -949,7 +984,7 @@ describe('modal: views’ actions', () => {
     expect(context.modal.getSnapshot().account).toMatchObject({
       namespace: 'eip155',
       address: evmAddress,
-      balance: '9999.999 ETH',
+      balance: '9,999.999 ETH',
       network: { name: 'Airlock Devnet A' },
       explorerUrl: undefined,
     })

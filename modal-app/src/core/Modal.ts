@@ -4,7 +4,7 @@
  * host and gives the views one snapshot to render. It touches no DOM and knows no feature: storage, the
  * network registry, the API client, timers and the features are handed in.
  */
-import { Errors, Views } from '@airlock/bridge-protocol'
+import { type Caip, Errors, Views } from '@airlock/bridge-protocol'
 import { createActor } from 'xstate'
 import type { Host } from '../connectors/Connector.ts'
 import { walletSupports } from '../shared/Network.ts'
@@ -137,7 +137,10 @@ export function create(options: Options): Modal {
     currentIn: (namespace) => networks.currentIn(namespace),
     wallets: () => connections.wallets(),
     walletRequest: (connection, request) => connections.request(connection, request),
-    disconnectAll: () => disconnectAll(),
+    disconnect: (namespace) => disconnect(namespace),
+    transacted(namespace) {
+      for (const transacted of each('transacted')) transacted(namespace)
+    },
     switchTo: (network) => switchTo(network),
     addConnector: (factory) => connections.add(factory),
   }
@@ -197,9 +200,9 @@ export function create(options: Options): Modal {
     networks.setActive(network.id)
   }
 
-  async function disconnectAll() {
+  async function disconnect(namespace?: Caip.Namespace) {
     try {
-      await connections.disconnectAll()
+      await (namespace ? connections.disconnect(namespace) : connections.disconnectAll())
     } catch (error) {
       console.error('[airlock] Failed to disconnect', error)
       snackbar.show('error', texts.errors.failedToDisconnect)
@@ -247,6 +250,7 @@ export function create(options: Options): Modal {
       retry: () => each('retry'),
       back: () => each('back'),
       dismissAlerts: () => alerts.dismiss(),
+      activate: (chainId) => networks.setActive(chainId),
     }),
   )
 

@@ -62,7 +62,10 @@ export type CoreUi = {
   retry(): void
   back(): void
   close(): void
-  disconnect(): Promise<void>
+  /** Ends the shown account's connection (`account`), or every connection. */
+  disconnect(scope?: 'account'): Promise<void>
+  /** Shows another connected namespace's account; nothing is reconnected. */
+  showAccount(namespace: Caip.Namespace): void
   /** Embedded mode: the card's height changed, so the host resizes its element. */
   resized(height: number): void
 }
@@ -169,6 +172,8 @@ export function coreUi(options: {
   retry(): (() => void)[]
   back(): ((view: string) => void)[]
   dismissAlerts(): void
+  /** Makes the network (and so its namespace's account) the one the modal shows. */
+  activate(chainId: Caip.ChainId): void
 }): CoreUi {
   const { connections, router, kernel } = options
   const currentView = () => Router.currentView(router.getSnapshot().context)
@@ -193,13 +198,20 @@ export function coreUi(options: {
       options.dismissAlerts()
       router.send({ type: 'CLOSE' })
     },
-    async disconnect() {
+    async disconnect(scope) {
+      const namespace = scope === 'account' ? kernel.activeNamespace() : undefined
       try {
-        await kernel.disconnectAll()
-        router.send({ type: 'CLOSE' })
+        await kernel.disconnect(namespace)
       } catch {
-        // disconnectAll told the user.
+        // kernel.disconnect told the user.
+        return
       }
+      // The other accounts stay connected: the Account view shows the next one.
+      if (!connections.anyConnected()) router.send({ type: 'CLOSE' })
+    },
+    showAccount(namespace) {
+      const chainId = connections.connectionOf(namespace)?.chainId
+      if (chainId) options.activate(chainId)
     },
     resized(height) {
       kernel

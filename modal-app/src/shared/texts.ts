@@ -63,6 +63,7 @@ export const texts = {
   // The Account tabs' and Receive's own texts are in their folders (`features/account/texts.ts`,
   // `features/receive/texts.ts`), so they load with those chunks, not with the first.
   receive: { title: 'Receive' },
+  send: { title: 'Send', previewTitle: 'Review' },
   networks: {
     title: 'Choose Network',
     switching: (network: string) => `Switching to ${network}…`,

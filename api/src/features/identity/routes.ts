@@ -21,11 +21,12 @@ export function create(options: IdentityOptions): Hono<Env> {
   app.get('/v1/identity/:address', async (c) => {
     known(c, identityQuery)
     const address = parse(evmAddress, c.req.param('address')).toLowerCase()
-    return c.json(
-      await options.cache.remember(`identity:${address}`, identityTtlMs, () =>
-        options.identity.lookup(address),
-      ),
+    const identity: Contract.IdentityAnswer = await options.cache.remember(
+      `identity:${address}`,
+      identityTtlMs,
+      () => options.identity.lookup(address),
     )
+    return c.json(identity)
   })
   return app
 }

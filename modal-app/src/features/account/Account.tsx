@@ -3,9 +3,10 @@ import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/typ
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
 import { texts } from '../../shared/texts.ts'
-import { CopyIcon, ExternalIcon } from '../../shared/ui/icons.tsx'
+import { ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
+import { Header } from './Header.tsx'
 import { isTab, type Tab, type TabsSlice, type TabsUi, tabAfter, tabs } from './tabs.ts'
 import { tabTexts } from './texts.ts'
 
@@ -13,8 +14,8 @@ import { tabTexts } from './texts.ts'
 const NftsTab = lazy(() => import('./NftsTab.tsx'))
 const ActivityTab = lazy(() => import('./ActivityTab.tsx'))
 
-/** The Receive feature's action, when the host left it on. */
-type ReceiveUi = { showReceive?: (() => void) | undefined }
+/** The Receive and Send features' actions, when the host left them on. */
+type ReceiveUi = { showReceive?: (() => void) | undefined; showSend?: (() => void) | undefined }
 
 // The balance fields are there once the feature's logic has loaded.
 type AccountInfo = CoreAccountInfo & Partial<BalanceFields>
@@ -39,32 +40,13 @@ export default function Account({
   }
   return (
     <div className="view">
-      <div className="account">
-        <img className="wallet-icon-large" src={account.wallet.icon} alt="" width={56} height={56} />
-        <div className="address-line">
-          {/* Shown shortened; the full address is in the title, data-address and for screen readers. */}
-          <p className="address" title={account.address}>
-            <span data-testid="account-address" data-address={account.address} aria-hidden="true">
-              {truncateAddress(account.address)}
-            </span>
-            <span className="sr-only">{account.address}</span>
-          </p>
-          <button type="button" className="icon-button" aria-label={texts.account.copy} onClick={copy}>
-            <CopyIcon />
-          </button>
-        </div>
-        {account.balance && (
-          <p className="balance" data-testid="account-balance">
-            {account.balance}
-          </p>
-        )}
-        {/* The actions are a proxy that answers any name: only `in` tells whether Receive is on. */}
-        {'showReceive' in ui && (
-          <button type="button" className="button button-secondary" onClick={() => ui.showReceive?.()}>
-            {tabTexts.receive}
+      <Header account={account} ui={ui} onCopy={copy}>
+        {'showSend' in ui && (
+          <button type="button" className="button button-secondary" onClick={() => ui.showSend?.()}>
+            {tabTexts.send}
           </button>
         )}
-      </div>
+      </Header>
       <Tabs account={account} current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'} ui={ui} />
       <p className="label">{texts.account.network}</p>
       <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
@@ -78,7 +60,9 @@ export default function Account({
           <ExternalIcon />
         </a>
       )}
-      {snapshot.otherAccounts.length > 0 && <OtherAccounts accounts={snapshot.otherAccounts} />}
+      {snapshot.otherAccounts.length > 0 && (
+        <OtherAccounts accounts={snapshot.otherAccounts} onUse={(namespace) => ui.showAccount(namespace)} />
+      )}
       {snapshot.sessionKeeping === 'offer' && (
         <div className="notice" role="status">
           <p>{texts.walletConnect.notKept}</p>
@@ -87,9 +71,23 @@ export default function Account({
           </button>
         </div>
       )}
-      <button type="button" className="row row-danger" onClick={() => void ui.disconnect()}>
-        <span className="row-label">{texts.account.disconnect}</span>
-      </button>
+      {snapshot.otherAccounts.length === 0 ? (
+        <button type="button" className="row row-danger" onClick={() => void ui.disconnect()}>
+          <span className="row-label">{texts.account.disconnect}</span>
+        </button>
+      ) : (
+        // With several accounts, Disconnect says which: this one (the others stay), or all of them.
+        <>
+          <button type="button" className="row row-danger" onClick={() => void ui.disconnect('account')}>
+            <span className="row-label">
+              {tabTexts.disconnectAccount(texts.namespaces[account.namespace])}
+            </span>
+          </button>
+          <button type="button" className="row row-danger" onClick={() => void ui.disconnect()}>
+            <span className="row-label">{tabTexts.disconnectAll}</span>
+          </button>
+        </>
+      )}
     </div>
   )
 }
@@ -121,15 +119,28 @@ function Section({
   )
 }
 
-function OtherAccounts({ accounts }: { accounts: AccountInfo[] }) {
+/** The other connected namespaces' accounts; choosing one shows it here, without reconnecting anything. */
+function OtherAccounts({
+  accounts,
+  onUse,
+}: {
+  accounts: AccountInfo[]
+  onUse(namespace: CoreAccountInfo['namespace']): void
+}) {
   return (
     <Section id="also-connected" title={texts.account.alsoConnected}>
       {accounts.map((account) => (
-        <li key={account.namespace} className="other-account" title={account.address}>
-          <span className="tag">{texts.namespaces[account.namespace]}</span>
-          <span aria-hidden="true">{truncateAddress(account.address)}</span>
-          <span className="sr-only">{account.address}</span>
-          <span className="muted">{account.network?.name ?? account.chainId}</span>
+        <li key={account.namespace} title={account.address}>
+          <button
+            type="button"
+            className="row other-account"
+            aria-label={`${tabTexts.showAccount(texts.namespaces[account.namespace])}: ${account.address}`}
+            onClick={() => onUse(account.namespace)}
+          >
+            <span className="tag">{texts.namespaces[account.namespace]}</span>
+            <span aria-hidden="true">{truncateAddress(account.address)}</span>
+            <span className="muted">{account.network?.name ?? account.chainId}</span>
+          </button>
         </li>
       ))}
     </Section>

@@ -96,7 +96,7 @@ describe('merge', () => {
 
 describe('describe', () => {
   it('shows a send as outgoing to the receiver, truncated to 3 decimals', () => {
-    const row = describeItem(item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '1.23456')]))
+    const row = describeItem(item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '1.23456')]), 'en-US')
     expect(row).toMatchObject({ operation: 'send', label: 'Sent', status: 'confirmed', amount: '-1.234 ETH' })
     expect(row.counterparty).toEqual({ label: 'To 0x7099…79C8', address: other })
   })
@@ -109,9 +109,16 @@ describe('describe', () => {
         { operationType: 'receive', sentFrom: other, sentTo: me, status: 'pending' },
         [eth('in', '2')],
       ),
+      'en-US',
     )
     expect(row).toMatchObject({ label: 'Received', status: 'pending', amount: '+2.000 ETH' })
     expect(row.counterparty?.label).toBe('From 0x7099…79C8')
+  })
+
+  it("writes amounts with the separators of the visitor's locale", () => {
+    const big = item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '12345.6789')])
+    expect(describeItem(big, 'en-US').amount).toBe('-12,345.678 ETH')
+    expect(describeItem(big, 'de-DE').amount).toBe('-12.345,678 ETH')
   })
 
   it('names an NFT by its name, and an operation it does not know as the API does', () => {

@@ -22,7 +22,7 @@ export type Row = {
   status: Api.HistoryItem['metadata']['status']
   /** The other side, shortened, and in full. */
   counterparty?: { label: string; address: string } | undefined
-  /** `+1.500 ETH`, `-10.000 ALT`, an NFT's name; absent when nothing moved. */
+  /** `+1.500 ETH`, `-10,000.000 ALT` (the locale's separators), an NFT's name; absent when nothing moved. */
   amount?: string | undefined
 }
 
@@ -78,8 +78,11 @@ export function merge(items: readonly Item[], page: readonly Item[], where: 'fro
 
 const signs = { in: '+', out: '-', self: '' } as const
 
-/** What the tab shows of a transaction: its operation, the other side, the first amount moved. */
-export function describe(item: Item): Row {
+/**
+ * What the tab shows of a transaction: its operation, the other side, the first amount moved (written for
+ * `locale`, by default the visitor's).
+ */
+export function describe(item: Item, locale?: string): Row {
   const { operationType: operation, status, sentFrom, sentTo } = item.metadata
   const transfer = item.transfers[0]
   const incoming = transfer ? transfer.direction === 'in' : operation === 'receive'
@@ -95,14 +98,14 @@ export function describe(item: Item): Row {
           address: other,
         }
       : undefined,
-    amount: transfer && amountOf(transfer),
+    amount: transfer && amountOf(transfer, locale),
   }
 }
 
-function amountOf(transfer: Item['transfers'][number]): string {
+function amountOf(transfer: Item['transfers'][number], locale: string | undefined): string {
   const sign = signs[transfer.direction]
   if (transfer.fungible_info)
-    return `${sign}${formatQuantity(transfer.quantity.numeric)} ${transfer.fungible_info.symbol}`
+    return `${sign}${formatQuantity(transfer.quantity.numeric, locale)} ${transfer.fungible_info.symbol}`
   const name = transfer.nft_info?.name ?? ''
   return `${sign}${transfer.quantity.numeric} ${name}`.trim()
 }

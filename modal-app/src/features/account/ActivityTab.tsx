@@ -120,7 +120,7 @@ const icons: Record<string, string> = {
 
 function Transaction({ row }: { row: Row }) {
   return (
-    <li className="transaction" data-testid="transaction" data-status={row.status}>
+    <li className="transaction" data-testid="transaction" data-status={row.status} data-id={row.id}>
       <span className={`transaction-icon transaction-${row.operation}`} aria-hidden="true">
         {icons[row.operation] ?? '•'}
       </span>

@@ -1,7 +1,8 @@
 /**
  * The connected accounts' balances from the API (EVM, Solana and Bitcoin alike), formatted for the Account
  * view. Balances are cached for 30 s per account and network, so opening and closing the modal costs the
- * API nothing; after a failure none is asked for 30 s, so a dead RPC is not hammered.
+ * API nothing; after a failure none is asked for 30 s, so a dead RPC is not hammered. EVM accounts also get
+ * their name and avatar from the API's identity route, read while the visitor looks, cached 5 minutes.
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
@@ -13,6 +14,9 @@ import { texts } from '../../shared/texts.ts'
 
 const balanceCacheMs = 30_000
 export const balanceRetryBlockMs = 30_000
+/** SPEC §9: identities are cached 5 minutes; after a failure the next look asks again, 30 s on. */
+export const identityCacheMs = 300_000
+const identityRetryMs = 30_000
 
 /** Reads the chain; loaded on demand because it carries viem. */
 export type ChainClient = {
@@ -24,10 +28,16 @@ export type TokenRow = { symbol: string; name: string; amount: string; fiat: str
 
 /** What this feature adds to a connected account. */
 export type BalanceFields = {
-  /** Native balance, truncated to 3 decimals (`9999.999 ETH`, `12.500 SOL`, `0.500 BTC`). */
+  /** Native balance, truncated to 3 decimals, in the visitor's locale (`9,999.999 ETH`, `12.500 SOL`). */
   balance?: string | undefined
+  /** The fiat value of the native balance and the tokens together (`$31,250.00`); absent until the API answered. */
+  total?: string | undefined
   /** The tokens (ERC-20, SPL) the account holds, from the API. */
   tokens: TokenRow[]
+  /** The account's name (SPEC §3's profileName), from the API's identity route: EVM only. */
+  profileName?: string | undefined
+  /** Its avatar (SPEC §3's profileImage), only ever a `data:image/…` URI or an https URL. */
+  profileImage?: string | undefined
 }
 
 /** The actions of the Account view. */
@@ -47,10 +57,67 @@ export function tokenRows(entries: readonly Api.TokenBalance[], locale?: string)
     .map((entry) => ({
       symbol: entry.symbol,
       name: entry.name,
-      amount: formatQuantity(entry.quantity.numeric),
+      amount: formatQuantity(entry.quantity.numeric, locale),
       fiat: formatFiat(entry.value, locale),
       iconUrl: entry.iconUrl,
     }))
+}
+
+/** What the account holds in all, native currency and tokens, in fiat with the locale's separators. */
+export function totalOf(entries: readonly Api.TokenBalance[], locale?: string): string {
+  const sum = entries.reduce((total, entry) => total + entry.value, 0)
+  return formatFiat(sum, locale)
+}
+
+/**
+ * An avatar the view may load: a `data:image/…` URI or an https URL. Anything else (http, which a page on
+ * https would block or leak, `javascript:`, a relative path) is no avatar: the identicon stays.
+ */
+export function safeAvatar(avatar: string | null | undefined): string | undefined {
+  if (!avatar) return undefined
+  if (/^data:image\/[a-z0-9.+-]+[;,]/i.test(avatar)) return avatar
+  try {
+    return new URL(avatar).protocol === 'https:' ? avatar : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The names and avatars of EVM addresses, asked of the API at most once per address in 5 minutes (checksum
+ * and lower case are one address); a failure is kept quiet (the view keeps its identicon) and asked again
+ * on a later look, 30 s on.
+ */
+export function profiles(options: {
+  api: Pick<Kernel['api'], 'identity'>
+  now: () => number
+  changed: () => void
+}) {
+  const known = new Map<string, { identity?: Api.Identity | undefined; until: number }>()
+  return {
+    /** Asks the API for the address's identity unless a recent answer (or attempt) stands. Never throws. */
+    async want(address: string): Promise<void> {
+      const { api, now } = options
+      const key = address.toLowerCase()
+      const previous = known.get(key)
+      if (!api.identity || (previous && now() < previous.until)) return
+      known.set(key, { identity: previous?.identity, until: now() + identityCacheMs })
+      try {
+        const identity = await api.identity(address)
+        known.set(key, { identity, until: now() + identityCacheMs })
+        if (identity.name !== previous?.identity?.name || identity.avatar !== previous?.identity?.avatar)
+          options.changed()
+      } catch (error) {
+        known.set(key, { identity: previous?.identity, until: now() + identityRetryMs })
+        console.warn('[airlock] Could not read the account’s name.', error)
+      }
+    },
+    /** What the API said of the address: its name when it has one, its avatar when it is safe to show. */
+    of(address: string): Pick<BalanceFields, 'profileName' | 'profileImage'> {
+      const identity = known.get(address.toLowerCase())?.identity
+      return { profileName: identity?.name || undefined, profileImage: safeAvatar(identity?.avatar) }
+    },
+  }
 }
 
 export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient>): Runtime {
@@ -59,6 +126,7 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
   const balances = new Map<string, { entries?: Api.TokenBalance[] | undefined; at: number }>()
   /** Until when balance reads are blocked after a failure. */
   let blockedUntil = 0
+  const names = profiles({ api: kernel.api, now, changed: () => kernel.changed() })
 
   const keyOf = (network: Network, address: string) => `${network.id}:${address}`
 
@@ -89,6 +157,12 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
     }
   }
 
+  /** The namespace's account's name and avatar (EVM only), read while the visitor looks, never awaited. */
+  function readProfile(namespace = kernel.activeNamespace()) {
+    const address = namespace === 'eip155' && kernel.connectionOf(namespace)?.accounts[0]?.address
+    if (address && kernel.router.isOpen()) void names.want(address)
+  }
+
   async function afterTransaction(hash: string) {
     const connection = kernel.connectionOf('eip155')
     const network = connection && kernel.configured(connection.chainId)
@@ -102,7 +176,7 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
     await refresh('eip155', true, true)
   }
 
-  function fields(_namespace: Caip.Namespace, connection: Connection): BalanceFields {
+  function fields(namespace: Caip.Namespace, connection: Connection): BalanceFields {
     const address = connection.accounts[0]?.address ?? ''
     const network = kernel.configured(connection.chainId)
     const entries = network && balances.get(keyOf(network, address))?.entries
@@ -111,7 +185,9 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
       balance: network
         ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
         : undefined,
+      total: entries ? totalOf(entries) : undefined,
       tokens: tokenRows(entries ?? []),
+      ...(namespace === 'eip155' ? names.of(address) : {}),
     }
   }
 
@@ -129,17 +205,22 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
     account: fields,
     ui,
     opened: () => void refresh(),
+    shown: () => readProfile(),
     connected(namespace) {
       void refresh(namespace, true)
+      readProfile(namespace)
       return false
     },
     changed(namespace) {
       void refresh(namespace, true)
+      readProfile(namespace)
       return false
     },
     requested(request, result) {
       if (request.method === 'eth_sendTransaction' && typeof result === 'string')
         void afterTransaction(result)
     },
+    // The modal's own send settled: the API's cached balance is stale too.
+    transacted: (namespace) => void refresh(namespace, true, true),
   }
 }

@@ -10,6 +10,11 @@ export const tabTexts = {
   activity: 'Activity',
   noTokens: 'No tokens yet',
   receive: 'Receive',
+  send: 'Send',
+  /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
+  showAccount: (namespace: string) => `Show the ${namespace} account`,
+  disconnectAccount: (namespace: string) => `Disconnect the ${namespace} account`,
+  disconnectAll: 'Disconnect all',
 } as const
 
 export const nftTexts = {
@@ -47,4 +52,13 @@ export const activityTexts = {
     deploy: 'Deployed',
   } as Record<string, string>,
   status: { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' },
+} as const
+
+/** The Account view's header: who the account is, what it holds, where it is. */
+export const headerTexts = {
+  /** Its heading while the account has no name. */
+  label: 'Your account',
+  total: 'Total balance',
+  wallet: (name: string) => `Connected with ${name}`,
+  explorer: 'View the address on the block explorer',
 } as const

@@ -158,7 +158,7 @@ export function setup(kernel: Kernel, loadMessage: () => Promise<typeof Message>
       info = { status: 'idle', required: Boolean(siwx.required) }
       if (siwx.required) {
         // Without a session the visitor cannot stay: disconnecting returns the modal to Connect.
-        await kernel.disconnectAll().catch(() => {})
+        await kernel.disconnect().catch(() => {})
         updateLock()
         router.send({ type: 'OPEN', view: 'Connect' })
         return
@@ -187,7 +187,7 @@ export function setup(kernel: Kernel, loadMessage: () => Promise<typeof Message>
           if (key) storage.removeSession(key)
         }
         kernel.changed()
-        if (siwx.required) await kernel.disconnectAll()
+        if (siwx.required) await kernel.disconnect()
         updateLock()
       },
     },

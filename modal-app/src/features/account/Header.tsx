@@ -1,0 +1,129 @@
+/**
+ * The top of the Account view: who the account is (avatar, name, address), where it is (network, explorer)
+ * and what it holds (fiat total, native balance), with Receive and any other action beside.
+ */
+import { type ReactNode, useState } from 'react'
+import type { AccountInfo } from '../../core/Snapshot.ts'
+import { truncateAddress } from '../../shared/format.ts'
+import { texts } from '../../shared/texts.ts'
+import { Identicon } from '../../shared/ui/Identicon.tsx'
+import { CopyIcon, ExternalIcon } from '../../shared/ui/icons.tsx'
+import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
+import type { NetworksUi } from '../networks/types.ts'
+import type { BalanceFields } from './Balances.ts'
+import { headerTexts, tabTexts } from './texts.ts'
+
+const avatarSize = 56
+
+export type HeaderProps = {
+  account: AccountInfo & Partial<BalanceFields>
+  /** `showReceive` is there only when the host left Receive on. */
+  ui: Pick<NetworksUi, 'showNetworks'> & { showReceive?: (() => void) | undefined }
+  /** Copies the address (and says so). */
+  onCopy(): void
+  /** More actions, after Receive. */
+  children?: ReactNode
+}
+
+/**
+ * @example <Header account={account} ui={ui} onCopy={copy} />
+ */
+export function Header({ account, ui, onCopy, children }: HeaderProps) {
+  const { address, network, explorerUrl, profileName } = account
+  return (
+    <section className="account-header" aria-labelledby="account-header-title">
+      <div className="account-header-top">
+        <Avatar account={account} />
+        <div className="account-identity">
+          <h2 id="account-header-title" className={profileName ? 'account-name' : 'sr-only'}>
+            {profileName ?? headerTexts.label}
+          </h2>
+          <div className="address-line">
+            {/* Shown shortened; the full address is in the title, data-address and for screen readers. */}
+            <p className="address" title={address}>
+              <span data-testid="account-address" data-address={address} aria-hidden="true">
+                {truncateAddress(address)}
+              </span>
+              <span className="sr-only">{address}</span>
+            </p>
+            <button type="button" className="icon-button" aria-label={texts.account.copy} onClick={onCopy}>
+              <CopyIcon />
+            </button>
+            {explorerUrl && (
+              <a
+                className="icon-button"
+                href={explorerUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`${headerTexts.explorer} ${texts.account.newTab}`}
+              >
+                <ExternalIcon />
+              </a>
+            )}
+          </div>
+          <button type="button" className="network-badge" onClick={() => ui.showNetworks()}>
+            {network && <NetworkIcon network={network} />}
+            <span className="sr-only">{texts.account.network}: </span>
+            <span className="network-badge-name">{network?.name ?? account.chainId}</span>
+          </button>
+        </div>
+      </div>
+      <div className="account-holdings">
+        {account.total && (
+          <p className="account-total">
+            <span className="sr-only">{headerTexts.total}: </span>
+            <span data-testid="account-total">{account.total}</span>
+          </p>
+        )}
+        {account.balance && (
+          <p className="balance" data-testid="account-balance">
+            {account.balance}
+          </p>
+        )}
+      </div>
+      {/* The actions are a proxy that answers any name: only `in` tells whether Receive is on. */}
+      {('showReceive' in ui || children) && (
+        <div className="account-actions">
+          {'showReceive' in ui && (
+            <button type="button" className="button button-secondary" onClick={() => ui.showReceive?.()}>
+              {tabTexts.receive}
+            </button>
+          )}
+          {children}
+        </div>
+      )}
+    </section>
+  )
+}
+
+/** The profile's avatar, else the address's identicon; the wallet's logo as a badge on it. */
+function Avatar({ account }: { account: HeaderProps['account'] }) {
+  // The URL that failed to load, so a new avatar gets its own chance.
+  const [failed, setFailed] = useState<string>()
+  const image = account.profileImage !== failed ? account.profileImage : undefined
+  return (
+    <div className="account-avatar">
+      {image ? (
+        <img
+          className="account-avatar-image"
+          src={image}
+          alt=""
+          width={avatarSize}
+          height={avatarSize}
+          referrerPolicy="no-referrer"
+          onError={() => setFailed(image)}
+        />
+      ) : (
+        <Identicon className="account-avatar-image" address={account.address} size={avatarSize} />
+      )}
+      <img
+        className="account-wallet-badge"
+        src={account.wallet.icon}
+        alt={headerTexts.wallet(account.wallet.name)}
+        title={account.wallet.name}
+        width={20}
+        height={20}
+      />
+    </div>
+  )
+}
