@@ -44,7 +44,56 @@ function sizes() {
     // Loaded by airlock.js after the host page's load event; reported so the page's total is visible.
     hostSdkBridgeGzipBytes: gzip(root('host-sdk/dist/airlock-bridge.js')),
     modalFirstChunkGzipBytes: gzip(root(`modal-app/dist${entry}`)),
+    ...featureSizes(),
   }
+}
+
+type ManifestChunk = {
+  file: string
+  src?: string
+  isEntry?: boolean
+  isDynamicEntry?: boolean
+  imports?: string[]
+}
+
+/**
+ * What loading each feature adds to the first chunk, gzipped: the chunks its lazy entries (views, logic)
+ * import statically, less those the first chunk already has. A chunk two features share counts for both:
+ * each may be the first to load it. A Send family (EVM, Solana, Bitcoin) is its own figure.
+ */
+function featureSizes(): Record<string, number> {
+  const manifest = JSON.parse(readFileSync(root('modal-app/dist/.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    ManifestChunk
+  >
+  const closure = (keys: string[], seen = new Set<string>()) => {
+    for (const key of keys) {
+      if (seen.has(key)) continue
+      seen.add(key)
+      closure(manifest[key]?.imports ?? [], seen)
+    }
+    return seen
+  }
+  const first = closure(Object.keys(manifest).filter((key) => manifest[key]?.isEntry && key === 'index.html'))
+  const groups = new Map<string, string[]>()
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const path = /src\/(?:features\/([\w-]+)(?:\/families\/([\w-]+))?|connectors\/([\w-]+))\//.exec(
+      chunk.src ?? key,
+    )
+    if (!chunk.isDynamicEntry || !path) continue
+    const name = path[3] ?? (path[2] ? `${path[1]}-${path[2]}` : (path[1] as string))
+    groups.set(name, [...(groups.get(name) ?? []), key])
+  }
+  const figures: Record<string, number> = {}
+  for (const [name, keys] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    const files = [...closure(keys)].filter((key) => !first.has(key)).map((key) => manifest[key]?.file)
+    const camel = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())
+    figures[`feature_${camel}GzipBytes`] = files.reduce(
+      (sum, file) => sum + (file ? gzip(root(`modal-app/dist/${file}`)) : 0),
+      0,
+    )
+  }
+  return figures
 }
 
 /**

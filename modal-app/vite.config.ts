@@ -54,6 +54,8 @@ export default defineConfig({
     target: 'es2022',
     // Every supported browser preloads modules natively; the polyfill would sit in the first chunk.
     modulePreload: { polyfill: false },
+    // `.vite/manifest.json`: which chunks each feature loads, for `npm run bench`'s per-feature sizes.
+    manifest: true,
     // The approval window is a page of its own, so the modal's first chunk carries none of it.
     rollupOptions: { input: { index: 'index.html', approve: 'approve.html' } },
   },

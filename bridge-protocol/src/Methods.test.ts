@@ -64,6 +64,27 @@ describe('Methods', () => {
       expect(Methods.needsUser({ method }), method).toBe(false)
   })
 
+  it('tells transactions, which the modal’s Send may ask a page wallet for, from messages and grants', () => {
+    for (const method of [
+      'eth_sendTransaction',
+      'solana:signTransaction',
+      'solana:signAndSendTransaction',
+      'bitcoin:signTransaction',
+    ])
+      expect(Methods.isTransaction(method), method).toBe(true)
+    for (const method of [
+      'personal_sign',
+      'eth_signTypedData_v4',
+      'eth_signTransaction',
+      'solana:signMessage',
+      'bitcoin:signMessage',
+      'wallet_sendCalls',
+      'wallet_grantPermissions',
+      'eth_sendRawTransaction',
+    ])
+      expect(Methods.isTransaction(method), method).toBe(false)
+  })
+
   it('says what people and developers see for a disallowed call, word for word', () => {
     expect(Methods.notAllowed).toBe('Action not allowed')
     expect(Methods.notAllowedLog).toBe('Requested RPC call is not allowed')

@@ -86,6 +86,22 @@ export const unsafe = [
   'bitcoin:signTransaction',
 ] as const
 
+/**
+ * The unsafe methods that spend: a transaction for the wallet to sign (and, for EVM, send). The modal's own
+ * Send asks for these, never for a message signature.
+ */
+const transactions = [
+  'eth_sendTransaction',
+  'solana:signTransaction',
+  'solana:signAndSendTransaction',
+  'bitcoin:signTransaction',
+] as const
+
+/** True for a transaction the wallet signs (not a message, not a permission). */
+export function isTransaction(method: string): boolean {
+  return has(transactions, method)
+}
+
 // The connection methods that put a prompt in front of the person (connect, switch or add a chain).
 const connecting = [
   'eth_requestAccounts',

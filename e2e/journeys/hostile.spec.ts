@@ -454,6 +454,8 @@ const rogueModal = `<!doctype html><script>
     await ask('a', 'eth_requestAccounts', [])
     window.results = {
       sign: await ask('s', 'personal_sign', ['0x68656c6c6f', account]),
+      // Send on (the default) lets the modal ask for a transaction only while it shows; this one never did.
+      send: await ask('t', 'eth_sendTransaction', [{ from: account, to: account, value: '0x1' }]),
       chain: await ask('c', 'eth_chainId'),
     }
     port.addEventListener('message', async (m) => {
@@ -476,8 +478,9 @@ test('a modal that asks the page wallet to sign what the dApp never asked for is
   const results = () =>
     frame?.evaluate(() => (window as unknown as { results?: Record<string, unknown> }).results)
   const refused = { ok: false, error: { code: 4100, message: 'This page did not ask for that request.' } }
-  await expect.poll(results).toEqual({ sign: refused, chain: { ok: true, value: '0x7a69' } })
+  await expect.poll(results).toEqual({ sign: refused, send: refused, chain: { ok: true, value: '0x7a69' } })
   expect((await walletCalls(page)).map((call) => call.method)).not.toContain('personal_sign')
+  expect((await walletCalls(page)).map((call) => call.method)).not.toContain('eth_sendTransaction')
 
   // The dApp asks for one signature; the modal may have that one signed, not another in its place.
   // The rogue modal never answers the dApp, so this stays pending until the page goes.

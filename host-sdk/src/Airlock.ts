@@ -254,6 +254,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         own,
         signal,
         signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
+        modalSends: options.features?.send !== false,
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {

@@ -51,6 +51,11 @@ export type BridgeOptions = {
   /** After a refusal, the visitor closed the modal's alert. */
   dismissed(): void
   /**
+   * The dApp left the modal's Send on: while the modal shows, it may ask the page wallet to sign a
+   * transaction the dApp did not ask for (the wallet's own prompt shows the person what they sign).
+   */
+  modalSends: boolean
+  /**
    * The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed, with
    * the statement and resources the dApp configured.
    */
@@ -81,7 +86,9 @@ export function start(options: BridgeOptions): () => void {
   // Defence in depth: the modal may manage the connection on its own (connect, read accounts and chain,
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
   // that very request (method and parameters) in flight. A modal origin that went bad cannot make the
-  // page's wallet sign something the dApp never asked for, nor swap what it asked to be signed.
+  // page's wallet sign something the dApp never asked for, nor swap what it asked to be signed. Two
+  // exceptions the dApp chose: the sign-in message for this page, and, with Send on, a transaction while
+  // the modal is on screen (never a message: those could be replayed elsewhere unseen).
   const inFlight = new Map<string, number>()
   const track = (key: string, step: 1 | -1) => inFlight.set(key, (inFlight.get(key) ?? 0) + step)
   const host: HostApi = {
@@ -90,7 +97,8 @@ export function start(options: BridgeOptions): () => void {
       const allowed =
         Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
-        (options.signIn && isSignInForThisPage(request, options.signIn))
+        (options.signIn && isSignInForThisPage(request, options.signIn)) ||
+        (options.modalSends && open && Methods.isTransaction(request.method))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },

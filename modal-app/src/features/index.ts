@@ -9,6 +9,7 @@ import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
 import { networks } from './networks/feature.ts'
 import { receive } from './receive/feature.ts'
+import { send } from './send/feature.ts'
 import { signIn } from './sign-in/feature.ts'
 
 /** What the features need from the page's environment; each field has a default for the browser. */
@@ -26,6 +27,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     account(options),
     networks(),
     receive(),
+    send(),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc
       ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]

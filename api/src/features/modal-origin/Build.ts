@@ -51,6 +51,8 @@ export function load(dir: string): Map<string, File> {
   const files = new Map<string, File>()
   const walk = (folder: string) => {
     for (const name of readdirSync(folder)) {
+      // Dot files are the build's own (`.vite/manifest.json`), not the site's.
+      if (name.startsWith('.')) continue
       const path = join(folder, name)
       if (statSync(path).isDirectory()) walk(path)
       else {

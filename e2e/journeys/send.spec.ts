@@ -1,0 +1,271 @@
+/**
+ * Send, end to end on the devnet's real chains, with the keyboard alone: ETH and the ALT token on anvil, SOL
+ * and the USDC-like SPL token on the Solana chain, rLTC on Litecoin regtest. Each send shows its simulated
+ * balance changes before the wallet signs, lands on chain (asserted there, not only on screen) and appears in
+ * the Activity tab. A refused signature keeps the preview, and sending after it sends once.
+ */
+import { Accounts } from '@airlock/devnet'
+import * as Regtest from '@airlock/devnet/bitcoin-regtest'
+import { solanaDevnetId } from '@airlock/devnet/chains'
+import type { FrameLocator, Locator, Page } from '@playwright/test'
+import { Keypair } from '@solana/web3.js'
+import { payments } from 'bitcoinjs-lib'
+import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { setWalletMode, type WalletOptions, walletInitScript } from '../wallets/index.ts'
+import { addressesFromOptions } from '../wallets/verify.ts'
+import { axeViolations, test as base, clients, displayBalance, expect, walletOptions } from './fixtures.ts'
+
+const apiUrl = 'http://127.0.0.1:8787'
+const solanaRpc = 'http://127.0.0.1:8899'
+const esplora = `${apiUrl}/v1/bip122/${Regtest.caipNetworkId.slice('bip122:'.length)}/esplora`
+const altToken: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const usdcMint = '3BstcRQ9cc9NBFaKRoDDsRhaFX5ow4FQdm6HU6fC6t4B'
+const networks = ['eip155:31337', solanaDevnetId, Regtest.caipNetworkId].join(',')
+
+// The EVM sender is anvil's account 9, which no other journey reads: the API caches balances for 30 s.
+const sender = Accounts.all()[9]
+if (!sender) throw new Error('anvil has no account 9')
+const options: WalletOptions = {
+  ...walletOptions,
+  ...(walletOptions.evm && { evm: { ...walletOptions.evm, privateKey: sender.privateKey as `0x${string}` } }),
+}
+const addresses = addressesFromOptions(options)
+
+const test = base.extend({
+  page: async ({ context }, use) => {
+    const page = await context.newPage()
+    await page.addInitScript({ content: await walletInitScript(options) })
+    await use(page)
+  },
+})
+
+async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await response.json()) as { result: T }).result
+}
+
+/** Presses Tab until the element has focus, as a keyboard user gets there. */
+async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 30; i++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return
+    await page.keyboard.press('Tab')
+  }
+  await expect(target).toBeFocused()
+}
+
+/** Connects the named wallet from Connect and waits for its account. */
+async function connect(page: Page, modal: FrameLocator, name: string, address: string) {
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', address)
+}
+
+/**
+ * Fills the Send form with the keyboard alone (the token chosen with the arrow keys), then opens the
+ * preview with Enter; resolves once the preview shows.
+ */
+async function fillSend(
+  page: Page,
+  modal: FrameLocator,
+  fill: { token?: string; amount: string; to: string },
+) {
+  await tabTo(page, modal.getByRole('button', { name: 'Send', exact: true }))
+  await page.keyboard.press('Enter')
+  const token = modal.getByLabel('Token')
+  await expect(token).toBeVisible()
+  await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
+  if (fill.token) {
+    await tabTo(page, token)
+    for (let i = 0; i < 10; i++) {
+      if ((await token.locator('option:checked').textContent())?.startsWith(fill.token)) break
+      await page.keyboard.press('ArrowDown')
+    }
+    await expect(token.locator('option:checked')).toHaveText(new RegExp(`^${fill.token} · `))
+  }
+  await tabTo(page, modal.getByLabel('Amount'))
+  await page.keyboard.type(fill.amount)
+  await tabTo(page, modal.getByLabel('Receiver'))
+  await page.keyboard.type(fill.to)
+  await page.keyboard.press('Enter')
+  await expect(modal.getByTestId('send-summary')).toBeVisible({ timeout: 15_000 })
+}
+
+/** Sends the previewed transaction with the keyboard and waits until the chain confirms it; its id. */
+async function confirm(page: Page, modal: FrameLocator): Promise<string> {
+  const send = modal.getByRole('button', { name: 'Send', exact: true })
+  await expect(send).toBeEnabled()
+  await tabTo(page, send)
+  await page.keyboard.press('Enter')
+  const status = modal.getByTestId('send-status')
+  await expect(status).toHaveAttribute('data-status', 'confirmed', { timeout: 60_000 })
+  return (await status.getAttribute('data-id')) as string
+}
+
+/** The simulated change shown for an address, as text. */
+const change = (modal: FrameLocator, address: string, symbol: string) =>
+  modal
+    .getByTestId('send-changes')
+    .getByRole('listitem')
+    .filter({ has: modal.locator(`[title="${address}"]`), hasText: ` ${symbol}` })
+
+/** Back to Account with Done, then the Activity tab lists the transaction (from the API's index). */
+async function inActivity(page: Page, modal: FrameLocator, id: string) {
+  await tabTo(page, modal.getByRole('button', { name: 'Done' }))
+  await page.keyboard.press('Enter')
+  await tabTo(page, modal.getByRole('tab', { name: 'Tokens' }))
+  await page.keyboard.press('End')
+  await expect(modal.getByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true')
+  await expect(modal.locator(`[data-id="${id}"]`).first()).toBeVisible({ timeout: 15_000 })
+  // Tokens again for the next journey in this page.
+  await page.keyboard.press('Home')
+}
+
+test('ETH and the ALT token: the form checks its input, the preview simulates, the wallet signs, anvil has it', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.evm?.address as Address
+  await connect(page, modal, 'Airlock Test Wallet', from)
+  const to = privateKeyToAccount(`0x${'ab'.repeat(31)}01`).address
+
+  // Bad input: SPEC's text when something is missing, then each field's own.
+  await tabTo(page, modal.getByRole('button', { name: 'Send', exact: true }))
+  await page.keyboard.press('Enter')
+  await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
+  await tabTo(page, modal.getByRole('button', { name: 'Review' }))
+  await page.keyboard.press('Enter')
+  const alert = modal.locator('form.send-form [role="alert"]')
+  await expect(alert).toHaveText('An amount and receiver address are required')
+  for (const [amount, receiver, text] of [
+    ['1e3', to, 'Enter an amount as digits, like 1.5'],
+    ['-1', to, 'Enter an amount as digits, like 1.5'],
+    ['0.0000000000000000001', to, 'ETH has at most 18 decimals'],
+    ['1', '0x1234', 'This is not an address on Airlock Devnet A'],
+    ['1', from.toLowerCase(), 'This is your own address'],
+    ['100000', to, 'Insufficient funds for this amount and the network fee'],
+  ] as const) {
+    await modal.getByLabel('Amount').fill(amount)
+    await modal.getByLabel('Receiver').fill(receiver)
+    await modal.getByLabel('Receiver').press('Enter')
+    await expect(alert).toHaveText(text)
+  }
+  expect(await axeViolations(page)).toEqual([])
+  await page.keyboard.press('Escape')
+  await page.evaluate(() => window.airlock?.open())
+
+  // ETH.
+  const before = await clients.a.getBalance({ address: to })
+  await fillSend(page, modal, { amount: '1.25', to })
+  await expect(change(modal, to, 'ETH')).toContainText('+1.250 ETH')
+  await expect(change(modal, from, 'ETH')).toContainText('−1.250 ETH')
+  expect(await axeViolations(page)).toEqual([])
+  const hash = await confirm(page, modal)
+  expect(await clients.a.getBalance({ address: to })).toBe(before + parseEther('1.25'))
+  const receipt = await clients.a.getTransactionReceipt({ hash: hash as `0x${string}` })
+  expect(receipt.from.toLowerCase()).toBe(from.toLowerCase())
+  await inActivity(page, modal, hash)
+  // The Account view read the balance again once the chain confirmed it.
+  await expect(modal.getByTestId('account-balance')).toHaveText(
+    displayBalance(await clients.a.getBalance({ address: from })),
+  )
+
+  // The ALT token.
+  const altBefore = await clients.a.readContract({
+    address: altToken,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [to],
+  })
+  await fillSend(page, modal, { token: 'ALT', amount: '42.5', to })
+  await expect(change(modal, to, 'ALT')).toContainText('+42.500 ALT')
+  await expect(change(modal, from, 'ALT')).toContainText('−42.500 ALT')
+  const altHash = await confirm(page, modal)
+  const altAfter = await clients.a.readContract({
+    address: altToken,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [to],
+  })
+  expect(altAfter - altBefore).toBe(parseUnits('42.5', 18))
+  await inActivity(page, modal, altHash)
+})
+
+test('a refused signature keeps the preview with SPEC’s text; sending again sends once', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.evm?.address as Address
+  await connect(page, modal, 'Airlock Test Wallet', from)
+  const to = privateKeyToAccount(`0x${'cd'.repeat(31)}02`).address
+  const nonce = await clients.a.getTransactionCount({ address: from })
+  await fillSend(page, modal, { amount: '0.5', to })
+  await setWalletMode(page, 'reject')
+  await modal.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(modal.locator('.send-preview [role="alert"]')).toHaveText('Signature declined')
+  await expect(modal.getByTestId('send-summary')).toBeVisible()
+  expect(await clients.a.getTransactionCount({ address: from })).toBe(nonce)
+  await setWalletMode(page, 'approve')
+  await confirm(page, modal)
+  expect(await clients.a.getBalance({ address: to })).toBe(parseEther('0.5'))
+  expect(await clients.a.getTransactionCount({ address: from })).toBe(nonce + 1)
+})
+
+test('SOL and the USDC token on the Solana chain: simulated, signed by the wallet, on chain', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.solana?.address as string
+  await connect(page, modal, 'Airlock Test Solana', from)
+  const to = Keypair.generate().publicKey.toBase58()
+
+  await fillSend(page, modal, { amount: '0.75', to })
+  await expect(change(modal, to, 'SOL')).toContainText('+0.750 SOL')
+  expect(await axeViolations(page)).toEqual([])
+  const signature = await confirm(page, modal)
+  const balance = await rpc<{ value: number }>(solanaRpc, 'getBalance', [to, { commitment: 'confirmed' }])
+  expect(balance.value).toBe(750_000_000)
+  await inActivity(page, modal, signature)
+
+  await fillSend(page, modal, { token: 'USDC', amount: '12.5', to })
+  await expect(change(modal, to, 'USDC')).toContainText('+12.500 USDC')
+  const usdcSignature = await confirm(page, modal)
+  const accounts = await rpc<{
+    value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[]
+  }>(solanaRpc, 'getTokenAccountsByOwner', [
+    to,
+    { mint: usdcMint },
+    { encoding: 'jsonParsed', commitment: 'confirmed' },
+  ])
+  expect(accounts.value.map((a) => a.account.data.parsed.info.tokenAmount.amount)).toEqual(['12500000'])
+  await inActivity(page, modal, usdcSignature)
+})
+
+test('rLTC on Litecoin regtest: the PSBT previewed, signed by the wallet, the node has it', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.bitcoin?.address as string
+  await connect(page, modal, 'Airlock Test Bitcoin', from)
+  const to = payments.p2wpkh({ hash: crypto.getRandomValues(new Uint8Array(20)), network: Regtest.network })
+    .address as string
+
+  await fillSend(page, modal, { amount: '0.3', to })
+  await expect(change(modal, to, 'rLTC')).toContainText('+0.300 rLTC')
+  expect(await axeViolations(page)).toEqual([])
+  const txid = await confirm(page, modal)
+  const utxos = (await (await fetch(`${esplora}/address/${to}/utxo`)).json()) as {
+    txid: string
+    value: number
+  }[]
+  expect(utxos).toEqual([expect.objectContaining({ txid, value: 30_000_000 })])
+  await inActivity(page, modal, txid)
+})

@@ -1,0 +1,43 @@
+/**
+ * Amounts as the visitor types them, to base units and back, exactly (no floating point: 0.1 ETH is
+ * 100000000000000000 wei, not 99999999999999991611392). Only plain decimals are taken: a sign, an exponent
+ * (`1e18`), grouping separators or more decimals than the asset has are refused, never rounded.
+ */
+import { sendTexts } from './texts.ts'
+
+export type Parsed = { ok: true; value: bigint } | { ok: false; error: string }
+
+/** The locale's decimal separator (`,` in de-DE), so `1,5` reads as one and a half where people write it so. */
+function decimalSeparator(locale?: string): string {
+  const part = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')
+  return part?.value ?? '.'
+}
+
+/**
+ * @example parseAmount('1.5', 18) // { ok: true, value: 1500000000000000000n }
+ * @example parseAmount('1e3', 18) // { ok: false, error: 'Enter an amount as digits, like 1.5' }
+ */
+export function parseAmount(text: string, decimals: number, symbol: string, locale?: string): Parsed {
+  let plain = text.trim()
+  if (decimalSeparator(locale) === ',' && !plain.includes('.')) plain = plain.replace(',', '.')
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(plain)
+  const [, whole = '', fraction = ''] = match ?? []
+  if (!match || (whole === '' && fraction === '')) return { ok: false, error: sendTexts.invalidAmount }
+  if (fraction.replace(/0+$/, '').length > decimals)
+    return { ok: false, error: sendTexts.tooManyDecimals(symbol, decimals) }
+  const value = BigInt(`${whole || '0'}${fraction.padEnd(decimals, '0').slice(0, decimals)}`)
+  if (value === 0n) return { ok: false, error: sendTexts.zeroAmount }
+  return { ok: true, value }
+}
+
+/**
+ * Base units as a plain decimal, every digit kept, trailing zeros dropped.
+ * @example formatUnits(1500000000000000000n, 18) // '1.5'
+ */
+export function formatUnits(value: bigint, decimals: number): string {
+  const negative = value < 0n
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
+}

@@ -1,0 +1,78 @@
+/**
+ * Send's rules, apart from the views and the chains: what the visitor filled in becomes a {@link Draft} or
+ * the one error to show (SPEC §5's texts first, in its order), and the steps a send goes through.
+ */
+import type { Caip } from '@airlock/bridge-protocol'
+import type { Network } from '../../shared/Network.ts'
+import { parseAmount } from './Amount.ts'
+import type { Asset, Draft, Preview } from './Family.ts'
+import { sendTexts } from './texts.ts'
+
+/** An asset the sender holds, as the form offers it. */
+export type Holding = Asset & {
+  /** The option's key: `native` or the token's address. */
+  key: string
+  name: string
+  /** The balance, in base units. */
+  balance: bigint
+  /** US dollars per whole unit, when the API knows a price. */
+  price?: number | undefined
+}
+
+/** The form as the visitor filled it in: text, as typed. */
+export type Form = { asset: string; amount: string; to: string; feeRate?: number | undefined }
+
+/** Where a send is. */
+export type Step =
+  | { step: 'form'; busy: boolean; error?: string | undefined }
+  | { step: 'preview'; preview: Preview; busy: boolean; error?: string | undefined }
+  | { step: 'sent'; preview: Preview; id: string; status: 'pending' | 'confirmed' | 'failed' }
+
+export type Context = {
+  namespace: Caip.Namespace | undefined
+  from: string | undefined
+  publicKey?: Uint8Array | undefined
+  /** The account's network; undefined when the wallet is on one the dApp did not configure. */
+  network: Network | undefined
+  /** Whether a family can send on the namespace. */
+  supported: boolean
+  holdings: readonly Holding[]
+  checkAddress(address: string, network: Network): string | undefined
+  locale?: string | undefined
+}
+
+export type Checked = { ok: true; draft: Draft; holding: Holding } | { ok: false; error: string }
+
+/** The form's one error, or the draft to preview. */
+export function check(form: Form, context: Context): Checked {
+  const to = form.to.trim()
+  if (!form.amount.trim() || !to) return { ok: false, error: sendTexts.required }
+  const holding = context.holdings.find((h) => h.key === form.asset)
+  if (!form.asset) return { ok: false, error: sendTexts.tokenRequired }
+  const { network, from } = context
+  if (!network || !from || !context.supported) return { ok: false, error: sendTexts.unsupportedChain }
+  if (!holding) return { ok: false, error: sendTexts.unknownToken }
+  const amount = parseAmount(form.amount, holding.decimals, holding.symbol, context.locale)
+  if (!amount.ok) return amount
+  const invalid = context.checkAddress(to, network)
+  if (invalid) return { ok: false, error: invalid }
+  // EVM addresses are the same whatever their case (EIP-55 only checks it); base58 and bech32 are not.
+  const same = (a: string, b: string) =>
+    context.namespace === 'eip155' ? a.toLowerCase() === b.toLowerCase() : a === b
+  if (same(to, from)) return { ok: false, error: sendTexts.ownAddress }
+  if (holding.address && same(to, holding.address))
+    return { ok: false, error: sendTexts.tokenContract(holding.symbol) }
+  const { key: _key, name: _name, balance: _balance, price: _price, ...asset } = holding
+  return {
+    ok: true,
+    holding,
+    draft: {
+      from,
+      to,
+      asset,
+      amount: amount.value,
+      ...(context.publicKey ? { publicKey: context.publicKey } : {}),
+      ...(form.feeRate ? { feeRate: form.feeRate } : {}),
+    },
+  }
+}

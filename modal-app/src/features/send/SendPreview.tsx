@@ -1,0 +1,197 @@
+import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
+import { formatFiat, formatQuantity, truncateAddress } from '../../shared/format.ts'
+import type { Network } from '../../shared/Network.ts'
+import { texts } from '../../shared/texts.ts'
+import { ExternalIcon } from '../../shared/ui/icons.tsx'
+import { formatUnits } from './Amount.ts'
+import type { Asset, Preview } from './Family.ts'
+import type { Holding } from './Flow.ts'
+import type { SendSlice, SendUi } from './runtime.ts'
+import { sendTexts } from './texts.ts'
+
+/**
+ * An amount with its symbol, 3 decimals truncated, signed when asked (`−1.000 ETH`); an amount those 3
+ * decimals would show as 0 (a fee) is written in full, so no change reads as nothing.
+ */
+function amount(value: bigint, asset: Asset, signed = false): string {
+  const exact = formatUnits(value < 0n ? -value : value, asset.decimals)
+  const short = formatQuantity(exact)
+  const text = /[1-9]/.test(short) || value === 0n ? short : exact
+  const sign = signed ? (value < 0n ? '−' : '+') : ''
+  return `${sign}${text} ${asset.symbol}`
+}
+
+/** US dollars for base units of a holding with a price; empty when the API knows none. */
+function fiat(value: bigint, holding: Holding | undefined): string {
+  if (!holding?.price) return ''
+  return formatFiat((Number(value) / 10 ** holding.decimals) * holding.price)
+}
+
+/** An address, shortened, with the whole of it for screen readers and in the title. */
+function Address({ value }: { value: string }) {
+  return (
+    <span title={value}>
+      <span aria-hidden="true">{truncateAddress(value)}</span>
+      <span className="sr-only">{value}</span>
+    </span>
+  )
+}
+
+function txUrl(network: Network | undefined, id: string): string | undefined {
+  return network?.explorer && `${network.explorer.url}/tx/${id}${network.explorer.query ?? ''}`
+}
+
+/**
+ * What the send does before it is signed: from, to, amount and value, the network fee, the balance changes
+ * the simulation shows; then Send (the wallet signs), and the transaction's way to the chain.
+ */
+export default function SendPreview({
+  snapshot,
+  ui,
+}: {
+  snapshot: CoreSnapshot & Partial<SendSlice>
+  ui: CoreUi & Partial<SendUi>
+}) {
+  const { send, origin } = snapshot
+  if (!send || send.step.step === 'form') return <div className="view" />
+  const { step, holdings, network } = send
+  const { preview } = step
+  const { draft } = preview
+  const holding = holdings.find((h) => h.key === (draft.asset.address ?? 'native'))
+  const native = holdings.find((h) => h.key === 'native')
+  const nativeAsset: Asset = native ?? {
+    symbol: network?.nativeCurrency.symbol ?? '',
+    decimals: network?.nativeCurrency.decimals ?? 0,
+  }
+  const signing = step.step === 'preview' && step.busy
+  return (
+    <div className="view send-preview">
+      <dl className="summary" data-testid="send-summary">
+        <dt>{sendTexts.from}</dt>
+        <dd>
+          <Address value={draft.from} />
+        </dd>
+        <dt>{sendTexts.to}</dt>
+        <dd data-testid="send-preview-to">
+          <Address value={draft.to} />
+        </dd>
+        <dt>{sendTexts.amount}</dt>
+        <dd data-testid="send-preview-amount">
+          {amount(draft.amount, draft.asset)} <span className="muted">{fiat(draft.amount, holding)}</span>
+        </dd>
+        <dt>{sendTexts.fee}</dt>
+        <dd data-testid="send-preview-fee">
+          {`${formatUnits(preview.fee, nativeAsset.decimals)} ${nativeAsset.symbol}`}{' '}
+          <span className="muted">{fiat(preview.fee, native)}</span>
+        </dd>
+        {preview.details.map((line) => (
+          <Detail key={line.label + line.value} label={line.label} value={line.value} />
+        ))}
+      </dl>
+      <Changes preview={preview} />
+      {step.step === 'sent' ? (
+        <Sent
+          id={step.id}
+          status={step.status}
+          url={txUrl(network, step.id)}
+          onDone={() => ui.doneSend?.()}
+        />
+      ) : (
+        <>
+          <p className="error-text" role="alert">
+            {step.error ?? ''}
+          </p>
+          <p className="muted" aria-live="polite">
+            {signing ? sendTexts.signing : ''}
+          </p>
+          <Unverified
+            question={() => ({
+              title: texts.send.previewTitle,
+              origin: origin ?? '',
+              question: `${sendTexts.send} ${amount(draft.amount, draft.asset)} → ${draft.to}`,
+              choices: [{ id: 'send', label: sendTexts.send }],
+              cancel: texts.guard.cancel,
+            })}
+            onChoice={() => void ui.confirmSend?.()}
+          />
+          <div className="actions actions-row">
+            <button type="button" className="button button-secondary" onClick={() => ui.back()}>
+              {sendTexts.cancel}
+            </button>
+            <ApproveButton className="button" disabled={signing} onClick={() => void ui.confirmSend?.()}>
+              {sendTexts.send}
+            </ApproveButton>
+          </div>
+        </>
+      )}
+    </div>
+  )
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  )
+}
+
+/** The simulated balance changes, one row per address and asset. */
+function Changes({ preview }: { preview: Preview }) {
+  return (
+    <section aria-labelledby="send-changes">
+      <h2 className="label" id="send-changes">
+        {sendTexts.simulation}
+      </h2>
+      <ul className="plain-list" data-testid="send-changes">
+        {preview.changes.map((change) => (
+          <li key={`${change.address} ${change.asset.address ?? ''}`} className="token">
+            <Address value={change.address} />
+            <span className={change.delta < 0n ? 'change-out' : 'change-in'}>
+              {amount(change.delta, change.asset, true)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function Sent({
+  id,
+  status,
+  url,
+  onDone,
+}: {
+  id: string
+  status: 'pending' | 'confirmed' | 'failed'
+  url: string | undefined
+  onDone(): void
+}) {
+  const label = {
+    pending: sendTexts.submitted,
+    confirmed: sendTexts.confirmed,
+    failed: sendTexts.failedOnChain,
+  }
+  return (
+    <div className="send-result">
+      <p role="status" data-testid="send-status" data-status={status} data-id={id}>
+        {label[status]}
+      </p>
+      {url && (
+        <a className="row" href={url} target="_blank" rel="noopener noreferrer">
+          <span className="row-label">{sendTexts.explorer}</span>
+          <span className="sr-only"> {sendTexts.newTab}</span>
+          <ExternalIcon />
+        </a>
+      )}
+      <div className="actions">
+        <button type="button" className="button" onClick={onDone}>
+          {sendTexts.done}
+        </button>
+      </div>
+    </div>
+  )
+}

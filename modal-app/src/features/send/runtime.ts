@@ -1,0 +1,286 @@
+/**
+ * Send as the modal runs it: the form, the preview (the family's simulation), the wallet's signature, the
+ * broadcast and the wait for the chain. One send at a time; its state lives here while the views render it.
+ */
+import type { Caip } from '@airlock/bridge-protocol'
+import type * as Api from '../../api/Api.ts'
+import type { Kernel, Runtime } from '../../core/Feature.ts'
+import type { Network } from '../../shared/Network.ts'
+import * as ChainAccess from './chain.ts'
+import { type Chain, type Family, type Preview, SendFailure } from './Family.ts'
+import { check, type Form, type Holding, type Step } from './Flow.ts'
+import { sendTexts } from './texts.ts'
+
+/** The families, each its own chunk: a visitor who sends ETH never loads the Solana or Bitcoin code. */
+const loaders: Record<Caip.Namespace, () => Promise<{ family: Family }>> = {
+  eip155: () => import('./families/evm.ts'),
+  solana: () => import('./families/solana.ts'),
+  bip122: () => import('./families/bitcoin.ts'),
+}
+
+/** A fee rate the visitor may choose (Bitcoin). */
+type FeeRate = Awaited<ReturnType<NonNullable<Family['feeRates']>>>[number]
+
+/** What the Send views render. */
+export type SendSlice = {
+  send: {
+    form: Form
+    step: Step
+    holdings: Holding[]
+    /** Loading the balances or the family. */
+    loading: boolean
+    /** The reason Send cannot run on this account ('Unsupported chain'). */
+    unsupported?: string | undefined
+    feeRates: FeeRate[]
+    network?: Network | undefined
+  }
+}
+
+export type SendUi = {
+  showSend(): void
+  editSend(field: 'asset' | 'amount' | 'to' | 'feeRate', value: string): void
+  maxSend(): Promise<void>
+  reviewSend(): Promise<void>
+  confirmSend(): Promise<void>
+  /** Leaves a finished send for the Account view. */
+  doneSend(): void
+}
+
+const emptyForm: Form = { asset: 'native', amount: '', to: '' }
+
+/** A balance answer as the form offers it; token addresses come as CAIP-10, the family wants the bare one. */
+export function holdingsOf(entries: readonly Api.TokenBalance[], network: Network): Holding[] {
+  return entries.map((entry) => {
+    const decimals = entry.address ? Number(entry.quantity.decimals) : network.nativeCurrency.decimals
+    const [whole = '0', fraction = ''] = entry.quantity.numeric.split('.')
+    const balance = BigInt(`${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}`)
+    const address = entry.address?.slice(entry.address.lastIndexOf(':') + 1)
+    return {
+      key: address ?? 'native',
+      name: entry.name,
+      symbol: entry.symbol,
+      decimals,
+      balance,
+      price: entry.price > 0 ? entry.price : undefined,
+      ...(address ? { address } : {}),
+    }
+  })
+}
+
+export function setup(kernel: Kernel): Runtime {
+  let form: Form = emptyForm
+  let step: Step = { step: 'form', busy: false }
+  let holdings: Holding[] = []
+  let feeRates: FeeRate[] = []
+  let loading = false
+  /** Bumped whenever the send starts over, so an answer for an older one is dropped. */
+  let generation = 0
+
+  const namespace = () => kernel.activeNamespace()
+  const connection = () => {
+    const ns = namespace()
+    return ns ? kernel.connectionOf(ns) : undefined
+  }
+  const network = () => kernel.configured(connection()?.chainId)
+  const from = () => connection()?.accounts[0]?.address
+
+  function chainOf(target: Network): Chain {
+    const endpoint = kernel.api.endpoint
+    if (!endpoint) throw new SendFailure('unavailable', sendTexts.unavailable(target.name))
+    return ChainAccess.create({ network: target, endpoint })
+  }
+
+  async function family(): Promise<Family | undefined> {
+    const ns = namespace()
+    return ns ? (await loaders[ns]()).family : undefined
+  }
+
+  function set(next: Step) {
+    step = next
+    kernel.changed()
+  }
+
+  function fail(error: unknown, keep: (message: string) => Step) {
+    const message =
+      error instanceof SendFailure ? error.message : error instanceof Error ? error.message : String(error)
+    if (!(error instanceof SendFailure)) console.error('[airlock] Send failed.', error)
+    kernel.shake()
+    set(keep(message))
+  }
+
+  async function start() {
+    const mine = ++generation
+    form = emptyForm
+    holdings = []
+    feeRates = []
+    step = { step: 'form', busy: false }
+    const target = network()
+    const address = from()
+    if (!target || !address) return kernel.changed()
+    loading = true
+    kernel.changed()
+    try {
+      const [entries, loaded] = await Promise.all([kernel.api.balances(target.id, address), family()])
+      if (mine !== generation) return
+      holdings = holdingsOf(entries, target)
+      feeRates = (await loaded?.feeRates?.(chainOf(target)).catch(() => [])) ?? []
+    } catch (error) {
+      if (mine !== generation) return
+      console.warn('[airlock] Could not read what the account holds.', error)
+      holdings = [
+        {
+          key: 'native',
+          name: target.nativeCurrency.name,
+          symbol: target.nativeCurrency.symbol,
+          decimals: target.nativeCurrency.decimals,
+          balance: 0n,
+        },
+      ]
+    } finally {
+      if (mine === generation) {
+        loading = false
+        kernel.changed()
+      }
+    }
+  }
+
+  const ui: SendUi = {
+    showSend() {
+      kernel.router.send({ type: 'PUSH', view: 'Send' })
+      void start()
+    },
+    editSend(field, value) {
+      form =
+        field === 'feeRate' ? { ...form, feeRate: Number(value) || undefined } : { ...form, [field]: value }
+      if (step.step === 'form' && step.error) step = { step: 'form', busy: false }
+      kernel.changed()
+    },
+    async maxSend() {
+      const target = network()
+      const address = from()
+      const holding = holdings.find((h) => h.key === form.asset)
+      const loaded = await family()
+      if (!target || !address || !holding || !loaded) return
+      try {
+        const { key: _k, name: _n, balance: _b, price: _p, ...asset } = holding
+        const max = await loaded.max(chainOf(target), {
+          from: address,
+          asset,
+          to: form.to.trim() || undefined,
+          publicKey: connection()?.accounts[0]?.publicKey,
+          feeRate: form.feeRate,
+        })
+        const { formatUnits } = await import('./Amount.ts')
+        form = { ...form, amount: formatUnits(max > 0n ? max : 0n, holding.decimals) }
+        kernel.changed()
+      } catch (error) {
+        fail(error, (message) => ({ step: 'form', busy: false, error: message }))
+      }
+    },
+    async reviewSend() {
+      if (step.step !== 'form' || step.busy) return
+      const loaded = await family()
+      const target = network()
+      const checked = check(form, {
+        namespace: namespace(),
+        from: from(),
+        publicKey: connection()?.accounts[0]?.publicKey,
+        network: target,
+        supported: Boolean(loaded),
+        holdings,
+        checkAddress: (address, on) => loaded?.checkAddress(address, on),
+      })
+      if (!checked.ok || !loaded || !target) {
+        kernel.shake()
+        return set({
+          step: 'form',
+          busy: false,
+          error: checked.ok ? sendTexts.unsupportedChain : checked.error,
+        })
+      }
+      const mine = generation
+      set({ step: 'form', busy: true })
+      try {
+        const preview = await loaded.preview(chainOf(target), checked.draft)
+        if (mine !== generation) return
+        set({ step: 'preview', preview, busy: false })
+        kernel.router.send({ type: 'PUSH', view: 'SendPreview' })
+      } catch (error) {
+        if (mine === generation) fail(error, (message) => ({ step: 'form', busy: false, error: message }))
+      }
+    },
+    async confirmSend() {
+      if (step.step !== 'preview' || step.busy) return
+      const { preview } = step
+      const current = connection()
+      const target = network()
+      const loaded = await family()
+      if (!current || !target || !loaded) return set({ ...step, error: sendTexts.unsupportedChain })
+      set({ ...step, busy: true, error: undefined })
+      kernel.snackbar.show('loading', sendTexts.signing)
+      const chain = chainOf(target)
+      let id: string
+      try {
+        id = await loaded.submit(chain, preview, (request) => kernel.walletRequest(current, request))
+      } catch (error) {
+        kernel.snackbar.show('error', error instanceof SendFailure ? error.message : sendTexts.failed)
+        // The preview stays: the visitor may try again (the family never sends the same preview twice).
+        return fail(error, (message) => ({ step: 'preview', preview, busy: false, error: message }))
+      }
+      set({ step: 'sent', preview, id, status: 'pending' })
+      kernel.snackbar.show('loading', sendTexts.submitted)
+      await settle(loaded, chain, preview, id)
+    },
+    doneSend() {
+      generation++
+      step = { step: 'form', busy: false }
+      form = emptyForm
+      kernel.router.send({ type: 'REPLACE', view: 'Account' })
+    },
+  }
+
+  async function settle(loaded: Family, chain: Chain, preview: Preview, id: string) {
+    let status: 'confirmed' | 'failed'
+    try {
+      status = await loaded.settle(chain, id)
+    } catch (error) {
+      console.warn('[airlock] Could not follow the transaction.', error)
+      return
+    }
+    if (step.step === 'sent' && step.id === id) set({ step: 'sent', preview, id, status })
+    kernel.snackbar.show(
+      status === 'confirmed' ? 'success' : 'error',
+      status === 'confirmed' ? sendTexts.confirmed : sendTexts.failedOnChain,
+    )
+    const ns = namespace()
+    if (ns) kernel.transacted(ns)
+  }
+
+  return {
+    ui,
+    snapshot: (): SendSlice => ({
+      send: {
+        form,
+        step,
+        holdings,
+        loading,
+        feeRates,
+        network: network(),
+        unsupported: network() ? undefined : sendTexts.unsupportedChain,
+      },
+    }),
+    back(view) {
+      // Back from the preview edits the same form again.
+      if (view === 'SendPreview' && step.step === 'preview') set({ step: 'form', busy: false })
+      if (view === 'Send') generation++
+    },
+    changed() {
+      // Another account or chain: a form for the old one must not be sent from the new one.
+      if (step.step !== 'sent') {
+        generation++
+        step = { step: 'form', busy: false }
+      }
+      return false
+    },
+  }
+}
