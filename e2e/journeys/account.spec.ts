@@ -97,7 +97,7 @@ test('a wallet connected before is tagged Recent and listed first, after a disco
   await recentFirst()
 })
 
-test('with EVM and Solana both connected, the Account view lists the other one under "Also connected"', async ({
+test('with EVM and Solana both connected, the other one is listed under "Also connected", shown on a click, and disconnected alone', async ({
   page,
   modal,
 }) => {
@@ -117,6 +117,23 @@ test('with EVM and Solana both connected, the Account view lists the other one u
   await expect(also).toContainText('Airlock Devnet A')
   // Both stay connected for the dApp.
   expect(await request(page, 'eth_accounts')).toEqual({ result: [evm] })
+
+  // Showing the EVM account asks nothing of either wallet; the dApp's state follows.
+  await modal.getByRole('button', { name: `Show the EVM account: ${evm}` }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', evm)
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().address)).toBe(evm)
+  await expect(also.locator('.tag')).toHaveText('Solana')
+
+  // Disconnect this account: the EVM one goes, the Solana one stays and shows.
+  await modal.getByRole('button', { name: 'Disconnect the EVM account' }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute(
+    'data-address',
+    addresses.solana?.address as string,
+  )
+  expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
+  await expect(modal.getByRole('region', { name: 'Also connected' })).toHaveCount(0)
+  await modal.getByRole('button', { name: 'Disconnect', exact: true }).click()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
 })
 
 /** The registry's names in the API's own order, `pages` pages of 40: what All Wallets must list. */
