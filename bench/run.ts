@@ -77,11 +77,10 @@ function featureSizes(): Record<string, number> {
   const first = closure(Object.keys(manifest).filter((key) => manifest[key]?.isEntry && key === 'index.html'))
   const groups = new Map<string, string[]>()
   for (const [key, chunk] of Object.entries(manifest)) {
-    const path = /src\/(?:features\/([\w-]+)(?:\/families\/([\w-]+))?|connectors\/([\w-]+))\//.exec(
-      chunk.src ?? key,
-    )
-    if (!chunk.isDynamicEntry || !path) continue
-    const name = path[3] ?? (path[2] ? `${path[1]}-${path[2]}` : (path[1] as string))
+    const family = /src\/features\/([\w-]+)\/families\/(\w+)\.ts$/.exec(chunk.src ?? key)
+    const folder = /src\/(?:features|connectors)\/([\w-]+)\//.exec(chunk.src ?? key)
+    if (!chunk.isDynamicEntry || !folder) continue
+    const name = family ? `${family[1]}-${family[2]}` : (folder[1] as string)
     groups.set(name, [...(groups.get(name) ?? []), key])
   }
   const figures: Record<string, number> = {}
