@@ -91,6 +91,24 @@ test('a phone wallet pairs from the copied link; the dApp sends a transaction mi
   expect(peer.requests).toContain('eth_sendTransaction')
 })
 
+test("the modal's own Send goes over the session: the phone signs, anvil has it", async ({ page, modal }) => {
+  await pair(page, modal)
+  const to = Accounts.all()[4]?.address as Hex
+  const before = await clients.a.getBalance({ address: to })
+  await modal.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
+  await modal.getByLabel('Amount').fill('0.25')
+  await modal.getByLabel('Receiver').fill(to)
+  await modal.getByRole('button', { name: 'Review' }).click()
+  await expect(modal.getByTestId('send-changes')).toContainText('+0.250 ETH')
+  await modal.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(modal.getByTestId('send-status')).toHaveAttribute('data-status', 'confirmed', {
+    timeout: 30_000,
+  })
+  expect(await clients.a.getBalance({ address: to })).toBe(before + parseEther('0.25'))
+  expect(peer.requests).toContain('eth_sendTransaction')
+})
+
 test('personal_sign through the session verifies; a rejection reaches the dApp as 4001', async ({
   page,
   modal,
