@@ -92,7 +92,8 @@ test("the NFTs tab shows the devnet's seeded collections of the test wallet, and
   await expect(modal.getByTestId('nft-grid').locator('img').first()).toHaveAttribute('src', /^data:image\//)
 
   // The ERC-1155 Lantern (id 3): its detail says how many the wallet holds.
-  await cards.filter({ hasText: 'Airlock Test Items' }).last().click()
+  const lantern = cards.filter({ hasText: 'Airlock Test Items' }).last()
+  await lantern.click()
   const detail = modal.getByTestId('nft-detail')
   await expect(detail).toContainText('Token ID3')
   await expect(detail).toContainText('Amount1')
@@ -100,6 +101,13 @@ test("the NFTs tab shows the devnet's seeded collections of the test wallet, and
   expect(await axeViolations(page)).toEqual([])
   await modal.getByRole('button', { name: 'All NFTs' }).click()
   await expect(cards).toHaveCount(5)
+
+  // With the keyboard: the detail focuses its way back, and back in the grid focus is on the tile again.
+  await expect(lantern).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(modal.getByRole('button', { name: 'All NFTs' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(lantern).toBeFocused()
 })
 
 test('a transfer sent to the wallet by script shows in Activity within seconds, received and confirmed', async ({

@@ -170,6 +170,10 @@ test('ETH and the ALT token: the form checks its input, the preview simulates, t
   const receipt = await clients.a.getTransactionReceipt({ hash: hash as `0x${string}` })
   expect(receipt.from.toLowerCase()).toBe(from.toLowerCase())
   await inActivity(page, modal, hash)
+  // Sent from here and settled: its row says so, whether it is still the modal's own or already the API's.
+  await page.keyboard.press('End')
+  await expect(modal.locator(`[data-id="${hash}"]`).first()).toHaveAttribute('data-status', 'confirmed')
+  await page.keyboard.press('Home')
   // The Account view read the balance again once the chain confirmed it.
   await expect(modal.getByTestId('account-balance')).toHaveText(
     displayBalance(await clients.a.getBalance({ address: from })),
@@ -268,4 +272,36 @@ test('rLTC on Litecoin regtest: the PSBT previewed, signed by the wallet, the no
   }[]
   expect(utxos).toEqual([expect.objectContaining({ txid, value: 30_000_000 })])
   await inActivity(page, modal, txid)
+})
+
+test('a send the API has not indexed yet shows in Activity at once, pending, then confirmed', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(`/module.html?networks=${networks}`)
+  const from = addresses.bitcoin?.address as string
+  await connect(page, modal, 'Airlock Test Bitcoin', from)
+  const to = payments.p2wpkh({ hash: crypto.getRandomValues(new Uint8Array(20)), network: Regtest.network })
+    .address as string
+  await fillSend(page, modal, { amount: '0.1', to })
+
+  // Sent right after a block: litecoind mines the next one 5 s later, so the transaction stays pending a while.
+  const height = async () => Number(await (await fetch(`${esplora}/blocks/tip/height`)).text())
+  const tip = await height()
+  await expect.poll(height, { intervals: [100], timeout: 15_000 }).toBeGreaterThan(tip)
+  await tabTo(page, modal.getByRole('button', { name: 'Send', exact: true }))
+  await page.keyboard.press('Enter')
+  const status = modal.getByTestId('send-status')
+  await expect(status).toHaveAttribute('data-status', 'pending')
+  const txid = (await status.getAttribute('data-id')) as string
+  await tabTo(page, modal.getByRole('button', { name: 'Done' }))
+  await page.keyboard.press('Enter')
+  await tabTo(page, modal.getByRole('tab', { name: 'Tokens' }))
+  await page.keyboard.press('End')
+  await expect(modal.getByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true')
+  const row = modal.locator(`[data-testid="transaction"][data-id="${txid}"]`).first()
+  await expect(row).toHaveAttribute('data-status', 'pending')
+  await expect(row).toContainText('-0.100 rLTC')
+  await expect(row).toHaveAttribute('data-status', 'confirmed', { timeout: 30_000 })
+  expect(await axeViolations(page)).toEqual([])
 })

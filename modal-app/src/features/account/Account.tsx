@@ -2,6 +2,7 @@ import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
+import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
@@ -25,7 +26,7 @@ export default function Account({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice> & Partial<TabsSlice>
+  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice> & Partial<TabsSlice> & Partial<RecentSendsSlice>
   ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi
 }) {
   const { account } = snapshot
@@ -47,7 +48,12 @@ export default function Account({
           </button>
         )}
       </Header>
-      <Tabs account={account} current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'} ui={ui} />
+      <Tabs
+        account={account}
+        current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'}
+        recent={snapshot.sends?.recent}
+        ui={ui}
+      />
       <p className="label">{texts.account.network}</p>
       <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
         <span className="network-dot" aria-hidden="true" />
@@ -154,7 +160,18 @@ const tabLabels: Record<Tab, string> = {
 }
 
 /** SPEC §2's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
-function Tabs({ account, current, ui }: { account: AccountInfo; current: Tab; ui: Partial<TabsUi> }) {
+function Tabs({
+  account,
+  current,
+  recent,
+  ui,
+}: {
+  account: AccountInfo
+  current: Tab
+  /** The Send feature's sends of this page load, when it is on. */
+  recent?: readonly RecentSend[] | undefined
+  ui: Partial<TabsUi>
+}) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const next = tabAfter(current, event.key)
     if (!next) return
@@ -199,7 +216,7 @@ function Tabs({ account, current, ui }: { account: AccountInfo; current: Tab; ui
                 nfts={ui.nfts}
               />
             ) : (
-              <ActivityTab account={ref} ui={{ history: ui.history }} />
+              <ActivityTab account={ref} recent={recent} ui={{ history: ui.history }} />
             )}
           </Suspense>
         )}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type * as Api from '../../api/Api.ts'
-import { describe as describeItem, groupByDay, merge } from './Activity.ts'
+import type { RecentSend } from '../../shared/RecentSend.ts'
+import { describe as describeItem, groupByDay, merge, withRecent } from './Activity.ts'
 
 const me = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -138,5 +139,71 @@ describe('describe', () => {
     const row = describeItem(item('a', '2026-03-10T10:00:00Z', { operationType: 'approve' }))
     expect(row.label).toBe('Approved')
     expect(row.amount).toBeUndefined()
+  })
+})
+
+describe('withRecent', () => {
+  const account = { address: me, chainId: 'eip155:31337' }
+  const sent = (id: string, overrides: Partial<RecentSend> = {}): RecentSend => ({
+    id,
+    chainId: 'eip155:31337',
+    from: me,
+    to: other,
+    symbol: 'ETH',
+    amount: 1_250_000_000_000_000_000n,
+    decimals: 18,
+    status: 'pending',
+    time: Date.parse('2026-03-10T14:30:00Z'),
+    ...overrides,
+  })
+  const listed = [item('0xold', '2026-03-10T10:00:00Z', {}, [eth('out', '2')])]
+
+  it("puts the modal's sends the list does not have yet on top, shown as any sent transaction", () => {
+    const items = withRecent(listed, [sent('0xnew')], account)
+    expect(items.map((entry) => entry.id)).toEqual(['0xnew', '0xold'])
+    const [row] = items.map((entry) => describeItem(entry, 'en-US'))
+    expect(row).toEqual({
+      id: '0xnew',
+      operation: 'send',
+      label: 'Sent',
+      status: 'pending',
+      counterparty: { label: 'To 0x7099…79C8', address: other },
+      amount: '-1.250 ETH',
+    })
+    expect(groupByDay(items, { timeZone: 'UTC', now: new Date('2026-03-10T15:00:00Z') })).toHaveLength(1)
+  })
+
+  it('shows the status the chain answered', () => {
+    const [confirmed, failed] = withRecent(
+      [],
+      [sent('0xa', { status: 'confirmed' }), sent('0xb', { status: 'failed' })],
+      account,
+    )
+    expect([confirmed?.metadata.status, failed?.metadata.status]).toEqual(['confirmed', 'failed'])
+  })
+
+  it("leaves a send out once the API's list has it (same id): the list's item is the one shown", () => {
+    const indexed = [item('0xnew', '2026-03-10T14:30:05Z', { status: 'pending' }), ...listed]
+    expect(withRecent(indexed, [sent('0xnew', { status: 'confirmed' })], account)).toBe(indexed)
+    // EVM hashes are the same whatever their case.
+    expect(withRecent(listed, [sent('0xOLD')], account)).toBe(listed)
+  })
+
+  it('leaves out the sends of another account or another chain', () => {
+    const elsewhere = [sent('0x1', { from: other }), sent('0x2', { chainId: 'eip155:31338' })]
+    expect(withRecent(listed, elsewhere, account)).toBe(listed)
+    // An EVM address is the same account in any case; a base58 or bech32 one is not.
+    expect(withRecent([], [sent('0x3', { from: me.toLowerCase() })], account)).toHaveLength(1)
+    const solana = { address: 'So1anaSender', chainId: 'solana:devnet' }
+    const sol = sent('sig', { chainId: 'solana:devnet', from: 'so1anasender', symbol: 'SOL', decimals: 9 })
+    expect(withRecent([], [sol], solana)).toEqual([])
+  })
+
+  it('writes amounts of any decimals exactly, and of none', () => {
+    const amountOf = (send: RecentSend) =>
+      describeItem(withRecent([], [send], account)[0] as Api.HistoryItem, 'en-US').amount
+    expect(amountOf(sent('a', { amount: 123_456_789n, decimals: 8, symbol: 'rLTC' }))).toBe('-1.234 rLTC')
+    expect(amountOf(sent('b', { amount: 30_000_000n, decimals: 8, symbol: 'rLTC' }))).toBe('-0.300 rLTC')
+    expect(amountOf(sent('c', { amount: 12_345n, decimals: 0, symbol: 'PTS' }))).toBe('-12,345.000 PTS')
   })
 })

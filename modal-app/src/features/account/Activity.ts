@@ -1,10 +1,13 @@
 /**
- * The Activity tab's logic, apart from React: pages of history merged into one list, grouped by the
- * visitor's calendar day, each transaction described by what it did, with whom and for how much.
+ * The Activity tab's logic, apart from React: pages of history merged into one list, with the modal's own
+ * sends the API does not list yet on top, grouped by the visitor's calendar day, each transaction described
+ * by what it did, with whom and for how much.
  */
 
 import type * as Api from '../../api/Api.ts'
 import { formatQuantity, truncateAddress } from '../../shared/format.ts'
+import type { RecentSend } from '../../shared/RecentSend.ts'
+import type { AccountRef } from './tabs.ts'
 import { activityTexts } from './texts.ts'
 
 type Item = Api.HistoryItem
@@ -74,6 +77,59 @@ export function merge(items: readonly Item[], page: readonly Item[], where: 'fro
   const known = new Set(items.map((item) => item.id))
   const added = page.filter((item) => !known.has(item.id))
   return where === 'front' ? [...added, ...kept] : [...kept, ...added]
+}
+
+/**
+ * The list with the modal's own sends on top: those of the account on its chain that the list does not have
+ * yet (same id), newest first. The API's indexer lists a transaction only a while after it was sent; from
+ * then on the list's item is the one shown.
+ * @example withRecent(page.data, snapshot.sends.recent, { address, chainId })
+ */
+export function withRecent(
+  items: readonly Item[],
+  recent: readonly RecentSend[],
+  account: AccountRef,
+): readonly Item[] {
+  // EVM addresses and hashes are the same whatever their case; base58 and bech32 are not.
+  const key = account.chainId.startsWith('eip155:')
+    ? (text: string) => text.toLowerCase()
+    : (text: string) => text
+  const listed = new Set(items.map((item) => key(item.id)))
+  const unlisted = recent.filter(
+    (send) =>
+      send.chainId === account.chainId &&
+      key(send.from) === key(account.address) &&
+      !listed.has(key(send.id)),
+  )
+  return unlisted.length === 0 ? items : [...unlisted.map(itemOf), ...items]
+}
+
+/** A send of the modal's as the API would list it, so it shows as any other row does. */
+function itemOf(send: RecentSend): Item {
+  return {
+    id: send.id,
+    metadata: {
+      minedAt: new Date(send.time).toISOString(),
+      chain: send.chainId,
+      operationType: 'send',
+      status: send.status,
+      sentFrom: send.from,
+      sentTo: send.to,
+    },
+    transfers: [
+      {
+        fungible_info: { name: send.symbol, symbol: send.symbol, icon: { url: '' } },
+        direction: 'out',
+        quantity: { numeric: decimalOf(send.amount, send.decimals) },
+      },
+    ],
+  }
+}
+
+/** Base units in whole units, as the API writes quantities (`1.250000000000000000`). */
+function decimalOf(value: bigint, decimals: number): string {
+  const digits = value.toString().padStart(decimals + 1, '0')
+  return decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits
 }
 
 const signs = { in: '+', out: '-', self: '' } as const

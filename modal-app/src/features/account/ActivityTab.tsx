@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Api from '../../api/Api.ts'
-import { describe, groupByDay, merge, type Row } from './Activity.ts'
+import type { RecentSend } from '../../shared/RecentSend.ts'
+import { describe, groupByDay, merge, type Row, withRecent } from './Activity.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
 import { activityTexts } from './texts.ts'
 
@@ -16,9 +17,18 @@ type State = {
 
 /**
  * The Activity tab (loaded on demand): the account's transactions on its chain, newest first, a heading
- * per day; the next page loads when the end of the list comes into view, or by "Load more".
+ * per day; the next page loads when the end of the list comes into view, or by "Load more". Sends made in
+ * the modal show at once (`recent`, pending until the chain answers), before the API lists them.
  */
-export default function ActivityTab({ account, ui }: { account: AccountRef; ui: Pick<TabsUi, 'history'> }) {
+export default function ActivityTab({
+  account,
+  recent = [],
+  ui,
+}: {
+  account: AccountRef
+  recent?: readonly RecentSend[] | undefined
+  ui: Pick<TabsUi, 'history'>
+}) {
   const [state, setState] = useState<State>({ items: [], next: null, loading: true })
   const sentinel = useRef<HTMLDivElement>(null)
   const busy = useRef(false)
@@ -66,7 +76,8 @@ export default function ActivityTab({ account, ui }: { account: AccountRef; ui: 
     return () => observer.disconnect()
   }, [next, loading, load])
 
-  const days = groupByDay(state.items)
+  const items = withRecent(state.items, recent, account)
+  const days = groupByDay(items)
   return (
     <div className="activity" data-testid="activity" aria-busy={state.loading}>
       {state.error && (
@@ -74,10 +85,8 @@ export default function ActivityTab({ account, ui }: { account: AccountRef; ui: 
           {state.error}
         </p>
       )}
-      {!state.error && !state.loading && state.items.length === 0 && (
-        <p className="muted">{activityTexts.empty}</p>
-      )}
-      {state.loading && state.items.length === 0 && <p className="muted">{activityTexts.loading}</p>}
+      {!state.error && !state.loading && items.length === 0 && <p className="muted">{activityTexts.empty}</p>}
+      {state.loading && items.length === 0 && <p className="muted">{activityTexts.loading}</p>}
       {days.map((day) => (
         <section key={day.key} aria-labelledby={`activity-day-${day.key}`}>
           <h2 className="label" id={`activity-day-${day.key}`}>

@@ -6,6 +6,8 @@ import { titleOf, visible } from './Nfts.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
 import { nftTexts } from './texts.ts'
 
+const keyOf = (nft: Api.Nft) => `${nft.contract}/${nft.tokenId}`
+
 type State = { items: Api.Nft[]; next: string | null; loading: boolean; failed: boolean }
 
 /**
@@ -26,6 +28,9 @@ export default function NftsTab({
   const [state, setState] = useState<State>({ items: [], next: null, loading: evm, failed: false })
   const [showHidden, setShowHidden] = useState(false)
   const [open, setOpen] = useState<Api.Nft>()
+  const grid = useRef<HTMLUListElement>(null)
+  /** The tile whose detail the visitor left: focus goes back to it, so a keyboard user keeps their place. */
+  const returnTo = useRef<string | undefined>(undefined)
   const { address, chainId } = account
   const read = useRef(nfts)
   read.current = nfts
@@ -53,8 +58,20 @@ export default function NftsTab({
     if (evm) void load(null)
   }, [address, chainId, evm])
 
+  useEffect(() => {
+    const key = returnTo.current
+    if (open || !key) return
+    returnTo.current = undefined
+    for (const tile of grid.current?.querySelectorAll<HTMLElement>('[data-nft]') ?? [])
+      if (tile.dataset.nft === key) tile.focus()
+  }, [open])
+
   if (!evm) return <p className="muted">{nftTexts.notEvm}</p>
-  if (open) return <NftDetail nft={open} network={network} onBack={() => setOpen(undefined)} />
+  const back = (nft: Api.Nft) => {
+    returnTo.current = keyOf(nft)
+    setOpen(undefined)
+  }
+  if (open) return <NftDetail nft={open} network={network} onBack={() => back(open)} />
   const { shown, hidden } = visible(state.items, showHidden)
   return (
     <div className="nfts" aria-busy={state.loading}>
@@ -66,10 +83,10 @@ export default function NftsTab({
       {state.loading && state.items.length === 0 && <p className="muted">{nftTexts.loading}</p>}
       {!state.loading && !state.failed && shown.length === 0 && <p className="muted">{nftTexts.empty}</p>}
       {shown.length > 0 && (
-        <ul className="nft-grid" data-testid="nft-grid">
+        <ul className="nft-grid" data-testid="nft-grid" ref={grid}>
           {shown.map((nft) => (
-            <li key={`${nft.contract}/${nft.tokenId}`}>
-              <button type="button" className="nft" onClick={() => setOpen(nft)}>
+            <li key={keyOf(nft)}>
+              <button type="button" className="nft" data-nft={keyOf(nft)} onClick={() => setOpen(nft)}>
                 <NftImage nft={nft} />
                 <span className="nft-name">{titleOf(nft)}</span>
                 <span className="nft-collection muted">{nft.collection ?? nft.symbol}</span>

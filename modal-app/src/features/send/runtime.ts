@@ -6,6 +6,7 @@ import type { Caip } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import type { Network } from '../../shared/Network.ts'
+import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './chain.ts'
 import { type Chain, type Family, type Preview, SendFailure } from './Family.ts'
 import { check, type Form, type Holding, type Step } from './Flow.ts'
@@ -17,6 +18,10 @@ const loaders: Record<Caip.Namespace, () => Promise<{ family: Family }>> = {
   solana: () => import('./families/solana.ts'),
   bip122: () => import('./families/bitcoin.ts'),
 }
+const loadFamily = async (namespace: Caip.Namespace) => (await loaders[namespace]()).family
+
+/** How many of this page load's sends are kept for Activity; older ones are in the API's history long since. */
+const keptSends = 20
 
 /** A fee rate the visitor may choose (Bitcoin). */
 type FeeRate = Awaited<ReturnType<NonNullable<Family['feeRates']>>>[number]
@@ -67,12 +72,14 @@ export function holdingsOf(entries: readonly Api.TokenBalance[], network: Networ
   })
 }
 
-export function setup(kernel: Kernel): Runtime {
+/** Send on the kernel: {@link SendSlice} for its views, {@link RecentSendsSlice} for the Activity tab. */
+export function setup(kernel: Kernel, load = loadFamily): Runtime {
   let form: Form = emptyForm
   let step: Step = { step: 'form', busy: false }
   let holdings: Holding[] = []
   let feeRates: FeeRate[] = []
   let loading = false
+  let recent: RecentSend[] = []
   /** Bumped whenever the send starts over, so an answer for an older one is dropped. */
   let generation = 0
 
@@ -92,7 +99,7 @@ export function setup(kernel: Kernel): Runtime {
 
   async function family(): Promise<Family | undefined> {
     const ns = namespace()
-    return ns ? (await loaders[ns]()).family : undefined
+    return ns ? load(ns) : undefined
   }
 
   function set(next: Step) {
@@ -227,6 +234,10 @@ export function setup(kernel: Kernel): Runtime {
         // The preview stays: the visitor may try again (the family never sends the same preview twice).
         return fail(error, (message) => ({ step: 'preview', preview, busy: false, error: message }))
       }
+      const { from, to, amount, asset } = preview.draft
+      const { symbol, decimals } = asset
+      const sent = { id, chainId: target.id, from, to, amount, symbol, decimals, status: 'pending' as const }
+      recent = [{ ...sent, time: kernel.now() }, ...recent].slice(0, keptSends)
       set({ step: 'sent', preview, id, status: 'pending' })
       kernel.snackbar.show('loading', sendTexts.submitted)
       await settle(loaded, chain, preview, id)
@@ -247,7 +258,9 @@ export function setup(kernel: Kernel): Runtime {
       console.warn('[airlock] Could not follow the transaction.', error)
       return
     }
-    if (step.step === 'sent' && step.id === id) set({ step: 'sent', preview, id, status })
+    recent = recent.map((send) => (send.id === id ? { ...send, status } : send))
+    if (step.step === 'sent' && step.id === id) step = { step: 'sent', preview, id, status }
+    kernel.changed()
     kernel.snackbar.show(
       status === 'confirmed' ? 'success' : 'error',
       status === 'confirmed' ? sendTexts.confirmed : sendTexts.failedOnChain,
@@ -258,7 +271,8 @@ export function setup(kernel: Kernel): Runtime {
 
   return {
     ui,
-    snapshot: (): SendSlice => ({
+    snapshot: (): SendSlice & RecentSendsSlice => ({
+      sends: { recent },
       send: {
         form,
         step,

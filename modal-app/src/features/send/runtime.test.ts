@@ -1,0 +1,145 @@
+import { describe, expect, it, vi } from 'vitest'
+import type * as Api from '../../api/Api.ts'
+import type { Connection } from '../../core/Connection.ts'
+import type { Kernel } from '../../core/Feature.ts'
+import * as Snackbar from '../../core/Snackbar.ts'
+import type { Network } from '../../shared/Network.ts'
+import type { RecentSendsSlice } from '../../shared/RecentSend.ts'
+import { type Family, type Preview, SendFailure } from './Family.ts'
+import { type SendSlice, type SendUi, setup } from './runtime.ts'
+
+const network: Network = {
+  id: 'eip155:31337',
+  namespace: 'eip155',
+  name: 'Airlock Devnet A',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrl: 'http://127.0.0.1:8545',
+  testnet: true,
+}
+const from = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
+const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const ether: Api.TokenBalance = {
+  name: 'Ether',
+  symbol: 'ETH',
+  chainId: network.id,
+  value: 30_000,
+  price: 3_000,
+  quantity: { decimals: '18', numeric: '10' },
+  iconUrl: '',
+}
+const connection: Connection = {
+  wallet: { id: 'w', namespace: 'eip155', name: 'W', icon: '', chains: [network.id] },
+  accounts: [{ address: from }],
+  chainId: network.id,
+}
+
+/** A family whose chain is a script: each submit answers the next id, each settle waits for the test. */
+function scriptedFamily(ids: string[]) {
+  const settles = new Map<string, (status: 'confirmed' | 'failed') => void>()
+  const submit = vi.fn(async (_chain, _preview: Preview) => {
+    const id = ids.shift()
+    if (!id) throw new SendFailure('declined', 'Signature declined')
+    return id
+  })
+  const family: Family = {
+    namespace: 'eip155',
+    checkAddress: () => undefined,
+    max: async () => 0n,
+    preview: async (_chain, draft) => ({ draft, fee: 21_000n, changes: [], details: [], payload: draft }),
+    submit,
+    settle: (_chain, id) => new Promise((resolve) => settles.set(id, resolve)),
+  }
+  return { family, submit, settle: (id: string, status: 'confirmed' | 'failed') => settles.get(id)?.(status) }
+}
+
+function start(family: Family) {
+  let time = 1_700_000_000_000
+  const changed = vi.fn()
+  // Only what Send reads of the kernel; the snackbar is the core's own.
+  const kernel = {
+    activeNamespace: () => 'eip155',
+    connectionOf: () => connection,
+    configured: (id?: string) => (id === network.id ? network : undefined),
+    api: { balances: async () => [ether], endpoint: (path: string) => `http://127.0.0.1:1${path}` },
+    router: { send: vi.fn(), view: () => 'Send', isOpen: () => true },
+    snackbar: Snackbar.create({ onChange: () => {} }),
+    now: () => time++,
+    changed,
+    shake: vi.fn(),
+    transacted: vi.fn(),
+    walletRequest: async () => null,
+  } as unknown as Kernel
+  const runtime = setup(kernel, async () => family)
+  const ui = runtime.ui as SendUi
+  const snapshot = () => runtime.snapshot?.() as SendSlice & RecentSendsSlice
+  /** Fills the form, previews it and has it signed; resolves once the send is broadcast (or refused). */
+  async function send(amount: string) {
+    ui.showSend()
+    await vi.waitFor(() => expect(snapshot().send.loading).toBe(false))
+    ui.editSend('amount', amount)
+    ui.editSend('to', to)
+    await ui.reviewSend()
+    expect(snapshot().send.step.step).toBe('preview')
+    void ui.confirmSend()
+    await vi.waitFor(() => {
+      const { step } = snapshot().send
+      expect(step.step === 'sent' || Boolean(step.error)).toBe(true)
+    })
+  }
+  return { snapshot, send, changed }
+}
+
+describe('the sends of this page load', () => {
+  it('records a send as pending once broadcast, then as the chain settles it', async () => {
+    const chain = scriptedFamily(['0xaaa'])
+    const { snapshot, send, changed } = start(chain.family)
+    expect(snapshot().sends.recent).toEqual([])
+
+    await send('1.25')
+    expect(snapshot().sends.recent).toEqual([
+      {
+        id: '0xaaa',
+        chainId: 'eip155:31337',
+        from,
+        to,
+        symbol: 'ETH',
+        amount: 1_250_000_000_000_000_000n,
+        decimals: 18,
+        status: 'pending',
+        time: expect.any(Number),
+      },
+    ])
+    changed.mockClear()
+    chain.settle('0xaaa', 'confirmed')
+    await vi.waitFor(() => expect(snapshot().sends.recent[0]?.status).toBe('confirmed'))
+    // The views render again: the Activity tab shows the new status.
+    expect(changed).toHaveBeenCalled()
+  })
+
+  it('keeps the newest first, each with what its chain answered', async () => {
+    const chain = scriptedFamily(['0xaaa', '0xbbb'])
+    const { snapshot, send } = start(chain.family)
+    await send('1')
+    chain.settle('0xaaa', 'confirmed')
+    await vi.waitFor(() => expect(snapshot().sends.recent[0]?.status).toBe('confirmed'))
+    await send('2')
+    chain.settle('0xbbb', 'failed')
+    await vi.waitFor(() =>
+      expect(snapshot().sends.recent.map((s) => `${s.id} ${s.amount} ${s.status}`)).toEqual([
+        '0xbbb 2000000000000000000 failed',
+        '0xaaa 1000000000000000000 confirmed',
+      ]),
+    )
+    const [second, first] = snapshot().sends.recent
+    expect(second?.time).toBeGreaterThan(first?.time ?? Number.POSITIVE_INFINITY)
+  })
+
+  it('records nothing the wallet refused to sign', async () => {
+    const chain = scriptedFamily([])
+    const { snapshot, send } = start(chain.family)
+    await send('1')
+    expect(chain.submit).toHaveBeenCalledOnce()
+    expect(snapshot().send.step).toMatchObject({ step: 'preview', error: 'Signature declined' })
+    expect(snapshot().sends.recent).toEqual([])
+  })
+})
