@@ -5,22 +5,13 @@
  */
 import { Accounts } from '@airlock/devnet'
 import { devnetA } from '@airlock/devnet/chains'
-import type { FrameLocator, Page } from '@playwright/test'
+import type { FrameLocator } from '@playwright/test'
 import { createWalletClient, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { addresses, axeViolations, clients, connectEvm, decodeQr, expect, test } from './fixtures.ts'
+import { addresses, axeViolations, clients, connectEvm, decodeQr, expect, tabTo, test } from './fixtures.ts'
 
 const evm = addresses.evm?.address as `0x${string}`
 const api = 'http://127.0.0.1:8787'
-
-/** Presses Tab until the element has focus, as a keyboard user gets there. */
-async function tabTo(page: Page, target: ReturnType<FrameLocator['getByRole']>) {
-  for (let i = 0; i < 20; i++) {
-    if (await target.evaluate((element) => element === document.activeElement)) return
-    await page.keyboard.press('Tab')
-  }
-  await expect(target).toBeFocused()
-}
 
 const tab = (modal: FrameLocator, name: string) => modal.getByRole('tab', { name })
 

@@ -19,43 +19,19 @@ import {
 import { Psbt, payments } from 'bitcoinjs-lib'
 import { createWalletClient, formatUnits, type Hash, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { type WalletOptions, walletInitScript } from '../wallets/index.ts'
-import { addressesFromOptions } from '../wallets/verify.ts'
-import { test as base, clients, displayBalance, displayQuantity, expect, walletOptions } from './fixtures.ts'
+import {
+  addresses,
+  clients,
+  connectWallet,
+  displayBalance,
+  displayQuantity,
+  expect,
+  rpc,
+  test,
+} from './fixtures.ts'
 
 const apiUrl = 'http://127.0.0.1:8787'
 const networks = ['eip155:31337', solanaDevnetId, Regtest.caipNetworkId].join(',')
-// The Bitcoin wallet on the devnet's own chain (`rltc1…`), the rest as every journey has them.
-const options: WalletOptions = {
-  ...walletOptions,
-  ...(walletOptions.bitcoin && { bitcoin: { ...walletOptions.bitcoin, network: 'devnet' } }),
-}
-const addresses = addressesFromOptions(options)
-
-const test = base.extend({
-  page: async ({ context }, use) => {
-    const page = await context.newPage()
-    await page.addInitScript({ content: await walletInitScript(options) })
-    await use(page)
-  },
-})
-
-/** What a chain's JSON-RPC answers, with no client library between. */
-async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await response.json()) as { result: T }).result
-}
-
-/** Connects the named wallet from Connect, and waits for its account in the Account view. */
-async function connect(page: Page, modal: FrameLocator, name: string, address: string) {
-  await page.evaluate(() => window.airlock?.open())
-  await modal.getByRole('button', { name }).click()
-  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', address)
-}
 
 async function disconnect(page: Page, modal: FrameLocator) {
   await modal.getByRole('button', { name: 'Disconnect' }).click()
@@ -69,7 +45,7 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
   await page.goto(`/module.html?networks=${networks}`)
 
   const evm = addresses.evm?.address as `0x${string}`
-  await connect(page, modal, 'Airlock Test Wallet', evm)
+  await connectWallet(page, modal, 'Airlock Test Wallet', evm)
   await expect(modal.getByTestId('account-balance')).toHaveText(
     displayBalance(await clients.a.getBalance({ address: evm })),
   )
@@ -77,7 +53,7 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
   await disconnect(page, modal)
 
   const solana = addresses.solana?.address as string
-  await connect(page, modal, 'Airlock Test Solana', solana)
+  await connectWallet(page, modal, 'Airlock Test Solana', solana)
   const lamports = await rpc<{ value: number }>('http://127.0.0.1:8899', 'getBalance', [
     solana,
     { commitment: 'confirmed' },
@@ -94,7 +70,7 @@ test('EVM, Solana and Bitcoin wallets connect in turn, and the Account view show
 
   const bitcoin = addresses.bitcoin?.address as string
   expect(bitcoin).toMatch(/^rltc1q/)
-  await connect(page, modal, 'Airlock Test Bitcoin', bitcoin)
+  await connectWallet(page, modal, 'Airlock Test Bitcoin', bitcoin)
   const esplora = `${apiUrl}/v1/bip122/${Regtest.caipNetworkId.slice('bip122:'.length)}/esplora`
   const stats = (await (await fetch(`${esplora}/address/${bitcoin}`)).json()) as {
     chain_stats: { funded_txo_sum: number; spent_txo_sum: number }
@@ -139,7 +115,7 @@ test('the Solana wallet signs a real transfer through Airlock: confirmed on the 
 }) => {
   await page.goto(`/module.html?networks=${networks}`)
   const from = addresses.solana?.address as string
-  await connect(page, modal, 'Airlock Test Solana', from)
+  await connectWallet(page, modal, 'Airlock Test Solana', from)
   const connection = new Connection('http://127.0.0.1:8899', 'confirmed')
   const to = Keypair.generate().publicKey
   const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash()
@@ -206,7 +182,7 @@ test('the Bitcoin wallet signs a real spend through Airlock; the node takes it a
 }) => {
   await page.goto(`/module.html?networks=${networks}`)
   const from = addresses.bitcoin?.address as string
-  await connect(page, modal, 'Airlock Test Bitcoin', from)
+  await connectWallet(page, modal, 'Airlock Test Bitcoin', from)
   const esplora = `${apiUrl}/v1/bip122/${Regtest.caipNetworkId.slice('bip122:'.length)}/esplora`
   const utxos = (await (await fetch(`${esplora}/address/${from}/utxo`)).json()) as {
     txid: string

@@ -127,15 +127,7 @@ type Fixtures = {
   modal: FrameLocator
 }
 
-export const test = base.extend<Fixtures>({
-  page: async ({ page }, use) => {
-    await page.addInitScript({ content: await walletInitScript(walletOptions) })
-    await use(page)
-  },
-  modal: async ({ page }, use) => {
-    await use(page.frameLocator('iframe[title="Airlock"]'))
-  },
-})
+export const test = withWallets(walletOptions)
 
 export { expect }
 
@@ -151,6 +143,45 @@ export async function connectEvm(page: Page, modal: FrameLocator): Promise<void>
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
+}
+
+/** Connects the named wallet from Connect, and waits for its account in the Account view. */
+export async function connectWallet(page: Page, modal: FrameLocator, name: string, address: string) {
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name }).click()
+  await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', address)
+}
+
+/** Presses Tab until the element has focus, as a keyboard user gets there. */
+export async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 30; i++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return
+    await page.keyboard.press('Tab')
+  }
+  await expect(target).toBeFocused()
+}
+
+/** What a chain's JSON-RPC answers, with no client library between. */
+export async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await response.json()) as { result: T }).result
+}
+
+/** The journeys' `test`, with other test wallets in the page (another EVM key, say). */
+export function withWallets(options: WalletOptions) {
+  return base.extend<Fixtures>({
+    page: async ({ page }, use) => {
+      await page.addInitScript({ content: await walletInitScript(options) })
+      await use(page)
+    },
+    modal: async ({ page }, use) => {
+      await use(page.frameLocator('iframe[title="Airlock"]'))
+    },
+  })
 }
 
 /** Calls the dApp-facing EIP-1193 provider in the page; resolves with `{ result }` or `{ error }`. */

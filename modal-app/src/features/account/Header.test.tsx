@@ -1,17 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { Network } from '../../shared/Network.ts'
+import { find } from '../../shared/networks.ts'
 import { Header, type HeaderProps } from './Header.tsx'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
-const network: Network = {
-  id: 'eip155:31337',
-  namespace: 'eip155',
-  name: 'Airlock Devnet A',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrl: '',
-  testnet: true,
-}
+// The registry's devnet: the network every journey runs on.
+const network = find('eip155:31337') as Network
 const account: HeaderProps['account'] = {
   namespace: 'eip155',
   address,

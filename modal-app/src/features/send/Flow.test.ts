@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Network } from '../../shared/Network.ts'
+import { find } from '../../shared/networks.ts'
 import { type Context, check, type Holding } from './Flow.ts'
 import { sendTexts } from './texts.ts'
 
-const network: Network = {
-  id: 'eip155:31337',
-  namespace: 'eip155',
-  name: 'Airlock Devnet A',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrl: 'http://127.0.0.1:8545',
-  testnet: true,
-}
+// The registry's devnet: the network every journey runs on.
+const network = find('eip155:31337') as Network
 const from = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const alt = '0x5FbDB2315678afecb367f032d93F642f64180aa3'

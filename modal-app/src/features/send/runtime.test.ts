@@ -4,18 +4,13 @@ import type { Connection } from '../../core/Connection.ts'
 import type { Kernel } from '../../core/Feature.ts'
 import * as Snackbar from '../../core/Snackbar.ts'
 import type { Network } from '../../shared/Network.ts'
+import { find } from '../../shared/networks.ts'
 import type { RecentSendsSlice } from '../../shared/RecentSend.ts'
 import { type Family, type Preview, SendFailure } from './Family.ts'
 import { type SendSlice, type SendUi, setup } from './runtime.ts'
 
-const network: Network = {
-  id: 'eip155:31337',
-  namespace: 'eip155',
-  name: 'Airlock Devnet A',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrl: 'http://127.0.0.1:8545',
-  testnet: true,
-}
+// The registry's devnet: the network every journey runs on.
+const network = find('eip155:31337') as Network
 const from = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const ether: Api.TokenBalance = {
