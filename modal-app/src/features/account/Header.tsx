@@ -31,7 +31,8 @@ export type HeaderProps = {
 export function Header({ account, ui, onCopy, children }: HeaderProps) {
   const { address, network, explorerUrl, profileName } = account
   return (
-    <section className="account-header" aria-labelledby="account-header-title">
+    // Not a landmark of its own: the card is the region, this is its first heading.
+    <div className="account-header">
       <div className="account-header-top">
         <Avatar account={account} />
         <div className="account-identity">
@@ -92,7 +93,7 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
           {children}
         </div>
       )}
-    </section>
+    </div>
   )
 }
 
