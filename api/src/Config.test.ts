@@ -45,6 +45,35 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, limits: { trustedProxies: -1 } })).toThrow('limits.trustedProxies')
   })
 
+  it('takes an optional email block, and names the email field that is wrong', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
+    const email = {
+      smtp: { host: 'smtp.example', port: 587, secure: false, user: 'login', pass: 'hunter2' },
+      from: 'Airlock <login@example.com>',
+      secret: 'x'.repeat(32),
+    }
+    expect(Config.parse({ ...base, email }).email).toEqual(email)
+    expect(
+      Config.parse({ ...base, email: { ...email, smtp: { host: '127.0.0.1', port: 1025 } } }).email?.smtp,
+    ).toEqual({ host: '127.0.0.1', port: 1025 })
+    expect(Config.parse(base).email).toBeUndefined()
+    expect(() => Config.parse({ ...base, email: { ...email, secret: 'x'.repeat(31) } })).toThrow(
+      'email.secret',
+    )
+    expect(() => Config.parse({ ...base, email: { ...email, smtp: { host: 'h', port: 0 } } })).toThrow(
+      'email.smtp.port',
+    )
+    expect(() => Config.parse({ ...base, email: { ...email, smtp: { host: 'h', port: 25.5 } } })).toThrow(
+      'email.smtp.port: expected a whole number',
+    )
+    expect(() => Config.parse({ ...base, email: { ...email, smtp: { host: '', port: 25 } } })).toThrow(
+      'email.smtp.host',
+    )
+    expect(() => Config.parse({ ...base, email: { smtp: email.smtp, secret: email.secret } })).toThrow(
+      'email.from',
+    )
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

@@ -73,6 +73,28 @@ const limits = S.object({
   trustedProxies: S.optional(whole(0, 10)),
 })
 
+/**
+ * Email one-time-code login (`features/auth`): the SMTP server that sends the codes, their sender, and the
+ * key of the HMACs under which codes and session tokens are stored. Without it, the email routes answer 404.
+ */
+const email = S.object({
+  smtp: S.object({
+    host: S.string(253, 1),
+    port: whole(1, 65535),
+    /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+    secure: S.optional(S.boolean),
+    user: S.optional(S.string(256, 1)),
+    pass: S.optional(S.string(256, 1)),
+  }),
+  /** The sender, e.g. `Airlock <login@example.com>`. */
+  from: S.string(320, 3),
+  /**
+   * At least 32 characters, kept out of the database: a stolen database then cannot test the 10^6 codes of
+   * a stored hash offline, nor pass a stored token hash for a session. Changing it ends every session.
+   */
+  secret: S.string(256, 32),
+})
+
 export const schema = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
@@ -80,11 +102,13 @@ export const schema = S.object({
   /** The modal origin, e.g. `https://modal.example`; CORS always answers it. */
   modalOrigin: url(/^https?:\/\/[^/\s]+$/),
   limits: S.optional(limits),
+  email: S.optional(email),
 })
 
 export type Config = S.Infer<typeof schema>
 export type Chain = Config['chains'][number]
 export type Token = NonNullable<Chain['tokens']>[number]
+export type Email = NonNullable<Config['email']>
 
 /**
  * Parses a configuration, throwing an error that names the bad field.

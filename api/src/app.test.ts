@@ -117,11 +117,11 @@ describe.each(databases())('API on $engine', ({ open }) => {
       expect(response.headers.get('Vary')).toBe('Origin')
     })
 
-    it('answers the preflight of an allowed origin with the methods and the one header the API reads', async () => {
+    it('answers the preflight of an allowed origin with the methods and the two headers the API reads', async () => {
       const response = await preflight(modalOrigin)
       expect(response.status).toBe(204)
       expect(response.headers.get('Access-Control-Allow-Methods')).toBe('GET, POST')
-      expect(response.headers.get('Access-Control-Allow-Headers')).toBe('Content-Type')
+      expect(response.headers.get('Access-Control-Allow-Headers')).toBe('Content-Type, Authorization')
       expect(response.headers.get('Access-Control-Max-Age')).toBe('600')
     })
 

@@ -9,6 +9,7 @@ import type { Cache } from './Cache.ts'
 import type { Config } from './Config.ts'
 import type { Database } from './Database.ts'
 import * as Analytics from './features/analytics/routes.ts'
+import * as Auth from './features/auth/routes.ts'
 import type { PriceSource } from './features/balances/Prices.ts'
 import * as Balances from './features/balances/routes.ts'
 import * as Esplora from './features/esplora/chains.ts'
@@ -79,6 +80,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Rpc.create({ config }))
   app.route('/', Analytics.create({ db, config }))
   app.route('/', Siwx.create({ db, config, now }))
+  app.route('/', Auth.create({ db, config, now }))
 
   app.notFound(notFound)
   app.onError(onError)

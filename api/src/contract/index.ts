@@ -8,6 +8,7 @@
  * const parsed = S.parse(Contract.balancesAnswer, await response.json())
  */
 export * from './analytics.ts'
+export * from './auth.ts'
 export * from './balances.ts'
 export * from './common.ts'
 export * from './history.ts'

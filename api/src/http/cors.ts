@@ -44,7 +44,8 @@ export function cors(modalOrigin: string): Cors {
       if (!allowed(c)) return c.body(null, 204)
       return c.body(null, 204, {
         'Access-Control-Allow-Methods': 'GET, POST',
-        'Access-Control-Allow-Headers': 'Content-Type',
+        // Authorization carries an email login's bearer token (never a cookie: credentials stay off).
+        'Access-Control-Allow-Headers': 'Content-Type, Authorization',
         'Access-Control-Max-Age': String(maxAgeS),
       })
     },

@@ -217,4 +217,44 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    name: 'auth',
+    statements: [
+      // The people who log in by email (features/auth), one row per address, whatever the project.
+      `create table users (
+        id uuid primary key,
+        email text not null unique,
+        created_at bigint not null
+      )`,
+      // One live code per address and purpose; a new one overwrites the row. code_hash is an HMAC under the
+      // configuration's secret, never the code. sent_at stays after use: it is the 30 s throttle. user_id and
+      // new_email bind the change-email codes to the user who asked and the address they asked for.
+      `create table auth_codes (
+        email text not null,
+        purpose text not null check (purpose in ('login', 'change-primary', 'change-secondary')),
+        project_id text not null references projects (id) on delete cascade,
+        user_id uuid references users (id) on delete cascade,
+        new_email text,
+        code_hash text not null,
+        sent_at bigint not null,
+        expires_at bigint not null,
+        tries integer not null default 0,
+        used_at bigint,
+        primary key (email, purpose)
+      )`,
+      'create index auth_codes_user on auth_codes (user_id, purpose)',
+      'create index auth_codes_expiry on auth_codes (expires_at)',
+      // A session's bearer token is kept only as its HMAC under the configuration's secret.
+      `create table auth_sessions (
+        id uuid primary key,
+        user_id uuid not null references users (id) on delete cascade,
+        project_id text not null references projects (id) on delete cascade,
+        token_hash text not null unique,
+        created_at bigint not null,
+        expires_at bigint not null,
+        revoked_at bigint
+      )`,
+      'create index auth_sessions_user on auth_sessions (user_id)',
+    ],
+  },
 ]

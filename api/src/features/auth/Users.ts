@@ -1,0 +1,49 @@
+/**
+ * The people who log in by email: one per address, created by their first login, whatever the project.
+ * An address is spelled as `Contract.emailAddress` parses it (its domain in lower case), so one mailbox is
+ * one user.
+ */
+import type { Database } from '../../Database.ts'
+
+/** A user: `createdAt` is epoch milliseconds. */
+export type User = { id: string; email: string; createdAt: number }
+
+type UserRow = { id: string; email: string; created_at: string }
+
+const toUser = (row: UserRow): User => ({ id: row.id, email: row.email, createdAt: Number(row.created_at) })
+
+/**
+ * The user of the address, created now if it has none.
+ * @example const user = await Users.findOrCreate(db, 'ada@example.com', Date.now())
+ */
+export async function findOrCreate(db: Pick<Database, 'query'>, email: string, now: number): Promise<User> {
+  await db.query(
+    'insert into users (id, email, created_at) values ($1, $2, $3) on conflict (email) do nothing',
+    [crypto.randomUUID(), email, now],
+  )
+  const [row] = await db.query<UserRow>('select id, email, created_at from users where email = $1', [email])
+  if (!row) throw new Error('users returned no row')
+  return toUser(row)
+}
+
+/**
+ * Moves the user to another address: `taken` when another user has it, `undefined` when the user is gone.
+ * @example if ((await Users.changeEmail(db, user.id, 'ada@new.example')) === 'taken') …
+ */
+export async function changeEmail(
+  db: Pick<Database, 'query'>,
+  id: string,
+  email: string,
+): Promise<User | 'taken' | undefined> {
+  try {
+    const [row] = await db.query<UserRow>(
+      'update users set email = $2 where id = $1 returning id, email, created_at',
+      [id, email],
+    )
+    return row && toUser(row)
+  } catch (error) {
+    // 23505 unique_violation: the address is another user's (PGlite and pg both carry the code).
+    if ((error as { code?: unknown }).code === '23505') return 'taken'
+    throw error
+  }
+}
