@@ -3,9 +3,11 @@
  * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on http://127.0.0.1:8787 with its history indexer; the modal origin on
  * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
  * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
- * ws://127.0.0.1:8790; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the bench
- * all run exactly this.
+ * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
+ * its email login codes to; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the
+ * bench all run exactly this.
  */
+import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import {
   Cache,
@@ -23,6 +25,7 @@ import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Mail from './Mail.ts'
 import * as Reaper from './Reaper.ts'
 import * as Relay from './Relay.ts'
 import * as Solana from './solana/Solana.ts'
@@ -43,6 +46,10 @@ export type StackOptions = {
   bitcoinPort?: number
   /** The Solana RPC's port (its WebSocket is the next one). @default 8899 */
   solanaPort?: number
+  /** The mail catcher's SMTP port. @default 1025 */
+  mailSmtpPort?: number
+  /** The mail catcher's web UI and HTTP API port. @default 1080 */
+  mailWebPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -59,6 +66,8 @@ export type Stack = {
   bitcoin: Litecoind.Instance
   /** The Solana chain, a slot every 400 ms, with a USDC-like token. */
   solana: Solana.Instance
+  /** The mail catcher the API sends its login codes to; `webUrl` shows them. */
+  mail: Mail.Instance
   apiUrl: string
   modalUrl: string
   dappUrl: string
@@ -129,7 +138,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   try {
     const bitcoinPort = options.bitcoinPort ?? 19443
     const solanaPort = options.solanaPort ?? Solana.defaultPort
-    const [devnet, bitcoin, solana] = await Promise.all([
+    const [devnet, bitcoin, solana, mail] = await Promise.all([
       Devnet.start(options.host ? { host: options.host } : {}).then((started) => {
         stops.push(started.stop)
         return started
@@ -141,6 +150,14 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         },
       ),
       Solana.start({ host: options.host, port: solanaPort }).then((started) => {
+        stops.push(started.stop)
+        return started
+      }),
+      Mail.start({
+        host: options.host,
+        smtpPort: options.mailSmtpPort ?? Mail.defaultPorts.smtp,
+        webPort: options.mailWebPort ?? Mail.defaultPorts.web,
+      }).then((started) => {
         stops.push(started.stop)
         return started
       }),
@@ -191,6 +208,12 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
       ],
       limits: options.apiLimits,
+      email: {
+        smtp: mail.smtp,
+        from: 'Airlock <login@airlock.localhost>',
+        // A new one each run: codes and sessions of an earlier run never verify.
+        secret: randomBytes(32).toString('hex'),
+      } satisfies Config.Config['email'],
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)
@@ -205,6 +228,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       devnet,
       bitcoin,
       solana,
+      mail,
       apiUrl,
       modalUrl,
       dappUrl: `http://localhost:${dappPort}`,

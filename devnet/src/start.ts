@@ -33,6 +33,7 @@ Airlock is running.
   Modal origin     ${stack.modalUrl}   (script: ${stack.modalUrl}/airlock.js)
   API              ${stack.apiUrl}   (project: demo)
   WC relay         ${stack.relayUrl}
+  Mail catcher     ${stack.mail.webUrl}   (read the login codes here; SMTP ${stack.mail.smtp.host}:${stack.mail.smtp.port})
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token        ${testTokenAddress}
   Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
+import * as Mail from '@airlock/devnet/mail'
 import {
   test as base,
   expect,
@@ -169,6 +170,18 @@ export async function rpc<T>(url: string, method: string, params: unknown[]): Pr
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   return ((await response.json()) as { result: T }).result
+}
+
+/**
+ * The newest login code mailed to `to`, read from the stack's mail catcher (http://127.0.0.1:1080); waits
+ * for it to arrive (10 s unless `timeoutMs` says). `after` skips codes of earlier sign-ins.
+ * @example
+ * const sentAt = new Date()
+ * await modal.getByRole('button', { name: 'Send code' }).click()
+ * await modal.getByLabel('Code').fill(await mailCode('visitor@example.com', { after: sentAt }))
+ */
+export function mailCode(to: string, options?: Mail.CodeOptions): Promise<string> {
+  return Mail.inbox(Mail.defaultWebUrl).latestCode(to, options)
 }
 
 /** The journeys' `test`, with other test wallets in the page (another EVM key, say). */
