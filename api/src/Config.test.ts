@@ -74,6 +74,54 @@ describe('Config', () => {
     )
   })
 
+  it('takes social providers by SPEC ids only, https or loopback http, with the email block', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
+    const email = {
+      smtp: { host: 'smtp.example', port: 587 },
+      from: 'login@example.com',
+      secret: 'x'.repeat(32),
+    }
+    const google = { issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 's', kind: 'oidc' }
+    const github = {
+      issuer: 'https://github.com',
+      clientId: 'Iv1.abc',
+      kind: 'oauth2',
+      userinfoUrl: 'https://api.github.com/user',
+    }
+    const dev = {
+      issuer: 'http://127.0.0.1:8795',
+      clientId: 'airlock-google',
+      kind: 'oidc',
+      scope: 'openid email',
+    }
+    const social = (providers: Record<string, unknown>) => ({ ...base, email, social: { providers } })
+    expect(Config.parse(social({ google, github })).social).toEqual({ providers: { google, github } })
+    expect(Config.parse(social({ google: dev })).social?.providers.google).toEqual(dev)
+    expect(Config.parse(social({})).social).toEqual({ providers: {} })
+    expect(() => Config.parse(social({ gooogle: google }))).toThrow(
+      'social.providers.gooogle: not a social provider (one of google, github, apple, facebook, x, discord)',
+    )
+    expect(() => Config.parse(social({ farcaster: google }))).toThrow('not a social provider')
+    expect(() => Config.parse(social({ google: { ...google, issuer: 'http://accounts.example' } }))).toThrow(
+      'a social provider URL must be https, or http on 127.0.0.1, [::1] or localhost',
+    )
+    expect(() =>
+      Config.parse(social({ github: { ...github, userinfoUrl: 'http://api.example/user' } })),
+    ).toThrow('must be https')
+    expect(() => Config.parse(social({ github: { ...github, userinfoUrl: undefined } }))).toThrow(
+      'an oauth2 social provider needs its userinfoUrl',
+    )
+    expect(() => Config.parse(social({ google: { ...google, kind: 'saml' } }))).toThrow(
+      'social.providers.google.kind',
+    )
+    expect(() => Config.parse(social({ google: { ...google, scope: 'openid "email"' } }))).toThrow(
+      'social.providers.google.scope',
+    )
+    expect(() => Config.parse({ ...base, social: { providers: { google } } })).toThrow(
+      'social needs the email block: its sessions are kept under email.secret',
+    )
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { Caip } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import { type SocialProvider, socialProviders } from './contract/auth.ts'
 
 /** A token's contract (EVM, `0x…`) or mint (Solana, base58); checked against its chain's family below. */
 const address = S.string(44, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
@@ -95,7 +96,55 @@ const email = S.object({
   secret: S.string(256, 32),
 })
 
-export const schema = S.object({
+/** An http URL only on this machine (a development provider): anywhere else a provider must use https. */
+const providerUrl = S.check(
+  url(/^https?:\/\/\S+$/),
+  (value) => value.startsWith('https://') || isLoopback(value),
+  'a social provider URL must be https, or http on 127.0.0.1, [::1] or localhost',
+)
+
+/**
+ * A social login provider (`features/auth/social.ts`). `oidc`: OpenID Connect, discovered from `issuer`,
+ * the user read from the ID token it signs (Google, Apple). `oauth2`: plain OAuth 2.0 whose ID token, if
+ * any, is not relied on: the user is read from `userinfoUrl` with the access token (GitHub's
+ * `https://api.github.com/user`). Endpoints come from the issuer's discovery document either way.
+ */
+const socialProviderConfig = S.check(
+  S.object({
+    issuer: providerUrl,
+    clientId: S.string(256, 1),
+    /** Omitted for a public client (PKCE alone). */
+    clientSecret: S.optional(S.string(1024, 1)),
+    kind: S.picklist(['oidc', 'oauth2']),
+    /** Where an `oauth2` provider tells who logged in; required for that kind. */
+    userinfoUrl: S.optional(providerUrl),
+    /** @default 'openid email profile' for `oidc`, 'read:user user:email' (GitHub's) for `oauth2` */
+    scope: S.optional(S.string(500, 1, /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/)),
+  }),
+  (provider) => provider.kind === 'oidc' || provider.userinfoUrl !== undefined,
+  'an oauth2 social provider needs its userinfoUrl',
+)
+export type SocialProviderConfig = S.Infer<typeof socialProviderConfig>
+
+/** The providers by SPEC §5's ids; any other name is refused, so a typo never passes for a provider. */
+const socialProvidersConfig: S.Shape<Partial<Record<SocialProvider, SocialProviderConfig>>> = (
+  value,
+  path = '',
+) => {
+  const all = S.record(socialProviderConfig, socialProviders.length)(value, path)
+  const unknown = Object.keys(all).find((name) => !(socialProviders as readonly string[]).includes(name))
+  if (unknown !== undefined)
+    throw new S.ShapeError(`${path}.${unknown}: not a social provider (one of ${socialProviders.join(', ')})`)
+  return all
+}
+
+/**
+ * Social login. Its sessions are the email login's (one kind of bearer token, under `email.secret`), so it
+ * needs the `email` block too.
+ */
+const social = S.object({ providers: socialProvidersConfig })
+
+const fields = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
   apiUrl: url(/^https?:\/\/[^/\s]+$/),
@@ -103,7 +152,14 @@ export const schema = S.object({
   modalOrigin: url(/^https?:\/\/[^/\s]+$/),
   limits: S.optional(limits),
   email: S.optional(email),
+  social: S.optional(social),
 })
+
+export const schema = S.check(
+  fields,
+  (config) => !config.social || config.email !== undefined,
+  'social needs the email block: its sessions are kept under email.secret',
+)
 
 export type Config = S.Infer<typeof schema>
 export type Chain = Config['chains'][number]
@@ -119,6 +175,12 @@ export function parse(value: unknown): Config {
   const parsed = S.parse(schema, value)
   if (!parsed.ok) throw new Error(`Invalid Airlock API configuration: ${parsed.message}`)
   return parsed.value
+}
+
+/** Whether a URL's host is this machine's loopback interface. */
+export function isLoopback(value: string): boolean {
+  const hostname = URL.canParse(value) ? new URL(value).hostname : ''
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname)
 }
 
 /** Reads and parses a JSON configuration file. */

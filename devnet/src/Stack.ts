@@ -4,8 +4,9 @@
  * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
  * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
- * its email login codes to; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite and the
- * bench all run exactly this.
+ * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for Google and
+ * GitHub at the API's social login; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
+ * and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +27,7 @@ import * as Regtest from './bitcoin/Regtest.ts'
 import { testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 import * as Mail from './Mail.ts'
+import * as Oidc from './Oidc.ts'
 import * as Reaper from './Reaper.ts'
 import * as Relay from './Relay.ts'
 import * as Solana from './solana/Solana.ts'
@@ -50,6 +52,8 @@ export type StackOptions = {
   mailSmtpPort?: number
   /** The mail catcher's web UI and HTTP API port. @default 1080 */
   mailWebPort?: number
+  /** The sign-in provider's port. @default 8795 */
+  oidcPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -68,6 +72,8 @@ export type Stack = {
   solana: Solana.Instance
   /** The mail catcher the API sends its login codes to; `webUrl` shows them. */
   mail: Mail.Instance
+  /** The sign-in provider the API's social login uses for `google` and `github`. */
+  oidc: Oidc.Instance
   apiUrl: string
   modalUrl: string
   dappUrl: string
@@ -138,7 +144,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   try {
     const bitcoinPort = options.bitcoinPort ?? 19443
     const solanaPort = options.solanaPort ?? Solana.defaultPort
-    const [devnet, bitcoin, solana, mail] = await Promise.all([
+    const [devnet, bitcoin, solana, mail, oidc] = await Promise.all([
       Devnet.start(options.host ? { host: options.host } : {}).then((started) => {
         stops.push(started.stop)
         return started
@@ -161,6 +167,12 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         stops.push(started.stop)
         return started
       }),
+      Oidc.start({ apiUrl, host: options.host, port: options.oidcPort ?? Oidc.defaultPort }).then(
+        (started) => {
+          stops.push(started.stop)
+          return started
+        },
+      ),
     ])
     await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
     await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
@@ -214,6 +226,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         // A new one each run: codes and sessions of an earlier run never verify.
         secret: randomBytes(32).toString('hex'),
       } satisfies Config.Config['email'],
+      social: Oidc.socialConfig(oidc),
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)
@@ -229,6 +242,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       bitcoin,
       solana,
       mail,
+      oidc,
       apiUrl,
       modalUrl,
       dappUrl: `http://localhost:${dappPort}`,

@@ -1,6 +1,7 @@
 /**
  * Email one-time-code login: `POST /v1/auth/email`, `POST /v1/auth/email/verify`, `GET /v1/auth/me`,
- * `POST /v1/auth/logout` and the change-email routes under `/v1/auth/email/change`.
+ * `POST /v1/auth/logout` and the change-email routes under `/v1/auth/email/change`; social login:
+ * `GET /v1/auth/social/{provider}/start` and `…/callback` (browser navigations), `POST /v1/auth/social/exchange`.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 
@@ -69,3 +70,42 @@ export type EmailUserAnswer = S.Infer<typeof emailUserAnswer>
 /** `POST /v1/auth/logout`. */
 export const logoutAnswer = S.object({ success: S.literal(true) })
 export type LogoutAnswer = S.Infer<typeof logoutAnswer>
+
+/** SPEC §5's social providers, by the ids the configuration and the routes name them with. */
+export const socialProviders = ['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const
+export type SocialProvider = (typeof socialProviders)[number]
+export const socialProvider = S.picklist(socialProviders)
+
+/**
+ * Why a social login failed, as the API's callback tells the modal's page (`social.html#error=<reason>`):
+ * the visitor or the provider refused (`access_denied`), the provider could not be reached or its answer did
+ * not check out (`provider_error`), or it vouched for no email address (`email_not_verified`).
+ */
+export const socialFailures = ['access_denied', 'provider_error', 'email_not_verified'] as const
+export type SocialFailure = (typeof socialFailures)[number]
+
+/** The text of a handoff code that is malformed, unknown, used or expired. */
+export const invalidHandoff = 'Invalid handoff'
+
+/** `POST /v1/auth/social/exchange`: the one-time code the callback put in `social.html#handoff=`. */
+export const socialExchangeBody = S.object({
+  handoff: (value: unknown): string => {
+    if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(value))
+      throw new S.ShapeError(invalidHandoff)
+    return value
+  },
+})
+export type SocialExchangeBody = S.Infer<typeof socialExchangeBody>
+
+/** A person logged in through a provider: `username` is the provider's handle (GitHub's login), if any. */
+export const socialUser = S.object({
+  id: S.string(64, 1),
+  email: S.string(emailMax, 3),
+  provider: socialProvider,
+  username: S.optional(S.string(256, 1)),
+})
+export type SocialUser = S.Infer<typeof socialUser>
+
+/** A session opened by a social login: the same bearer token as an email login's, shown once. */
+export const socialSessionAnswer = S.object({ token: S.string(128, 16), user: socialUser })
+export type SocialSessionAnswer = S.Infer<typeof socialSessionAnswer>

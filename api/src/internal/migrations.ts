@@ -257,4 +257,42 @@ export const migrations: readonly Migration[] = [
       'create index auth_sessions_user on auth_sessions (user_id)',
     ],
   },
+  {
+    name: 'social login',
+    statements: [
+      // Who logged in through which provider: its subject (the provider's stable user id) maps to one user.
+      // username is the provider's handle at the last login (GitHub's login), for display only.
+      `create table auth_identities (
+        provider text not null,
+        subject text not null,
+        user_id uuid not null references users (id) on delete cascade,
+        username text,
+        created_at bigint not null,
+        primary key (provider, subject)
+      )`,
+      'create index auth_identities_user on auth_identities (user_id)',
+      // A login begun at a provider: the callback takes its row by the state once. The PKCE verifier and
+      // the nonce must be read back, so they are stored as such; 10 minutes, then worthless.
+      `create table auth_social_states (
+        state text primary key,
+        provider text not null,
+        project_id text not null references projects (id) on delete cascade,
+        code_verifier text not null,
+        nonce text,
+        expires_at bigint not null
+      )`,
+      'create index auth_social_states_expiry on auth_social_states (expires_at)',
+      // A login the provider vouched for, waiting 60 s for the modal to trade its one-time code (kept only
+      // as its HMAC) for a session.
+      `create table auth_social_handoffs (
+        code_hash text primary key,
+        user_id uuid not null references users (id) on delete cascade,
+        project_id text not null references projects (id) on delete cascade,
+        provider text not null,
+        username text,
+        expires_at bigint not null
+      )`,
+      'create index auth_social_handoffs_expiry on auth_social_handoffs (expires_at)',
+    ],
+  },
 ]

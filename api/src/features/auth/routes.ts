@@ -32,6 +32,7 @@ import * as Codes from './Codes.ts'
 import * as Mailer from './Mailer.ts'
 import { codeMail, messages } from './messages.ts'
 import * as Sessions from './Sessions.ts'
+import * as Social from './social.ts'
 import * as Users from './Users.ts'
 
 export type AuthOptions = {
@@ -62,6 +63,7 @@ export function create(options: AuthOptions): Hono<Env> {
   const { db, config, now } = options
   const mailer = config.email && Mailer.smtp(config.email)
   const app = new Hono<Env>()
+  app.route('/', Social.create(options))
 
   /** The request's project and the configuration's secret; 404 when email login is off. */
   const setup = (c: Context<Env>) => {

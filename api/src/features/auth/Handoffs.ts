@@ -1,0 +1,82 @@
+/**
+ * Handoffs: how a login the provider vouched for reaches the modal without a session token in any URL. The
+ * callback draws a one-time code for the modal's page (`social.html#handoff=…`), which trades it within
+ * 60 s, once, for the session (`POST /v1/auth/social/exchange`). Only the code's HMAC is stored.
+ */
+import { base64urlnopad } from '@scure/base'
+import type { SocialProvider } from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
+import * as Hmac from './Hmac.ts'
+
+/** Time enough for the modal's page to load and post the code; a code seen later is worth nothing. */
+const handoffTtlMs = 60_000
+
+/** The login a code hands over. */
+export type Handoff = {
+  userId: string
+  projectId: string
+  provider: SocialProvider
+  username: string | undefined
+}
+
+type Keys = { secret: string; now: number }
+
+/**
+ * Draws the code of a login: 32 random bytes as base64url, never stored. The expired codes go at the same
+ * time.
+ * @example const code = await Handoffs.issue(db, { userId, projectId, provider, username }, { secret, now })
+ */
+export async function issue(db: Pick<Database, 'query'>, handoff: Handoff, keys: Keys): Promise<string> {
+  const code = base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)))
+  await db.query('delete from auth_social_handoffs where expires_at <= $1', [keys.now])
+  await db.query(
+    `insert into auth_social_handoffs (code_hash, user_id, project_id, provider, username, expires_at)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [
+      hashOf(keys.secret, code),
+      handoff.userId,
+      handoff.projectId,
+      handoff.provider,
+      handoff.username ?? null,
+      keys.now + handoffTtlMs,
+    ],
+  )
+  return code
+}
+
+/**
+ * The login of a code issued for `projectId` less than 60 s ago, with its user's email, and the code used
+ * up; `undefined` for any other code (unknown, used, expired, or another project's).
+ * @example const redeemed = await Handoffs.redeem(db, code, { projectId, secret, now: Date.now() })
+ */
+export async function redeem(
+  db: Pick<Database, 'query'>,
+  code: string,
+  keys: Keys & { projectId: string },
+): Promise<(Handoff & { email: string }) | undefined> {
+  const [row] = await db.query<{
+    user_id: string
+    provider: SocialProvider
+    username: string | null
+    email: string
+  }>(
+    `with taken as (
+       delete from auth_social_handoffs where code_hash = $1 and project_id = $2 and expires_at > $3
+       returning user_id, provider, username
+     )
+     select t.user_id, t.provider, t.username, u.email from taken t join users u on u.id = t.user_id`,
+    [hashOf(keys.secret, code), keys.projectId, keys.now],
+  )
+  if (!row) return undefined
+  return {
+    userId: row.user_id,
+    projectId: keys.projectId,
+    provider: row.provider,
+    username: row.username ?? undefined,
+    email: row.email,
+  }
+}
+
+function hashOf(secret: string, code: string): string {
+  return Hmac.digest(secret, 'social-handoff', code)
+}

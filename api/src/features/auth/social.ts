@@ -1,0 +1,148 @@
+/**
+ * Social login, the server's side: the modal opens a popup on `start`, the provider sends it back to
+ * `callback`, and the modal's page trades the one-time code it lands with for a session.
+ * - `GET /v1/auth/social/{provider}/start?projectId=…` → 302 to the provider (PKCE S256, `state`, `nonce`).
+ * - `GET /v1/auth/social/{provider}/callback?code&state` → 302 to `{modalOrigin}/social.html#handoff=<code>`
+ *   (60 s, once), or `#error=<reason>` (`Contract.socialFailures`) when the provider refused, failed or
+ *   vouched for no email. A session token never travels in a URL.
+ * - `POST /v1/auth/social/exchange?projectId=…` `{ handoff }` → `{ token, user: { id, email, provider,
+ *   username? } }`: the same 30-day session as an email login's (`/v1/auth/me`, `/v1/auth/logout`).
+ *
+ * Error texts, each answered as `{ message }`: 400 `Invalid state` (unknown, used, expired, or another
+ * provider's), 400/401 `Invalid handoff` (malformed / unknown, used, expired or another project's), 404
+ * `Unknown social provider` (not one the configuration names), 404 `Social login is not configured`.
+ */
+import { type Context, Hono } from 'hono'
+import type { Config } from '../../Config.ts'
+import * as Contract from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
+import { HttpError } from '../../http/errors.ts'
+import { type Env, known } from '../../http/project.ts'
+import { json, parse } from '../../http/validate.ts'
+import * as Handoffs from './Handoffs.ts'
+import * as Identities from './Identities.ts'
+import * as Providers from './Providers.ts'
+import * as Sessions from './Sessions.ts'
+import * as States from './States.ts'
+
+export type SocialOptions = {
+  /** Where users, identities, logins in flight and sessions are kept. */
+  db: Pick<Database, 'query'>
+  /** Its `social` block names the providers; its `email.secret` keys handoff codes and session tokens. */
+  config: Config
+  /** The clock of states, handoffs and sessions. */
+  now: () => number
+}
+
+const messages = {
+  unknownProvider: 'Unknown social provider',
+  notConfigured: 'Social login is not configured',
+  invalidState: 'Invalid state',
+  invalidHandoff: Contract.invalidHandoff,
+} as const
+
+// Redirects carry codes: no cache may keep them, and no page they lead to may learn where they came from.
+const redirectHeaders = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
+
+/**
+ * @example
+ * app.route('/', Social.create({ db, config, now: Date.now }))
+ */
+export function create(options: SocialOptions): Hono<Env> {
+  const { db, config, now } = options
+  // The configuration refuses a social block without the email one, whose secret is the sessions'.
+  const social = config.social &&
+    config.email && {
+      secret: config.email.secret,
+      providers: new Map(
+        Object.entries(config.social.providers).map(([id, settings]) => [id, Providers.create(settings)]),
+      ),
+    }
+  const app = new Hono<Env>()
+
+  /** The route's provider, if the configuration names it. */
+  const providerOf = (c: Context<Env>) => {
+    const id = c.req.param('provider') ?? ''
+    const provider = social?.providers.get(id)
+    if (!social || !provider || !isProvider(id)) throw new HttpError(404, messages.unknownProvider)
+    const callbackUrl = `${config.apiUrl}/v1/auth/social/${id}/callback`
+    return { id, provider, callbackUrl, secret: social.secret }
+  }
+  const redirect = (c: Context<Env>, location: string) => {
+    for (const [name, value] of Object.entries(redirectHeaders)) c.header(name, value)
+    return c.redirect(location, 302)
+  }
+  const toModal = (c: Context<Env>, fragment: string) =>
+    redirect(c, `${config.modalOrigin}/social.html#${fragment}`)
+  const failed = (c: Context<Env>, provider: string, reason: Contract.SocialFailure, detail: unknown) => {
+    // openid-client's errors name the provider's OAuth error code apart from their message.
+    const code = detail instanceof Error && 'error' in detail ? ` (${String(detail.error)})` : ''
+    const text = detail instanceof Error ? `${detail.message}${code}` : String(detail)
+    // Part of it is the provider's (or whoever called the callback's) words: quoted, bounded, one line.
+    console.warn(`[airlock-api] A ${provider} login failed (${reason}):`, JSON.stringify(text.slice(0, 300)))
+    return toModal(c, `error=${reason}`)
+  }
+
+  app.get('/v1/auth/social/:provider/start', async (c) => {
+    const { id, provider, callbackUrl } = providerOf(c)
+    const { project } = known(c, Contract.commonQuery)
+    let begun: Awaited<ReturnType<Providers.Provider['begin']>>
+    try {
+      begun = await provider.begin(callbackUrl)
+    } catch (error) {
+      return failed(c, id, 'provider_error', error)
+    }
+    await States.put(db, { ...begun.checks, provider: id, projectId: project.id }, now())
+    return redirect(c, begun.url.href)
+  })
+
+  app.get('/v1/auth/social/:provider/callback', async (c) => {
+    const { id, provider, callbackUrl, secret } = providerOf(c)
+    const query = c.req.query()
+    const pending = query.state ? await States.take(db, query.state, id, now()) : undefined
+    if (!pending) throw new HttpError(400, messages.invalidState)
+    if (query.error) {
+      const reason = query.error === 'access_denied' ? 'access_denied' : 'provider_error'
+      return failed(c, id, reason, `${query.error}: ${query.error_description ?? ''}`)
+    }
+    let profile: Providers.Profile
+    try {
+      profile = await provider.finish(new URL(`${callbackUrl}${new URL(c.req.url).search}`), pending)
+    } catch (error) {
+      return failed(c, id, 'provider_error', error)
+    }
+    const user = await Identities.userFor(db, id, profile, now())
+    if (!user) return failed(c, id, 'email_not_verified', `no verified email for ${profile.subject}`)
+    const handoff = {
+      userId: user.id,
+      projectId: pending.projectId,
+      provider: id,
+      username: profile.username,
+    }
+    return toModal(c, `handoff=${await Handoffs.issue(db, handoff, { secret, now: now() })}`)
+  })
+
+  app.post('/v1/auth/social/exchange', async (c) => {
+    const { project } = known(c, Contract.commonQuery)
+    if (!social) throw new HttpError(404, messages.notConfigured)
+    const { secret } = social
+    const { handoff } = parse(Contract.socialExchangeBody, await json(c))
+    const login = await Handoffs.redeem(db, handoff, { projectId: project.id, secret, now: now() })
+    if (!login) throw new HttpError(401, messages.invalidHandoff)
+    const { token } = await Sessions.open(db, {
+      userId: login.userId,
+      projectId: project.id,
+      secret,
+      now: now(),
+    })
+    const user: Contract.SocialUser = { id: login.userId, email: login.email, provider: login.provider }
+    if (login.username) user.username = login.username
+    return c.json({ token, user } satisfies Contract.SocialSessionAnswer)
+  })
+
+  return app
+}
+
+function isProvider(id: string): id is Contract.SocialProvider {
+  return (Contract.socialProviders as readonly string[]).includes(id)
+}

@@ -1,0 +1,151 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { Config, Database, Projects, Service } from '@airlock/api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as Oidc from './Oidc.ts'
+
+const apiUrl = 'http://127.0.0.1:8787'
+let oidc: Oidc.Instance
+
+beforeAll(async () => {
+  oidc = await Oidc.start({ apiUrl, port: 0 })
+})
+afterAll(() => oidc?.stop())
+
+/** An authorization URL as the API builds it, and the PKCE verifier behind its challenge. */
+function authorization(
+  shape: Oidc.Shape,
+  { pkce = true, redirect = `${apiUrl}/v1/auth/social/${shape}/callback` } = {},
+) {
+  const verifier = randomBytes(32).toString('base64url')
+  const url = new URL(`${oidc.issuer}/auth`)
+  url.search = new URLSearchParams({
+    client_id: oidc.clients[shape].clientId,
+    response_type: 'code',
+    redirect_uri: redirect,
+    scope: 'openid email profile',
+    state: 'state-1',
+    ...(pkce
+      ? {
+          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge_method: 'S256',
+        }
+      : {}),
+  }).toString()
+  return { url: url.href, verifier }
+}
+
+/** Logs `login` in and trades the code as the API would (client_secret_post, the PKCE verifier). */
+async function tokensOf(shape: Oidc.Shape, login: string) {
+  const { url, verifier } = authorization(shape)
+  const callback = await Oidc.signIn(url, login)
+  expect(`${callback.origin}${callback.pathname}`).toBe(`${apiUrl}/v1/auth/social/${shape}/callback`)
+  expect(callback.searchParams.get('state')).toBe('state-1')
+  const response = await fetch(`${oidc.issuer}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code') ?? '',
+      redirect_uri: `${apiUrl}/v1/auth/social/${shape}/callback`,
+      code_verifier: verifier,
+      client_id: oidc.clients[shape].clientId,
+      client_secret: oidc.clients[shape].clientSecret,
+    }),
+  })
+  expect(response.status).toBe(200)
+  const tokens = (await response.json()) as { access_token: string; id_token: string }
+  const payload = JSON.parse(Buffer.from(tokens.id_token.split('.')[1] ?? '', 'base64url').toString())
+  return { accessToken: tokens.access_token, idToken: payload as Record<string, unknown> }
+}
+
+describe('Oidc', () => {
+  it('is discovered at its loopback issuer, with PKCE S256 and a userinfo endpoint', async () => {
+    expect(oidc.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const discovery = await (await fetch(`${oidc.issuer}/.well-known/openid-configuration`)).json()
+    expect(discovery).toMatchObject({
+      issuer: oidc.issuer,
+      code_challenge_methods_supported: ['S256'],
+      userinfo_endpoint: `${oidc.issuer}/me`,
+    })
+    expect(Oidc.socialConfig(oidc).providers.github).toMatchObject({
+      kind: 'oauth2',
+      userinfoUrl: `${oidc.issuer}/me`,
+    })
+  })
+
+  it('signs a Google-shaped login in: the claims in a signed ID token, no handle', async () => {
+    const { idToken } = await tokensOf('google', 'ada')
+    expect(idToken).toMatchObject({
+      iss: oidc.issuer,
+      aud: 'airlock-google',
+      sub: 'ada',
+      email: 'ada@google.test',
+      email_verified: true,
+      name: 'ada',
+      picture: 'https://google.test/ada.png',
+    })
+    expect(idToken).not.toHaveProperty('preferred_username')
+  })
+
+  it('answers a GitHub-shaped login at its user endpoint: id, login and email', async () => {
+    const { accessToken } = await tokensOf('github', 'unverified-linus')
+    const me = await fetch(`${oidc.issuer}/me`, { headers: { Authorization: `Bearer ${accessToken}` } })
+    expect(await me.json()).toMatchObject({
+      sub: 'unverified-linus',
+      preferred_username: 'unverified-linus',
+      email: 'unverified-linus@github.test',
+      email_verified: false,
+    })
+  })
+
+  it('refuses a login without PKCE, and one that would redirect anywhere but the API', async () => {
+    const refused = await Oidc.signIn(authorization('google', { pkce: false }).url, 'ada')
+    expect(refused.searchParams.get('error')).toBe('invalid_request')
+    expect(refused.searchParams.has('code')).toBe(false)
+    const elsewhere = authorization('google', { redirect: 'http://127.0.0.1:9/steal' }).url
+    await expect(Oidc.signIn(elsewhere, 'ada')).rejects.toThrow('the provider answered 400')
+    const declined = await Oidc.signIn(authorization('github').url, 'ada', { decline: true })
+    expect(declined.searchParams.get('error')).toBe('access_denied')
+  })
+
+  it("logs a visitor in at the API's social login, configured by socialConfig", async () => {
+    const db = await Database.open({ dataDir: 'memory://' })
+    try {
+      await Projects.add(db, 'demo')
+      const config = Config.parse({
+        apiUrl,
+        modalOrigin: 'http://127.0.0.1:5174',
+        chains: [],
+        email: {
+          smtp: { host: '127.0.0.1', port: 1025 },
+          from: 'login@airlock.localhost',
+          secret: 'k'.repeat(32),
+        },
+        social: Oidc.socialConfig(oidc),
+      })
+      const { api } = Service.create({ db, config })
+      for (const shape of Oidc.shapes) {
+        const started = await api.request(`/v1/auth/social/${shape}/start?projectId=demo`)
+        const back = await Oidc.signIn(started.headers.get('location') ?? '', 'grace')
+        const landed = await api.request(`${back.pathname}${back.search}`)
+        const handoff = new URL(landed.headers.get('location') ?? '').hash.replace('#handoff=', '')
+        const exchanged = await api.request('/v1/auth/social/exchange?projectId=demo', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ handoff }),
+        })
+        expect(await exchanged.json()).toMatchObject({
+          user: { email: `grace@${shape}.test`, provider: shape },
+        })
+      }
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('says which port is taken', async () => {
+    const port = Number(new URL(oidc.issuer).port)
+    await expect(Oidc.start({ apiUrl, port })).rejects.toThrow(
+      `sign-in provider port ${port} is already in use`,
+    )
+  })
+})
