@@ -122,6 +122,28 @@ describe('Config', () => {
     )
   })
 
+  it('takes an optional wallet key of 32 bytes, apart from the email secret and only with it', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
+    const email = {
+      smtp: { host: 'smtp.example', port: 587 },
+      from: 'login@example.com',
+      secret: 'ab'.repeat(32),
+    }
+    const key = '0123456789abcdefABCDEF'.padEnd(64, '7')
+    expect(Config.parse({ ...base, email, wallet: { key } }).wallet).toEqual({ key })
+    expect(Config.parse({ ...base, email }).wallet).toBeUndefined()
+    for (const bad of [key.slice(1), `${key}0`, `${key.slice(1)}g`, 42])
+      expect(() => Config.parse({ ...base, email, wallet: { key: bad } })).toThrow('wallet.key')
+    expect(() => Config.parse({ ...base, email, wallet: {} })).toThrow('wallet.key')
+    expect(() => Config.parse({ ...base, wallet: { key } })).toThrow(
+      "wallet needs the email block: its routes take the email login's sessions",
+    )
+    for (const same of [email.secret, email.secret.toUpperCase()])
+      expect(() => Config.parse({ ...base, email, wallet: { key: same } })).toThrow(
+        'wallet.key must not be email.secret: a leaked HMAC secret must not open wallet shares',
+      )
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

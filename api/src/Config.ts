@@ -144,6 +144,21 @@ const socialProvidersConfig: S.Shape<Partial<Record<SocialProvider, SocialProvid
  */
 const social = S.object({ providers: socialProvidersConfig })
 
+/**
+ * The embedded wallet's custody (`features/wallet`): `key` is the AES-256-GCM key under which the API keeps
+ * visitors' auth shares, 32 bytes as 64 hex characters. Keep it out of the database and apart from
+ * `email.secret`: a stolen database, or a leaked HMAC secret, must not open a share. Losing or changing it
+ * loses every stored auth share (the visitors' device and recovery shares still rebuild their wallets).
+ * Without it, the wallet routes answer 404.
+ */
+const wallet = S.object({
+  key: S.check(
+    S.string(64, 64),
+    (key) => /^[0-9a-fA-F]{64}$/.test(key),
+    'wallet.key: expected 64 hex characters (32 bytes)',
+  ),
+})
+
 const fields = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
@@ -153,13 +168,26 @@ const fields = S.object({
   limits: S.optional(limits),
   email: S.optional(email),
   social: S.optional(social),
+  wallet: S.optional(wallet),
 })
 
-export const schema = S.check(
-  fields,
-  (config) => !config.social || config.email !== undefined,
-  'social needs the email block: its sessions are kept under email.secret',
-)
+/** Rules across blocks, each with the text that names it, checked in this order. */
+const rules: readonly [rule: (config: S.Infer<typeof fields>) => boolean, message: string][] = [
+  [
+    (config) => !config.social || config.email !== undefined,
+    'social needs the email block: its sessions are kept under email.secret',
+  ],
+  [
+    (config) => !config.wallet || config.email !== undefined,
+    "wallet needs the email block: its routes take the email login's sessions",
+  ],
+  [
+    (config) => !config.wallet || config.wallet.key.toLowerCase() !== config.email?.secret.toLowerCase(),
+    'wallet.key must not be email.secret: a leaked HMAC secret must not open wallet shares',
+  ],
+]
+
+export const schema = rules.reduce((shape, [rule, message]) => S.check(shape, rule, message), fields)
 
 export type Config = S.Infer<typeof schema>
 export type Chain = Config['chains'][number]

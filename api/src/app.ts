@@ -20,6 +20,7 @@ import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
 import * as Siwx from './features/siwx/routes.ts'
+import * as Wallet from './features/wallet/routes.ts'
 import * as Buckets from './http/buckets.ts'
 import { cors } from './http/cors.ts'
 import { HttpError, messages, notFound, onError } from './http/errors.ts'
@@ -81,6 +82,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Analytics.create({ db, config }))
   app.route('/', Siwx.create({ db, config, now }))
   app.route('/', Auth.create({ db, config, now }))
+  app.route('/', Wallet.create({ db, config, now }))
 
   app.notFound(notFound)
   app.onError(onError)

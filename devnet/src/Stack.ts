@@ -9,6 +9,7 @@
  * and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   Cache,
@@ -177,7 +178,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
     await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
     await bitcoin.mine(1)
-    const db = await Database.open({ dataDir: options.dataDir ?? root('api/.airlock-data') })
+    const dataDir = options.dataDir ?? root('api/.airlock-data')
+    const db = await Database.open({ dataDir })
     stops.push(() => db.close())
     await seed(db, devnet, apiUrl)
     await Prices.set(db, [
@@ -227,6 +229,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         secret: randomBytes(32).toString('hex'),
       } satisfies Config.Config['email'],
       social: Oidc.socialConfig(oidc),
+      wallet: { key: walletKey(dataDir) },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)
@@ -286,6 +289,21 @@ async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: stri
       },
     ]),
   )
+}
+
+/**
+ * The API's wallet key: kept in `<dataDir>/wallet.key` (made once, mode 0600), so the auth shares stored by
+ * an earlier `npm start` still open; random with `memory://`, where no wallet outlives the run. A dev
+ * convenience only: a deployment keeps its key apart from its database.
+ */
+function walletKey(dataDir: string): string {
+  if (dataDir.startsWith('memory://')) return randomBytes(32).toString('hex')
+  const path = `${dataDir}/wallet.key`
+  if (!existsSync(path)) {
+    mkdirSync(dataDir, { recursive: true })
+    writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600 })
+  }
+  return readFileSync(path, 'utf8').trim()
 }
 
 function serve(dir: string, host: string, port: number): Promise<PreviewServer> {

@@ -295,4 +295,24 @@ export const migrations: readonly Migration[] = [
       'create index auth_social_handoffs_expiry on auth_social_handoffs (expires_at)',
     ],
   },
+  {
+    name: 'embedded wallets',
+    statements: [
+      // The embedded wallet's custody (features/wallet), one row per user, written once. (`wallets` is the
+      // registry's.) fingerprint: 8 bytes of SHA-256 over the EVM address, as hex. auth_share is sealed
+      // under the configuration's wallet.key (AES-256-GCM, bound to the user), never under anything stored
+      // here; recovery_share is sealed by the modal under the visitor's passkey, and nothing here opens it.
+      // read_at: when a session last took the shares.
+      `create table embedded_wallets (
+        user_id uuid primary key references users (id) on delete cascade,
+        fingerprint text not null,
+        evm_address text not null unique,
+        solana_address text not null unique,
+        auth_share bytea not null,
+        recovery_share bytea not null,
+        created_at bigint not null,
+        read_at bigint
+      )`,
+    ],
+  },
 ]

@@ -94,3 +94,11 @@ export async function revoke(db: Pick<Database, 'query'>, id: string, now: numbe
 function hashOf(secret: string, token: string): string {
   return Hmac.digest(secret, 'session', token)
 }
+
+/** A session token as `Authorization: Bearer <token>` carries it: 32 bytes in base64url. */
+const bearer = /^Bearer +([A-Za-z0-9_-]{43})$/i
+
+/** The token of an `Authorization` header, if it is a bearer token of the session's form. */
+export function tokenOf(authorization: string | undefined): string | undefined {
+  return bearer.exec(authorization ?? '')?.[1]
+}

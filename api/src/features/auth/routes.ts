@@ -50,8 +50,6 @@ const refusals: Record<Codes.Refusal, string> = {
   locked: messages.lockedCode,
 }
 
-// 32 bytes as base64url: anything else cannot be a token.
-const bearer = /^Bearer +([A-Za-z0-9_-]{43})$/i
 const retryAfter = Codes.cooldownMs / 1000
 const sent = { sent: true, retryAfter } as const satisfies Contract.EmailCodeAnswer
 
@@ -75,7 +73,7 @@ export function create(options: AuthOptions): Hono<Env> {
   /** The setup, and the user and session of the request's bearer token; 401 without an active one. */
   const signedIn = async (c: Context<Env>) => {
     const context = setup(c)
-    const token = bearer.exec(c.req.header('Authorization') ?? '')?.[1]
+    const token = Sessions.tokenOf(c.req.header('Authorization'))
     const found = token && (await Sessions.find(db, { ...context, token, now: now() }))
     if (!found) throw new HttpError(401, messages.invalidSession)
     return { ...context, ...found }
