@@ -65,12 +65,7 @@ describe('Methods', () => {
   })
 
   it('tells transactions, which the modal’s Send may ask a page wallet for, from messages and grants', () => {
-    for (const method of [
-      'eth_sendTransaction',
-      'solana:signTransaction',
-      'solana:signAndSendTransaction',
-      'bitcoin:signTransaction',
-    ])
+    for (const method of ['eth_sendTransaction', 'solana:signTransaction', 'bitcoin:signTransaction'])
       expect(Methods.isTransaction(method), method).toBe(true)
     for (const method of [
       'personal_sign',
@@ -81,6 +76,7 @@ describe('Methods', () => {
       'wallet_sendCalls',
       'wallet_grantPermissions',
       'eth_sendRawTransaction',
+      'solana:signAndSendTransaction',
     ])
       expect(Methods.isTransaction(method), method).toBe(false)
   })

@@ -88,14 +88,9 @@ export const unsafe = [
 
 /**
  * The unsafe methods that spend: a transaction for the wallet to sign (and, for EVM, send). The modal's own
- * Send asks for these, never for a message signature.
+ * Send asks for these, never for a message signature (nor Solana's signAndSend, which it does not use).
  */
-const transactions = [
-  'eth_sendTransaction',
-  'solana:signTransaction',
-  'solana:signAndSendTransaction',
-  'bitcoin:signTransaction',
-] as const
+const transactions = ['eth_sendTransaction', 'solana:signTransaction', 'bitcoin:signTransaction'] as const
 
 /** True for a transaction the wallet signs (not a message, not a permission). */
 export function isTransaction(method: string): boolean {

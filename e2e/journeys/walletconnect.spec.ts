@@ -100,7 +100,7 @@ test("the modal's own Send goes over the session: the phone signs, anvil has it"
   await modal.getByLabel('Amount').fill('0.25')
   await modal.getByLabel('Receiver').fill(to)
   await modal.getByRole('button', { name: 'Review' }).click()
-  await expect(modal.getByTestId('send-changes')).toContainText('+0.250 ETH')
+  await expect(modal.getByTestId('send-changes')).toContainText('+0.25 ETH')
   await modal.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(modal.getByTestId('send-status')).toHaveAttribute('data-status', 'confirmed', {
     timeout: 30_000,

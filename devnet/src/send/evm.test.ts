@@ -346,7 +346,7 @@ describe('EVM send family', () => {
     expect(await ethBalance(to)).toBe(amount)
   })
 
-  it('a retry after a lost answer cannot send twice: the pinned nonce is already on chain', async () => {
+  it('a retry after a lost answer cannot send twice: the pinned nonce is already taken', async () => {
     const to = stranger()
     const amount = parseEther('0.5')
     const flaky = localWallet(account(7).privateKey, node.rpcUrl, 'lose the answer')
@@ -356,7 +356,7 @@ describe('EVM send family', () => {
 
     const retry = await failureOf(family.submit(chain, preview, flaky.request))
     expect(retry.kind).toBe('chain')
-    expect(retry.message).toMatch(/already has a transaction with nonce \d+ on chain/)
+    expect(retry.message).toMatch(/already has a transaction with nonce \d+: this send may have gone through/)
     expect(flaky.requests).toHaveLength(1)
     expect(await ethBalance(to)).toBe(amount)
   })

@@ -98,7 +98,7 @@ export function start(options: BridgeOptions): () => void {
         Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
         (options.signIn && isSignInForThisPage(request, options.signIn)) ||
-        (options.modalSends && open && Methods.isTransaction(request.method))
+        (options.modalSends && open && isPlainTransaction(request))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },
@@ -268,3 +268,13 @@ export function isSignInForThisPage(
 
 /** The error a call gets where no modal can exist (server-side rendering). */
 export const disconnected = () => new Errors.DisconnectedError()
+
+/**
+ * A transaction the modal's Send may ask for. On Bitcoin, only with SIGHASH_ALL (or taproot's default): any
+ * other sighash leaves outputs unsigned, so a modal gone bad could spend the signed inputs elsewhere.
+ */
+export function isPlainTransaction(request: Request): boolean {
+  if (!Methods.isTransaction(request.method)) return false
+  if (request.namespace !== 'bip122' || request.method !== 'bitcoin:signTransaction') return true
+  return request.params.inputsToSign.every((input) => input.sigHash === undefined || input.sigHash <= 1)
+}

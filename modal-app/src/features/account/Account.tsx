@@ -209,14 +209,22 @@ function Tabs({
         {current !== 'tokens' && ui.history && ui.nfts && (
           <Suspense fallback={<div className="view-loading" aria-busy="true" />}>
             {current === 'nfts' ? (
+              // Keyed by account: another account's pages start from nothing, and a late answer for the old
+              // one has nowhere to land.
               <NftsTab
+                key={`${ref.chainId} ${ref.address}`}
                 account={ref}
                 evm={account.namespace === 'eip155'}
                 network={account.network}
                 nfts={ui.nfts}
               />
             ) : (
-              <ActivityTab account={ref} recent={recent} ui={{ history: ui.history }} />
+              <ActivityTab
+                key={`${ref.chainId} ${ref.address}`}
+                account={ref}
+                recent={recent}
+                ui={{ history: ui.history }}
+              />
             )}
           </Suspense>
         )}

@@ -3,6 +3,7 @@
  * the one error to show (SPEC §5's texts first, in its order), and the steps a send goes through.
  */
 import type { Caip } from '@airlock/bridge-protocol'
+import type * as Api from '../../api/Api.ts'
 import type { Network } from '../../shared/Network.ts'
 import { parseAmount } from './Amount.ts'
 import type { Asset, Draft, Preview } from './Family.ts'
@@ -75,4 +76,23 @@ export function check(form: Form, context: Context): Checked {
       ...(form.feeRate ? { feeRate: form.feeRate } : {}),
     },
   }
+}
+
+/** A balance answer as the form offers it; token addresses come as CAIP-10, the family wants the bare one. */
+export function holdingsOf(entries: readonly Api.TokenBalance[], network: Network): Holding[] {
+  return entries.map((entry) => {
+    const decimals = entry.address ? Number(entry.quantity.decimals) : network.nativeCurrency.decimals
+    const [whole = '0', fraction = ''] = entry.quantity.numeric.split('.')
+    const balance = BigInt(`${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}`)
+    const address = entry.address?.slice(entry.address.lastIndexOf(':') + 1)
+    return {
+      key: address ?? 'native',
+      name: entry.name,
+      symbol: entry.symbol,
+      decimals,
+      balance,
+      price: entry.price > 0 ? entry.price : undefined,
+      ...(address ? { address } : {}),
+    }
+  })
 }

@@ -21,7 +21,7 @@ export default function Send({
   const { send } = snapshot
   if (!send) return <div className="view view-loading" aria-busy="true" />
   const { form, step, holdings } = send
-  const busy = step.step === 'form' && step.busy
+  const busy = (step.step === 'form' && step.busy) || send.waiting
   const error = step.step === 'form' ? step.error : undefined
   const holding = holdings.find((h) => h.key === form.asset)
   const field = (name: string) => `${ids}-${name}`
@@ -68,7 +68,10 @@ export default function Send({
           autoComplete="off"
           spellCheck={false}
           value={form.amount}
-          aria-describedby={holding ? field('balance') : undefined}
+          aria-describedby={
+            [holding ? field('balance') : '', error ? field('error') : ''].join(' ').trim() || undefined
+          }
+          aria-invalid={error ? true : undefined}
           onChange={(event) => ui.editSend?.('amount', event.target.value)}
         />
         <button
@@ -95,6 +98,8 @@ export default function Send({
         autoComplete="off"
         spellCheck={false}
         placeholder={sendTexts.receiverPlaceholder}
+        aria-describedby={error ? field('error') : undefined}
+        aria-invalid={error ? true : undefined}
         value={form.to}
         onChange={(event) => ui.editSend?.('to', event.target.value)}
       />
@@ -118,8 +123,11 @@ export default function Send({
           </select>
         </>
       )}
-      <p className="error-text" role="alert">
+      <p className="error-text" role="alert" id={field('error')}>
         {error ?? ''}
+      </p>
+      <p className="muted" role="status">
+        {send.waiting ? sendTexts.waiting : ''}
       </p>
       <div className="actions">
         <button type="submit" className="button" disabled={busy || send.loading}>

@@ -11,13 +11,12 @@ import type { SendSlice, SendUi } from './runtime.ts'
 import { sendTexts } from './texts.ts'
 
 /**
- * An amount with its symbol, 3 decimals truncated, signed when asked (`−1.000 ETH`); an amount those 3
- * decimals would show as 0 (a fee) is written in full, so no change reads as nothing.
+ * An amount with its symbol, every digit of it (what is signed must read exactly as it is, 0.0019 is not
+ * 0.001), with the visitor's separators; signed when asked (`−1.25 ETH`).
  */
 function amount(value: bigint, asset: Asset, signed = false): string {
   const exact = formatUnits(value < 0n ? -value : value, asset.decimals)
-  const short = formatQuantity(exact)
-  const text = /[1-9]/.test(short) || value === 0n ? short : exact
+  const text = formatQuantity(exact, undefined, exact.split('.')[1]?.length ?? 0)
   const sign = signed ? (value < 0n ? '−' : '+') : ''
   return `${sign}${text} ${asset.symbol}`
 }
@@ -54,7 +53,24 @@ export default function SendPreview({
   ui: CoreUi & Partial<SendUi>
 }) {
   const { send, origin } = snapshot
-  if (!send || send.step.step === 'form') return <div className="view" />
+  if (!send) return <div className="view" />
+  if (send.step.step === 'form')
+    // The account or network changed under the review (or a send is still with the wallet): say so.
+    return (
+      <div className="view">
+        <p className="error-text" role="alert">
+          {send.step.error ?? ''}
+        </p>
+        <p className="muted" role="status">
+          {send.waiting ? sendTexts.waiting : ''}
+        </p>
+        <div className="actions">
+          <button type="button" className="button button-secondary" onClick={() => ui.back()}>
+            {texts.back}
+          </button>
+        </div>
+      </div>
+    )
   const { step, holdings, network } = send
   const { preview } = step
   const { draft } = preview
@@ -82,8 +98,7 @@ export default function SendPreview({
         </dd>
         <dt>{sendTexts.fee}</dt>
         <dd data-testid="send-preview-fee">
-          {`${formatUnits(preview.fee, nativeAsset.decimals)} ${nativeAsset.symbol}`}{' '}
-          <span className="muted">{fiat(preview.fee, native)}</span>
+          {amount(preview.fee, nativeAsset)} <span className="muted">{fiat(preview.fee, native)}</span>
         </dd>
         {preview.details.map((line) => (
           <Detail key={line.label + line.value} label={line.label} value={line.value} />
@@ -116,7 +131,12 @@ export default function SendPreview({
             onChoice={() => void ui.confirmSend?.()}
           />
           <div className="actions actions-row">
-            <button type="button" className="button button-secondary" onClick={() => ui.back()}>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={signing}
+              onClick={() => ui.back()}
+            >
               {sendTexts.cancel}
             </button>
             <ApproveButton className="button" disabled={signing} onClick={() => void ui.confirmSend?.()}>

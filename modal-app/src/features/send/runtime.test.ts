@@ -8,6 +8,7 @@ import { find } from '../../shared/networks.ts'
 import type { RecentSendsSlice } from '../../shared/RecentSend.ts'
 import { type Family, type Preview, SendFailure } from './Family.ts'
 import { type SendSlice, type SendUi, setup } from './runtime.ts'
+import { sendTexts } from './texts.ts'
 
 // The registry's devnet: the network every journey runs on.
 const network = find('eip155:31337') as Network
@@ -22,11 +23,12 @@ const ether: Api.TokenBalance = {
   quantity: { decimals: '18', numeric: '10' },
   iconUrl: '',
 }
-const connection: Connection = {
-  wallet: { id: 'w', namespace: 'eip155', name: 'W', icon: '', chains: [network.id] },
-  accounts: [{ address: from }],
+const wallet = { id: 'w', namespace: 'eip155' as const, name: 'W', icon: '', chains: [network.id] }
+const connectionOf = (address: string): Connection => ({
+  wallet,
+  accounts: [{ address }],
   chainId: network.id,
-}
+})
 
 /** A family whose chain is a script: each submit answers the next id, each settle waits for the test. */
 function scriptedFamily(ids: string[]) {
@@ -49,6 +51,7 @@ function scriptedFamily(ids: string[]) {
 
 function start(family: Family) {
   let time = 1_700_000_000_000
+  let connection = connectionOf(from)
   const changed = vi.fn()
   // Only what Send reads of the kernel; the snackbar is the core's own.
   const kernel = {
@@ -81,7 +84,20 @@ function start(family: Family) {
       expect(step.step === 'sent' || Boolean(step.error)).toBe(true)
     })
   }
-  return { snapshot, send, changed }
+  /** The wallet switched to another account, as its accountsChanged would tell the core. */
+  const switchAccount = (address: string) => {
+    connection = connectionOf(address)
+    runtime.changed?.('eip155', connection, 'account')
+  }
+  return { snapshot, send, changed, ui, switchAccount, back: (view: string) => runtime.back?.(view) }
+}
+
+/** A family whose wallet answers when the test says. */
+function heldFamily() {
+  const answers: { resolve(id: string): void; reject(error: unknown): void }[] = []
+  const chain = scriptedFamily([])
+  const submit = vi.fn(() => new Promise<string>((resolve, reject) => answers.push({ resolve, reject })))
+  return { family: { ...chain.family, submit }, submit, answers }
 }
 
 describe('the sends of this page load', () => {
@@ -136,5 +152,58 @@ describe('the sends of this page load', () => {
     expect(chain.submit).toHaveBeenCalledOnce()
     expect(snapshot().send.step).toMatchObject({ step: 'preview', error: 'Signature declined' })
     expect(snapshot().sends.recent).toEqual([])
+  })
+})
+
+describe('one send at a time, from where it was reviewed', () => {
+  async function reviewed(held: ReturnType<typeof heldFamily>) {
+    const flow = start(held.family)
+    flow.ui.showSend()
+    await vi.waitFor(() => expect(flow.snapshot().send.loading).toBe(false))
+    flow.ui.editSend('amount', '1')
+    flow.ui.editSend('to', to)
+    await flow.ui.reviewSend()
+    expect(flow.snapshot().send.step.step).toBe('preview')
+    return flow
+  }
+
+  it('asks the wallet once while it has not answered, and says a send is waiting', async () => {
+    const held = heldFamily()
+    const { ui, snapshot, back } = await reviewed(held)
+    void ui.confirmSend()
+    await vi.waitFor(() => expect(held.submit).toHaveBeenCalledOnce())
+    await ui.confirmSend()
+    expect(snapshot().send.waiting).toBe(true)
+    // Back, Send again, Review, Send: the waiting one stays the only one.
+    back('SendPreview')
+    ui.showSend()
+    await ui.reviewSend()
+    await ui.confirmSend()
+    expect(held.submit).toHaveBeenCalledOnce()
+    held.answers[0]?.resolve('0xaaa')
+    await vi.waitFor(() => expect(snapshot().send.step).toMatchObject({ step: 'sent', id: '0xaaa' }))
+    expect(snapshot().send.waiting).toBe(false)
+  })
+
+  it('never sends a preview from an account other than the one it was reviewed for', async () => {
+    const held = heldFamily()
+    const { ui, snapshot, switchAccount } = await reviewed(held)
+    switchAccount('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+    expect(snapshot().send.step).toEqual({ step: 'form', busy: false, error: sendTexts.accountChanged })
+    await ui.confirmSend()
+    expect(held.submit).not.toHaveBeenCalled()
+  })
+
+  it('does not bring back the old preview when the wallet refuses after the account changed', async () => {
+    const held = heldFamily()
+    const { ui, snapshot, switchAccount } = await reviewed(held)
+    void ui.confirmSend()
+    await vi.waitFor(() => expect(held.submit).toHaveBeenCalledOnce())
+    switchAccount('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+    held.answers[0]?.reject(new SendFailure('declined', 'Signature declined'))
+    await vi.waitFor(() => expect(snapshot().send.waiting).toBe(false))
+    expect(snapshot().send.step).toMatchObject({ step: 'form' })
+    await ui.confirmSend()
+    expect(held.submit).toHaveBeenCalledOnce()
   })
 })

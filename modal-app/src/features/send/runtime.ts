@@ -3,13 +3,12 @@
  * broadcast and the wait for the chain. One send at a time; its state lives here while the views render it.
  */
 import type { Caip } from '@airlock/bridge-protocol'
-import type * as Api from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './chain.ts'
 import { type Chain, type Family, type Preview, SendFailure } from './Family.ts'
-import { check, type Form, type Holding, type Step } from './Flow.ts'
+import { check, type Form, type Holding, holdingsOf, type Step } from './Flow.ts'
 import { sendTexts } from './texts.ts'
 
 /** The families, each its own chunk: a visitor who sends ETH never loads the Solana or Bitcoin code. */
@@ -38,6 +37,8 @@ export type SendSlice = {
     unsupported?: string | undefined
     feeRates: FeeRate[]
     network?: Network | undefined
+    /** A send is waiting for the wallet's answer: no other can be reviewed or signed meanwhile. */
+    waiting: boolean
   }
 }
 
@@ -53,25 +54,6 @@ export type SendUi = {
 
 const emptyForm: Form = { asset: 'native', amount: '', to: '' }
 
-/** A balance answer as the form offers it; token addresses come as CAIP-10, the family wants the bare one. */
-export function holdingsOf(entries: readonly Api.TokenBalance[], network: Network): Holding[] {
-  return entries.map((entry) => {
-    const decimals = entry.address ? Number(entry.quantity.decimals) : network.nativeCurrency.decimals
-    const [whole = '0', fraction = ''] = entry.quantity.numeric.split('.')
-    const balance = BigInt(`${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}`)
-    const address = entry.address?.slice(entry.address.lastIndexOf(':') + 1)
-    return {
-      key: address ?? 'native',
-      name: entry.name,
-      symbol: entry.symbol,
-      decimals,
-      balance,
-      price: entry.price > 0 ? entry.price : undefined,
-      ...(address ? { address } : {}),
-    }
-  })
-}
-
 /** Send on the kernel: {@link SendSlice} for its views, {@link RecentSendsSlice} for the Activity tab. */
 export function setup(kernel: Kernel, load = loadFamily): Runtime {
   let form: Form = emptyForm
@@ -82,6 +64,13 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
   let recent: RecentSend[] = []
   /** Bumped whenever the send starts over, so an answer for an older one is dropped. */
   let generation = 0
+  /** Where the previewed send goes out: the account's namespace and chain when it was reviewed. */
+  let reviewed: { namespace: Caip.Namespace; chainId: Caip.ChainId } | undefined
+  /**
+   * The send waiting for the wallet. One at a time: until the wallet answers, no other preview can be
+   * signed, so a visitor who went back and reviewed again cannot end up with two transactions.
+   */
+  let signing: Preview | undefined
 
   const namespace = () => kernel.activeNamespace()
   const connection = () => {
@@ -97,9 +86,15 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
     return ChainAccess.create({ network: target, endpoint })
   }
 
+  /** The active namespace's family; undefined (Send says 'Unsupported chain') when none or its chunk failed. */
   async function family(): Promise<Family | undefined> {
     const ns = namespace()
-    return ns ? load(ns) : undefined
+    try {
+      return ns ? await load(ns) : undefined
+    } catch (error) {
+      console.error('[airlock] The send feature could not load.', error)
+      return undefined
+    }
   }
 
   function set(next: Step) {
@@ -153,8 +148,9 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
 
   const ui: SendUi = {
     showSend() {
-      kernel.router.send({ type: 'PUSH', view: 'Send' })
-      void start()
+      // A send still waiting for the wallet is what Send shows until the wallet answers.
+      kernel.router.send({ type: 'PUSH', view: signing ? 'SendPreview' : 'Send' })
+      if (!signing) void start()
     },
     editSend(field, value) {
       form =
@@ -210,6 +206,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       try {
         const preview = await loaded.preview(chainOf(target), checked.draft)
         if (mine !== generation) return
+        reviewed = { namespace: loaded.namespace, chainId: target.id }
         set({ step: 'preview', preview, busy: false })
         kernel.router.send({ type: 'PUSH', view: 'SendPreview' })
       } catch (error) {
@@ -217,30 +214,48 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       }
     },
     async confirmSend() {
-      if (step.step !== 'preview' || step.busy) return
+      if (step.step !== 'preview' || step.busy || signing) return
       const { preview } = step
       const current = connection()
       const target = network()
       const loaded = await family()
-      if (!current || !target || !loaded) return set({ ...step, error: sendTexts.unsupportedChain })
+      // The account or chain may have changed since the review: a preview goes out only from where it was made.
+      const same =
+        current?.accounts[0]?.address === preview.draft.from &&
+        target?.id === reviewed?.chainId &&
+        loaded?.namespace === reviewed?.namespace
+      if (!current || !target || !loaded || !same || !reviewed) {
+        kernel.shake()
+        return set({ step: 'form', busy: false, error: sendTexts.accountChanged })
+      }
+      const { namespace: sentOn } = reviewed
+      const mine = generation
+      signing = preview
       set({ ...step, busy: true, error: undefined })
       kernel.snackbar.show('loading', sendTexts.signing)
-      const chain = chainOf(target)
       let id: string
+      let chain: Chain
       try {
+        chain = chainOf(target)
         id = await loaded.submit(chain, preview, (request) => kernel.walletRequest(current, request))
       } catch (error) {
         kernel.snackbar.show('error', error instanceof SendFailure ? error.message : sendTexts.failed)
-        // The preview stays: the visitor may try again (the family never sends the same preview twice).
-        return fail(error, (message) => ({ step: 'preview', preview, busy: false, error: message }))
+        // The preview stays, unless the send started over meanwhile: the family never sends one preview twice.
+        signing = undefined
+        if (mine === generation)
+          fail(error, (message) => ({ step: 'preview', preview, busy: false, error: message }))
+        else kernel.changed()
+        return
       }
+      signing = undefined
       const { from, to, amount, asset } = preview.draft
       const { symbol, decimals } = asset
       const sent = { id, chainId: target.id, from, to, amount, symbol, decimals, status: 'pending' as const }
       recent = [{ ...sent, time: kernel.now() }, ...recent].slice(0, keptSends)
-      set({ step: 'sent', preview, id, status: 'pending' })
+      if (mine === generation) set({ step: 'sent', preview, id, status: 'pending' })
+      else kernel.changed()
       kernel.snackbar.show('loading', sendTexts.submitted)
-      await settle(loaded, chain, preview, id)
+      await settle(loaded, chain, preview, id, sentOn)
     },
     doneSend() {
       generation++
@@ -250,7 +265,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
     },
   }
 
-  async function settle(loaded: Family, chain: Chain, preview: Preview, id: string) {
+  async function settle(loaded: Family, chain: Chain, preview: Preview, id: string, sentOn: Caip.Namespace) {
     let status: 'confirmed' | 'failed'
     try {
       status = await loaded.settle(chain, id)
@@ -265,8 +280,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       status === 'confirmed' ? 'success' : 'error',
       status === 'confirmed' ? sendTexts.confirmed : sendTexts.failedOnChain,
     )
-    const ns = namespace()
-    if (ns) kernel.transacted(ns)
+    kernel.transacted(sentOn)
   }
 
   return {
@@ -281,18 +295,22 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
         feeRates,
         network: network(),
         unsupported: network() ? undefined : sendTexts.unsupportedChain,
+        waiting: signing !== undefined,
       },
     }),
     back(view) {
-      // Back from the preview edits the same form again.
-      if (view === 'SendPreview' && step.step === 'preview') set({ step: 'form', busy: false })
-      if (view === 'Send') generation++
+      // Back from the preview edits the same form again; one waiting for the wallet stays as it is.
+      if (view === 'SendPreview' && step.step === 'preview' && !signing) set({ step: 'form', busy: false })
+      if (view === 'Send' && !signing) generation++
     },
-    changed() {
-      // Another account or chain: a form for the old one must not be sent from the new one.
-      if (step.step !== 'sent') {
+    changed(changedNamespace) {
+      // Another account or chain of the send's namespace: a form for the old one must not be sent from the
+      // new one. A send already in the wallet's hands goes on; only its answer no longer updates the views.
+      const ours = reviewed?.namespace ?? namespace()
+      if (step.step !== 'sent' && changedNamespace === ours) {
         generation++
-        step = { step: 'form', busy: false }
+        reviewed = undefined
+        step = { step: 'form', busy: false, ...(signing ? {} : { error: sendTexts.accountChanged }) }
       }
       return false
     },

@@ -31,7 +31,7 @@ const texts = {
   simulation: 'Simulation',
   notSimulated: 'Not available on this network: the changes shown are those the transaction asks for',
   nonceUsed: (nonce: bigint) =>
-    `This account already has a transaction with nonce ${nonce} on chain: this send may have gone through. Check your activity before sending again`,
+    `This account already has a transaction with nonce ${nonce}: this send may have gone through. Check your activity before sending again`,
   noHash: 'The wallet did not answer with a transaction hash',
   stalePreview: 'This review cannot be sent: review the send again',
   notSettled: (network: string) =>
@@ -202,9 +202,10 @@ function payloadOf(value: unknown): Payload | undefined {
 async function send(chain: Chain, payload: Payload, wallet: WalletRequest): Promise<string> {
   const { transaction } = payload
   const nonce = BigInt(transaction.nonce)
-  // A mined transaction already holds the nonce (an earlier attempt whose answer was lost, or another app):
-  // the wallet would be refused anyway, so say what it means instead of asking the visitor to sign.
-  if ((await Node.nextNonce(chain, transaction.from, 'latest')) > nonce)
+  // A transaction already holds the nonce, mined or waiting in the node's pool (an earlier attempt whose
+  // answer was lost, or another app). Wallets may pick their own nonce rather than ours, so asking again
+  // could send twice: say what it means instead of asking the visitor to sign.
+  if ((await Node.nextNonce(chain, transaction.from, 'pending')) > nonce)
     throw new SendFailure('chain', texts.nonceUsed(nonce))
   let hash: unknown
   try {
