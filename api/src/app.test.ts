@@ -125,6 +125,45 @@ describe.each(databases())('API on $engine', ({ open }) => {
       expect(response.headers.get('Access-Control-Max-Age')).toBe('600')
     })
 
+    it("answers logins and the wallet for the modal origin only, never for the project's own origins", async () => {
+      const paths = [
+        '/v1/auth/email/verify',
+        '/v1/auth/me',
+        '/v1/auth/social/exchange',
+        '/v1/wallet',
+        // Routed as /v1/auth/email/verify: the check reads the path the router reads.
+        '/v1/%61uth/email/verify',
+      ]
+      const allowOf = (response: Response) => response.headers.get('Access-Control-Allow-Origin')
+      for (const path of paths) {
+        const url = `${path}?projectId=demo`
+        for (const origin of [modalOrigin, shop, 'http://localhost:5173']) {
+          const posted = await get(url, {
+            method: 'POST',
+            headers: { Origin: origin, 'Content-Type': 'application/json' },
+            body: '{}',
+          })
+          const preflight = await get(url, {
+            method: 'OPTIONS',
+            headers: {
+              Origin: origin,
+              'Access-Control-Request-Method': 'POST',
+              'Access-Control-Request-Headers': 'content-type, authorization',
+            },
+          })
+          const expected = origin === modalOrigin ? modalOrigin : null
+          expect(allowOf(posted), `${origin} POST ${path}`).toBe(expected)
+          expect(allowOf(preflight), `${origin} OPTIONS ${path}`).toBe(expected)
+          if (!expected) expect(preflight.headers.get('Access-Control-Allow-Methods')).toBeNull()
+        }
+      }
+      // Every other route still answers the project's origins.
+      for (const path of ['/v1/supported-chains', '/v1/siwx/nonce', '/v1/authx']) {
+        const response = await get(`${path}?projectId=demo`, { headers: { Origin: shop } })
+        expect(allowOf(response), path).toBe(shop)
+      }
+    })
+
     it('never allows credentials, not even to the modal origin', async () => {
       const answers = [
         await get('/v1/supported-chains?projectId=demo', { headers: { Origin: modalOrigin, Cookie: 'a=b' } }),

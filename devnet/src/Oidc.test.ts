@@ -124,14 +124,16 @@ describe('Oidc', () => {
       })
       const { api } = Service.create({ db, config })
       for (const shape of Oidc.shapes) {
-        const started = await api.request(`/v1/auth/social/${shape}/start?projectId=demo`)
+        // The modal's own random value, which binds the login to it (login CSRF).
+        const binding = randomBytes(24).toString('base64url')
+        const started = await api.request(`/v1/auth/social/${shape}/start?projectId=demo&binding=${binding}`)
         const back = await Oidc.signIn(started.headers.get('location') ?? '', 'grace')
         const landed = await api.request(`${back.pathname}${back.search}`)
         const handoff = new URL(landed.headers.get('location') ?? '').hash.replace('#handoff=', '')
         const exchanged = await api.request('/v1/auth/social/exchange?projectId=demo', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ handoff }),
+          body: JSON.stringify({ handoff, binding }),
         })
         expect(await exchanged.json()).toMatchObject({
           user: { email: `grace@${shape}.test`, provider: shape },

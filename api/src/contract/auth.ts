@@ -1,9 +1,11 @@
 /**
  * Email one-time-code login: `POST /v1/auth/email`, `POST /v1/auth/email/verify`, `GET /v1/auth/me`,
  * `POST /v1/auth/logout` and the change-email routes under `/v1/auth/email/change`; social login:
- * `GET /v1/auth/social/{provider}/start` and `…/callback` (browser navigations), `POST /v1/auth/social/exchange`.
+ * `GET /v1/auth/social/{provider}/start?binding` and `…/callback` (browser navigations),
+ * `POST /v1/auth/social/exchange`.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
+import { projectId, sdkField } from './common.ts'
 
 /** The text of a malformed address. */
 export const invalidEmail = 'Invalid email'
@@ -21,16 +23,19 @@ const emailPattern =
   /^([A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59}))$/
 
 /**
- * An email address: trimmed, checked, its domain lower-cased (the local part is the mailbox's own business,
- * RFC 5321 §2.4). Anything else fails with {@link invalidEmail}.
- * @example S.parse(Contract.emailAddress, ' Ada@Example.COM') // { ok: true, value: 'Ada@example.com' }
+ * An email address: trimmed, checked, and lower-cased whole, so that one mailbox is one user whichever way it
+ * is typed (logging in, changing the email, a provider's address at social login). RFC 5321 §2.4 lets the
+ * receiving server tell `Ada@` from `ada@`, but every mainstream provider treats local parts as
+ * case-insensitive, and two accounts for one mailbox would be worse than none for a server that does not.
+ * Anything else fails with {@link invalidEmail}.
+ * @example S.parse(Contract.emailAddress, ' Ada@Example.COM') // { ok: true, value: 'ada@example.com' }
  */
 export const emailAddress: S.Shape<string> = (value) => {
   const match = typeof value === 'string' && value.length <= 512 ? emailPattern.exec(value.trim()) : null
   const [, local = '', domain = ''] = match ?? []
   if (!match || local.length > 64 || domain.length > 253 || local.length + 1 + domain.length > emailMax)
     throw new S.ShapeError(invalidEmail)
-  return `${local}@${domain.toLowerCase()}`
+  return `${local}@${domain}`.toLowerCase()
 }
 
 /** A one-time code: 6 digits. */
@@ -84,16 +89,38 @@ export const socialProvider = S.picklist(socialProviders)
 export const socialFailures = ['access_denied', 'provider_error', 'email_not_verified'] as const
 export type SocialFailure = (typeof socialFailures)[number]
 
-/** The text of a handoff code that is malformed, unknown, used or expired. */
+/** The text of a handoff code that is malformed, unknown, used or expired, or shown with another binding. */
 export const invalidHandoff = 'Invalid handoff'
+/** The text of a binding that is missing or not 22–64 base64url characters. */
+export const invalidBinding = 'Invalid binding'
 
-/** `POST /v1/auth/social/exchange`: the one-time code the callback put in `social.html#handoff=`. */
+/**
+ * The random value (base64url, 22–64 characters: 16 bytes or more) the modal draws for each social login and
+ * keeps to itself: the start is given it, and the exchange must show it again, so that a handoff only works
+ * for the modal that began the login. A login an attacker began, whose callback a victim's browser is made
+ * to open, then opens nothing (login CSRF, RFC 6749 §10.12).
+ */
+export const socialBinding: S.Shape<string> = (value) => {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{22,64}$/.test(value))
+    throw new S.ShapeError(invalidBinding)
+  return value
+}
+
+/** `GET /v1/auth/social/{provider}/start`: the project, and the modal's {@link socialBinding}. */
+export const socialStartQuery = S.object({ projectId, st: sdkField, sv: sdkField, binding: socialBinding })
+export type SocialStartQuery = S.Infer<typeof socialStartQuery>
+
+/**
+ * `POST /v1/auth/social/exchange`: the one-time code the callback put in `social.html#handoff=`, and the
+ * binding the modal gave the start.
+ */
 export const socialExchangeBody = S.object({
   handoff: (value: unknown): string => {
     if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(value))
       throw new S.ShapeError(invalidHandoff)
     return value
   },
+  binding: socialBinding,
 })
 export type SocialExchangeBody = S.Infer<typeof socialExchangeBody>
 

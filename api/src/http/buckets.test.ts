@@ -32,6 +32,27 @@ describe('Buckets', () => {
     expect(refused(buckets.take('a'))).toBe(3)
   })
 
+  it('weighs a request worth many: all or nothing, and never more than a full bucket', () => {
+    const time = clock()
+    const buckets = Buckets.create({ burst: 10, perSecond: 1, inFlight: 100 }, { now: time.now })
+    const first = buckets.take('a')
+    if (!first.ok) throw new Error('a quiet key should be admitted')
+    expect(first.weigh(6)).toEqual({ ok: true })
+    // Already paid for: weighing it again takes nothing.
+    expect(first.weigh(6)).toEqual({ ok: true })
+    const second = buckets.take('a')
+    if (!second.ok) throw new Error('4 tokens were left')
+    // It owes 5 and 3 are left: refused, and those 3 stay.
+    expect(second.weigh(6)).toEqual({ ok: false, retryAfterS: 2 })
+    for (let i = 0; i < 3; i++) expect(buckets.take('a').ok).toBe(true)
+    expect(buckets.take('a').ok).toBe(false)
+    time.advance(60_000)
+    const heavy = buckets.take('a')
+    if (!heavy.ok) throw new Error('the bucket is full again')
+    expect(heavy.weigh(50)).toEqual({ ok: true })
+    expect(buckets.take('a').ok).toBe(false)
+  })
+
   it('keeps keys apart', () => {
     const buckets = Buckets.create({ burst: 1, perSecond: 1, inFlight: 100 }, { now: clock().now })
     expect(buckets.take('a').ok).toBe(true)

@@ -14,8 +14,24 @@ export type Budget = {
   inFlight: number
 }
 
-/** Taken: call `release` when the answer is out. Refused: try again in `retryAfterS` whole seconds. */
-export type Admission = { ok: true; release(): void } | { ok: false; retryAfterS: number }
+/** Not now: try again in `retryAfterS` whole seconds. */
+export type Refusal = { ok: false; retryAfterS: number }
+
+/**
+ * Taken, for one request's worth: call `release` when the answer is out, and `weigh` when the request turns
+ * out to be worth more than one (a JSON-RPC batch: one per call).
+ */
+export type Taken = {
+  ok: true
+  release(): void
+  /**
+   * Takes what the request still owes for `weight` requests, all or nothing: refused (and nothing taken)
+   * when the bucket holds less. No request owes more than a full bucket, or it would wait forever.
+   */
+  weigh(weight: number): { ok: true } | Refusal
+}
+
+export type Admission = Taken | Refusal
 
 export type Buckets = {
   take(key: string): Admission
@@ -51,6 +67,10 @@ export function create(budget: Budget, options: BucketsOptions = {}): Buckets {
   // A key whose bucket is full again and holds nothing is the same as no entry: forgetting it costs nothing.
   const idle = (entry: Entry, at: number) =>
     entry.inFlight === 0 && entry.tokens + ((at - entry.at) / 1000) * budget.perSecond >= budget.burst
+  const refusal = (entry: Entry, tokens: number): Refusal => ({
+    ok: false,
+    retryAfterS: Math.max(1, Math.ceil((tokens - entry.tokens) / budget.perSecond)),
+  })
   const evict = (at: number) => {
     for (const [key, entry] of entries) {
       if (entries.size < maxKeys && !idle(entry, at)) return
@@ -71,18 +91,27 @@ export function create(budget: Budget, options: BucketsOptions = {}): Buckets {
       }
       entries.set(key, entry)
       if (entry.inFlight >= budget.inFlight) return { ok: false, retryAfterS: 1 }
-      if (entry.tokens < 1)
-        return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - entry.tokens) / budget.perSecond)) }
+      if (entry.tokens < 1) return refusal(entry, 1)
       entry.tokens -= 1
       entry.inFlight += 1
       const held = entry
       let released = false
+      let paid = 1
       return {
         ok: true,
         release() {
           if (released) return
           released = true
           held.inFlight -= 1
+        },
+        weigh(weight) {
+          const owed = Math.min(weight, budget.burst) - paid
+          if (owed <= 0) return { ok: true }
+          refill(held, now())
+          if (held.tokens < owed) return refusal(held, owed)
+          held.tokens -= owed
+          paid += owed
+          return { ok: true }
         },
       }
     },

@@ -3,6 +3,10 @@
  * nobody else, so a page that is not on a project's list cannot read the API in that project's name. No
  * credentials, ever: the API reads no cookies, and a browser must not send any.
  *
+ * Logins and the embedded wallet (`/v1/auth/…`, `/v1/wallet…`) answer the modal origin only: their answers
+ * carry session tokens and key shares, which the host page must never read (SECURITY.md). A project's own
+ * origins could otherwise call `/v1/auth/email/verify` with a code the visitor typed and keep the session.
+ *
  * Two halves, because refusals come before the project is known: {@link Cors.headers} goes first and marks
  * every answer on its way out (a 429 the modal must read, with its `Retry-After`, included), and
  * {@link Cors.preflight} answers preflights once the project is known.
@@ -16,6 +20,9 @@ export type Cors = { headers: MiddlewareHandler<Env>; preflight: MiddlewareHandl
 /** Preflights are cached for 10 minutes: a page's calls then cost one request each. */
 const maxAgeS = 600
 
+/** The paths only the modal origin may read. */
+const modalOnly = /^\/v1\/(?:auth\/|wallet)/
+
 /**
  * @example
  * const { headers, preflight } = cors('https://modal.example')
@@ -26,8 +33,10 @@ export function cors(modalOrigin: string): Cors {
   const allowed = (c: Context<Env>) => {
     const origin = c.req.header('Origin')
     if (!origin) return undefined
+    if (origin === modalOrigin) return origin
+    if (modalOnly.test(c.req.path)) return undefined
     const project = c.get('project')
-    return origin === modalOrigin || (project && Projects.allows(project, origin)) ? origin : undefined
+    return project && Projects.allows(project, origin) ? origin : undefined
   }
   return {
     async headers(c, next) {

@@ -1,7 +1,8 @@
 /**
  * Rate limits: a budget per client address and one per project (`buckets.ts`), both in this process's
  * memory. A request over either is refused with 429, `{ message }` and `Retry-After` (whole seconds), before
- * any work is done for it. The client is the socket's peer; `X-Forwarded-For` counts only when the
+ * any work is done for it; a route that finds in the body that the request is worth more than one (a
+ * JSON-RPC batch) charges the rest with {@link weigh}. The client is the socket's peer; `X-Forwarded-For` counts only when the
  * configuration says how many proxies of ours stand in front (`trustedProxies`), because anyone can write it.
  */
 import { isIPv6 } from 'node:net'
@@ -50,7 +51,7 @@ export function resolve(configured: Config.Config['limits']): Limits {
 
 /** Refuses a client over its budget; first in the chain, so a flood costs no lookup at all. */
 export function perClient(buckets: Buckets.Buckets, trustedProxies: number): MiddlewareHandler {
-  return (c, next) => admit(buckets.take(clientKey(clientAddress(c, trustedProxies))), next)
+  return (c, next) => admit(c, buckets.take(clientKey(clientAddress(c, trustedProxies))), next)
 }
 
 /** Refuses a project over its budget; after the project lookup, so only configured projects hold one. */
@@ -58,18 +59,38 @@ export function perProject(buckets: Buckets.Buckets): MiddlewareHandler<Env> {
   return async (c, next) => {
     const project = c.get('project')
     if (!project) return next()
-    return admit(buckets.take(project.id), next)
+    return admit(c, buckets.take(project.id), next)
   }
 }
 
-async function admit(admission: Buckets.Admission, next: () => Promise<void>): Promise<void> {
-  if (!admission.ok)
-    throw new HttpError(429, messages.tooManyRequests, { 'Retry-After': String(admission.retryAfterS) })
+/**
+ * Charges a request worth `weight` requests to every budget that admitted it (the client's, then the
+ * project's), as if it had been that many; throws the usual 429 when one of them holds less.
+ * @example
+ * Limits.weigh(c, request.calls.length) // a batch of 20 costs 20
+ */
+export function weigh(c: Context, weight: number): void {
+  for (const admission of admitted.get(c) ?? []) {
+    const charged = admission.weigh(weight)
+    if (!charged.ok) throw tooMany(charged)
+  }
+}
+
+/** The admissions a request holds, by its context: one per budget, in the order they were taken. */
+const admitted = new WeakMap<Context, Buckets.Taken[]>()
+
+async function admit(c: Context, admission: Buckets.Admission, next: () => Promise<void>): Promise<void> {
+  if (!admission.ok) throw tooMany(admission)
+  admitted.set(c, [...(admitted.get(c) ?? []), admission])
   try {
     await next()
   } finally {
     admission.release()
   }
+}
+
+function tooMany(refusal: Buckets.Refusal): HttpError {
+  return new HttpError(429, messages.tooManyRequests, { 'Retry-After': String(refusal.retryAfterS) })
 }
 
 /**

@@ -315,4 +315,38 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    name: 'auth hardening',
+    statements: [
+      // Every wrong code, per address and purpose, kept a day: the cap on guesses across codes
+      // (features/auth/Failures.ts), which a new code does not reset.
+      `create table auth_code_failures (
+        email text not null,
+        purpose text not null,
+        failed_at bigint not null
+      )`,
+      'create index auth_code_failures_address on auth_code_failures (email, purpose, failed_at)',
+      'create index auth_code_failures_age on auth_code_failures (failed_at)',
+      // A social login is bound to the modal that began it: the HMAC of its random binding goes from the
+      // state to the handoff, and the exchange must show the binding. Logins in flight have none and could
+      // not finish: they go (10 minutes and 60 s at most).
+      'delete from auth_social_states',
+      'delete from auth_social_handoffs',
+      'alter table auth_social_states add column binding_hash text not null',
+      'alter table auth_social_handoffs add column binding_hash text not null',
+    ],
+  },
+  {
+    name: 'lower-case emails',
+    statements: [
+      // Addresses are parsed to lower case now (contract/auth.ts), so a mixed-case stored one would be a user
+      // nobody can log in as by email. Lower-cased where no other user has the same address in another case;
+      // such pairs (only seen in development data) stay as they are, the lower-case one being the one found.
+      `update users u set email = lower(u.email)
+       where u.email <> lower(u.email)
+         and not exists (select 1 from users o where o.id <> u.id and lower(o.email) = lower(u.email))`,
+      // Codes live 10 minutes: one sent to a mixed-case address is asked for again.
+      'delete from auth_codes where email <> lower(email) or new_email <> lower(new_email)',
+    ],
+  },
 ]

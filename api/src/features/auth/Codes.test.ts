@@ -3,6 +3,7 @@ import type { Database } from '../../Database.ts'
 import { databases } from '../../internal/testing.ts'
 import * as Projects from '../projects/Projects.ts'
 import * as Codes from './Codes.ts'
+import * as Failures from './Failures.ts'
 import * as Hmac from './Hmac.ts'
 import * as Users from './Users.ts'
 
@@ -105,8 +106,9 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
   it('throttles an address for 30 s per purpose, and a new code replaces the old', async () => {
     const email = fresh()
     const first = await issued(login(email))
-    expect(await login(email, start + 800)).toEqual({ ok: false, retryAfterMs: 29_200 })
-    expect(await login(email, start + Codes.cooldownMs - 1)).toEqual({ ok: false, retryAfterMs: 1 })
+    const cooling = (retryAfterMs: number) => ({ ok: false, reason: 'cooldown', retryAfterMs })
+    expect(await login(email, start + 800)).toEqual(cooling(29_200))
+    expect(await login(email, start + Codes.cooldownMs - 1)).toEqual(cooling(1))
     const user = await Users.findOrCreate(db, email, start)
     const change = Codes.issue(db, {
       email,
@@ -184,6 +186,77 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
     expect((await change(ada.id, 'change-primary')).ok).toBe(false)
     if (redeemed.ok) await Codes.release(db, redeemed.code)
     expect((await change(ada.id, 'change-primary')).ok).toBe(true)
+  })
+
+  describe('the cap on wrong codes, across codes', () => {
+    const hour = 3_600_000
+    const day = 24 * hour
+    /** Sends the address a code at `at` and tries `count` wrong ones with it; the code. */
+    const fail = async (email: string, count: number, at: number) => {
+      const { code } = await issued(login(email, at))
+      for (let i = 0; i < count; i++)
+        expect(await redeem(email, wrong(code), at + i)).toEqual({ ok: false, reason: 'invalid' })
+      return code
+    }
+    const capped = (retryAfterMs: number) => ({ ok: false, reason: 'failures', retryAfterMs })
+
+    it('is 10 wrong codes an hour and 30 a day, per address and purpose', () => {
+      expect(Failures.limits).toEqual([
+        { windowMs: hour, max: 10 },
+        { windowMs: day, max: 30 },
+      ])
+    })
+
+    it('refuses the 11th try in an hour, the right code included, and any new code until the hour is over', async () => {
+      const email = fresh()
+      const t = start + 10 * day
+      await fail(email, 4, t)
+      await fail(email, 5, t + Codes.cooldownMs)
+      // 9 so far: a third code is sent, and its first wrong try is the 10th.
+      const code = await fail(email, 1, t + 2 * Codes.cooldownMs)
+      const now = t + 2 * Codes.cooldownMs + 10
+      // The 10th latest failure, the first one at t, leaves the hour at t + 1 h.
+      expect(await redeem(email, code, now)).toEqual(capped(t + hour - now))
+      expect(await login(email, now + Codes.cooldownMs)).toEqual(capped(t + hour - now - Codes.cooldownMs))
+      expect(await login(email, t + hour - 1)).toEqual(capped(1))
+      // Other addresses, and the same address's other purposes, are not held.
+      expect((await login(fresh(), now)).ok).toBe(true)
+      const user = await Users.findOrCreate(db, email, now)
+      const change = { email, purpose: 'change-primary', projectId: 'demo', userId: user.id } as const
+      expect((await Codes.issue(db, { ...change, newEmail: fresh(), secret, now })).ok).toBe(true)
+      const next = await issued(login(email, t + hour))
+      expect((await redeem(email, next.code, t + hour)).ok).toBe(true)
+    })
+
+    it('refuses the 31st try in a day even at 10 an hour, until the day is over', async () => {
+      const email = fresh()
+      const t = start + 20 * day
+      // Three hours of 10 wrong codes each, an hour and a minute apart: never 10 within one hour.
+      const block = hour + 60_000
+      for (let k = 0; k < 3; k++) {
+        await fail(email, 5, t + k * block)
+        await fail(email, 5, t + k * block + Codes.cooldownMs)
+      }
+      const now = t + 3 * block
+      expect(await login(email, now)).toEqual(capped(t + day - now))
+      expect(await redeem(email, '000000', now)).toEqual(capped(t + day - now))
+      expect(await login(email, t + day - 1)).toEqual(capped(1))
+      expect((await login(email, t + day)).ok).toBe(true)
+      // Failures go a day after they were made, when a code is issued.
+      await issued(login(fresh(), t + 2 * day))
+      expect(await db.query('select 1 from auth_code_failures where email = $1', [email])).toEqual([])
+    })
+
+    it('counts racing wrong tries one by one against it', async () => {
+      const email = fresh()
+      const t = start + 30 * day
+      await fail(email, 5, t)
+      const code = await fail(email, 4, t + Codes.cooldownMs)
+      const now = t + Codes.cooldownMs + 10
+      const results = await Promise.all(Array.from({ length: 6 }, () => redeem(email, wrong(code), now)))
+      expect(results.filter((result) => !result.ok && result.reason === 'invalid')).toHaveLength(1)
+      expect(results.filter((result) => !result.ok && result.reason === 'failures')).toHaveLength(5)
+    })
   })
 
   it('prunes codes an hour after they expired, when it issues one', async () => {

@@ -2,10 +2,12 @@
  * One-time codes sent by email: 6 random digits, good for 10 minutes and 5 tries, for one purpose.
  * An address holds one live code per purpose (a new one replaces the old) and is sent at most one per purpose
  * every 30 s. Only the code's HMAC is stored ({@link Hmac.digest}), bound to its address and purpose, so a
- * code of one purpose never works for another.
+ * code of one purpose never works for another. Wrong codes also count against the address and purpose across
+ * codes ({@link Failures}): past the cap, it may neither try a code nor be sent one for a while.
  */
 import { randomInt } from 'node:crypto'
 import type { Database } from '../../Database.ts'
+import * as Failures from './Failures.ts'
 import * as Hmac from './Hmac.ts'
 
 /** A code is good for 10 minutes after it was sent. */
@@ -63,13 +65,17 @@ export type IssueParameters = {
 
 /**
  * A code issued: its digits (to mail, never stored) and `undo`, which puts the address's previous code back
- * and lifts the throttle when the mail could not be sent. Or how long the address must wait.
+ * and lifts the throttle when the mail could not be sent. Or how long the address must wait, and why: a
+ * code sent less than {@link cooldownMs} ago (`cooldown`), or too many wrong codes lately (`failures`).
  */
-export type Issued = { ok: true; code: string; undo(): Promise<void> } | { ok: false; retryAfterMs: number }
+export type Issued =
+  | { ok: true; code: string; undo(): Promise<void> }
+  | { ok: false; reason: 'cooldown' | 'failures'; retryAfterMs: number }
 
 /**
  * Draws a code for the address and purpose, replacing its previous one, unless one was sent less than
- * {@link cooldownMs} ago. Atomic: of racing requests for one address, one gets a code.
+ * {@link cooldownMs} ago or the address is over the cap of wrong codes ({@link Failures.limits}). Atomic: of
+ * racing requests for one address, one gets a code.
  * @example
  * const issued = await Codes.issue(db, { email, purpose: 'login', projectId, secret, now: Date.now() })
  * if (issued.ok) await mail(email, issued.code)
@@ -82,8 +88,9 @@ export async function issue(
   const code = random()
   const codeHash = hashOf(parameters.secret, purpose, email, code)
   const outcome = await db.transaction(
-    async (tx): Promise<{ retryAfterMs: number } | { previous?: CodeRow }> => {
+    async (tx): Promise<Exclude<Issued, { ok: true }> | { ok: true; previous?: CodeRow }> => {
       await tx.query('delete from auth_codes where expires_at < $1', [now - retentionMs])
+      await Failures.prune(tx, now)
       // A user's change code is their only one of its purpose, whichever address they last asked for.
       if (parameters.userId)
         await tx.query('delete from auth_codes where user_id = $1 and purpose = $2 and email <> $3', [
@@ -95,8 +102,12 @@ export async function issue(
         `select ${columns} from auth_codes where email = $1 and purpose = $2 for update`,
         [email, purpose],
       )
-      if (previous && Number(previous.sent_at) + cooldownMs > now)
-        return { retryAfterMs: Number(previous.sent_at) + cooldownMs - now }
+      const cooling = previous ? Math.max(0, Number(previous.sent_at) + cooldownMs - now) : 0
+      // Checked under the row's lock, which a wrong try holds while it counts itself.
+      const blocked = await Failures.blockedFor(tx, email, purpose, now)
+      if (blocked > 0)
+        return { ok: false, reason: 'failures', retryAfterMs: Math.max(blocked, cooling) } as const
+      if (cooling > 0) return { ok: false, reason: 'cooldown', retryAfterMs: cooling } as const
       // The condition again, for a request that raced this one to an address that had no row: it waits for
       // the other's insert, then finds it too recent.
       const written = await tx.query(
@@ -119,10 +130,11 @@ export async function issue(
           now - cooldownMs,
         ],
       )
-      return written.length > 0 ? { previous } : { retryAfterMs: cooldownMs }
+      if (written.length === 0) return { ok: false, reason: 'cooldown', retryAfterMs: cooldownMs } as const
+      return previous ? { ok: true, previous } : { ok: true }
     },
   )
-  if ('retryAfterMs' in outcome) return { ok: false, retryAfterMs: outcome.retryAfterMs }
+  if (!outcome.ok) return outcome
   return { ok: true, code, undo: () => restore(db, email, purpose, codeHash, outcome.previous) }
 }
 
@@ -170,6 +182,15 @@ export type Redeemed = {
 /** Why a code was refused: none matched (wrong, used, another project's or user's), too late, or locked. */
 export type Refusal = 'invalid' | 'expired' | 'locked'
 
+/**
+ * A code redeemed, or why not: a {@link Refusal}, or the address's wrong codes over the cap
+ * ({@link Failures.limits}), with how long it must wait.
+ */
+export type Redemption =
+  | { ok: true; code: Redeemed }
+  | { ok: false; reason: Refusal }
+  | { ok: false; reason: 'failures'; retryAfterMs: number }
+
 export type RedeemParameters = {
   purpose: Purpose
   /** A login code is found by its address; a change code by the user it was issued to. */
@@ -182,15 +203,16 @@ export type RedeemParameters = {
 
 /**
  * Uses up the code of the address (or user) and purpose when `code` is it: once, within {@link codeTtlMs},
- * before {@link maxTries} wrong ones. A wrong code counts a try. Compared in constant time; atomic, so racing
- * tries count one by one and only one can win.
+ * before {@link maxTries} wrong ones, while the address is under the cap of wrong codes (then no code is
+ * even compared, the right one included). A wrong code counts a try, and a failure of the address. Compared
+ * in constant time; atomic, so racing tries count one by one and only one can win.
  * @example
  * const redeemed = await Codes.redeem(db, { purpose: 'login', key: { email }, projectId, code, secret, now })
  */
 export async function redeem(
   db: Pick<Database, 'transaction'>,
   parameters: RedeemParameters,
-): Promise<{ ok: true; code: Redeemed } | { ok: false; reason: Refusal }> {
+): Promise<Redemption> {
   const { purpose, key, now } = parameters
   return db.transaction(async (tx) => {
     const [row] =
@@ -204,6 +226,9 @@ export async function redeem(
              order by sent_at desc limit 1 for update`,
             [key.userId, purpose],
           )
+    const email = row?.email ?? ('email' in key ? key.email : undefined)
+    const blocked = email ? await Failures.blockedFor(tx, email, purpose, now) : 0
+    if (blocked > 0) return { ok: false, reason: 'failures', retryAfterMs: blocked } as const
     if (!row || row.used_at !== null || row.project_id !== parameters.projectId)
       return { ok: false, reason: 'invalid' } as const
     if (Number(row.expires_at) <= now) return { ok: false, reason: 'expired' } as const
@@ -211,6 +236,7 @@ export async function redeem(
     const where = [row.email, purpose]
     if (!Hmac.equal(row.code_hash, hashOf(parameters.secret, purpose, row.email, parameters.code))) {
       await tx.query('update auth_codes set tries = tries + 1 where email = $1 and purpose = $2', where)
+      await Failures.record(tx, row.email, purpose, now)
       return { ok: false, reason: 'invalid' } as const
     }
     await tx.query('update auth_codes set used_at = $3 where email = $1 and purpose = $2', [...where, now])

@@ -5,9 +5,9 @@ import * as Contract from '../../contract/index.ts'
 const parse = (value: unknown) => S.parse(Contract.emailAddress, value)
 
 describe('Contract.emailAddress', () => {
-  it('takes the addresses people use, trimmed, with the domain in lower case', () => {
+  it('takes the addresses people use, trimmed, in lower case', () => {
     expect(parse('ada@example.com')).toEqual({ ok: true, value: 'ada@example.com' })
-    expect(parse(' Ada.Lovelace@Example.CO.uk ')).toEqual({ ok: true, value: 'Ada.Lovelace@example.co.uk' })
+    expect(parse(' Ada.Lovelace@Example.CO.uk ')).toEqual({ ok: true, value: 'ada.lovelace@example.co.uk' })
     expect(parse('ada@example.com\n')).toEqual({ ok: true, value: 'ada@example.com' })
     for (const address of [
       'first.last+tag@sub.domain.example',
@@ -19,6 +19,12 @@ describe('Contract.emailAddress', () => {
       "!#$%&'*+/=?^_`{|}~-@example.com",
     ])
       expect(parse(address)).toEqual({ ok: true, value: address })
+  })
+
+  it('spells one mailbox one way, whatever the case of its local part or domain', () => {
+    const spellings = ['Ada@x.test', 'ada@x.test', 'ADA@X.TEST', 'aDa@X.test']
+    for (const spelling of spellings) expect(parse(spelling)).toEqual({ ok: true, value: 'ada@x.test' })
+    expect(parse("O'Brien+Tag@Example.IE")).toEqual({ ok: true, value: "o'brien+tag@example.ie" })
   })
 
   it("refuses malformed addresses with 'Invalid email'", () => {

@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../Database.ts'
+import { migrations } from '../../internal/migrations.ts'
 import { databases } from '../../internal/testing.ts'
 import * as Projects from '../projects/Projects.ts'
 import * as Hmac from './Hmac.ts'
@@ -28,7 +29,37 @@ describe.each(databases())('email sessions and users on $engine', ({ open }) => 
       createdAt: start,
     })
     expect(await Users.findOrCreate(db, 'ada@mail.example', start + 1)).toEqual(ada)
-    expect((await Users.findOrCreate(db, 'Ada@mail.example', start)).id).not.toBe(ada.id)
+  })
+
+  it('lower-cases the stored addresses that no other user has in another case (the migration)', async () => {
+    const lowering = migrations.find((migration) => migration.name === 'lower-case emails')
+    if (!lowering) return expect.fail('no lower-case emails migration')
+    const alone = await Users.findOrCreate(db, 'Lone.Mixed@Case.example', start)
+    const pair = [
+      await Users.findOrCreate(db, 'Pair@case.example', start),
+      await Users.findOrCreate(db, 'pair@case.example', start),
+    ]
+    const twins = [
+      await Users.findOrCreate(db, 'TWIN@case.example', start),
+      await Users.findOrCreate(db, 'Twin@case.example', start),
+    ]
+    await db.query(
+      `insert into auth_codes (email, purpose, project_id, new_email, code_hash, sent_at, expires_at)
+       values ('Lone.Mixed@Case.example', 'login', 'demo', null, 'x', 0, 1),
+              ('lower@case.example', 'login', 'demo', null, 'x', 0, 1),
+              ('lower@case.example', 'change-primary', 'demo', 'New@case.example', 'x', 0, 1)`,
+    )
+    for (const statement of lowering.statements) await db.query(statement)
+    const emailOf = async (id: string) =>
+      (await db.query<{ email: string }>('select email from users where id = $1', [id]))[0]?.email
+    expect(await emailOf(alone.id)).toBe('lone.mixed@case.example')
+    // A conflict is left for a person to settle: the lower-case one is who logs in by email.
+    for (const user of [...pair, ...twins]) expect(await emailOf(user.id)).toBe(user.email)
+    expect(
+      await db.query('select email, purpose from auth_codes where email like $1 order by purpose', [
+        '%@case.example',
+      ]),
+    ).toEqual([{ email: 'lower@case.example', purpose: 'login' }])
   })
 
   it("moves a user to a free address, not to another user's", async () => {
@@ -85,6 +116,30 @@ describe.each(databases())('email sessions and users on $engine', ({ open }) => 
     const [row] = await db.query<{ revoked_at: string }>(
       'select revoked_at from auth_sessions where id = $1',
       [session.id],
+    )
+    expect(Number(row?.revoked_at)).toBe(start + 1)
+  })
+
+  it("ends the user's other sessions, in every project, and keeps the one named", async () => {
+    const user = await Users.findOrCreate(db, 'erin@mail.example', start)
+    const other = await Users.findOrCreate(db, 'frank@mail.example', start)
+    const open = (userId: string, projectId: string) =>
+      Sessions.open(db, { userId, projectId, secret, now: start })
+    const kept = await open(user.id, 'demo')
+    const sibling = await open(user.id, 'demo')
+    const elsewhere = await open(user.id, 'other')
+    const stranger = await open(other.id, 'demo')
+    await Sessions.revoke(db, sibling.session.id, start + 1)
+    await Sessions.revokeOthers(db, { userId: user.id, keep: kept.session.id, now: start + 2 })
+    const active = async ({ token, session }: Awaited<ReturnType<typeof open>>) =>
+      (await Sessions.find(db, { token, projectId: session.projectId, secret, now: start + 3 })) !== undefined
+    expect(await active(kept)).toBe(true)
+    expect(await active(sibling)).toBe(false)
+    expect(await active(elsewhere)).toBe(false)
+    expect(await active(stranger)).toBe(true)
+    const [row] = await db.query<{ revoked_at: string }>(
+      'select revoked_at from auth_sessions where id = $1',
+      [sibling.session.id],
     )
     expect(Number(row?.revoked_at)).toBe(start + 1)
   })

@@ -91,6 +91,21 @@ export async function revoke(db: Pick<Database, 'query'>, id: string, now: numbe
   await db.query('update auth_sessions set revoked_at = coalesce(revoked_at, $2) where id = $1', [id, now])
 }
 
+/**
+ * Ends every active session of the user but `keep`, in every project: what changing the email does, so that
+ * whoever held a session before (a stolen token, a shared computer) is not carried over to the new address.
+ * @example await Sessions.revokeOthers(db, { userId: user.id, keep: session.id, now: Date.now() })
+ */
+export async function revokeOthers(
+  db: Pick<Database, 'query'>,
+  parameters: { userId: string; keep: string; now: number },
+): Promise<void> {
+  await db.query(
+    'update auth_sessions set revoked_at = $3 where user_id = $1 and id <> $2 and revoked_at is null',
+    [parameters.userId, parameters.keep, parameters.now],
+  )
+}
+
 function hashOf(secret: string, token: string): string {
   return Hmac.digest(secret, 'session', token)
 }

@@ -1,7 +1,7 @@
 /**
  * Social logins in flight: what a login's start keeps for its callback (the PKCE verifier, the nonce, the
- * provider and the project) under the random `state` the provider hands back. A state works once, for its
- * own provider, for 10 minutes.
+ * provider, the project and the HMAC of the modal's binding) under the random `state` the provider hands
+ * back. A state works once, for its own provider, for 10 minutes.
  */
 import type { SocialProvider } from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
@@ -10,24 +10,28 @@ import type { Checks } from './Providers.ts'
 /** A visitor has this long at the provider (its login and consent pages) before the state is worthless. */
 const stateTtlMs = 10 * 60_000
 
-/** A login begun: its checks, and whom it is for. */
-export type Pending = Checks & { provider: SocialProvider; projectId: string }
+/**
+ * A login begun: its checks, and whom it is for. `bindingHash` is the HMAC of the random value the modal
+ * that began it holds, which the handoff carries on to the exchange (login CSRF: see `social.ts`).
+ */
+export type Pending = Checks & { provider: SocialProvider; projectId: string; bindingHash: string }
 
 /**
  * Keeps a login begun now; the expired ones go at the same time.
- * @example await States.put(db, { ...checks, provider: 'google', projectId }, Date.now())
+ * @example await States.put(db, { ...checks, provider: 'google', projectId, bindingHash }, Date.now())
  */
 export async function put(db: Pick<Database, 'query'>, pending: Pending, now: number): Promise<void> {
   await db.query('delete from auth_social_states where expires_at <= $1', [now])
   await db.query(
-    `insert into auth_social_states (state, provider, project_id, code_verifier, nonce, expires_at)
-     values ($1, $2, $3, $4, $5, $6)`,
+    `insert into auth_social_states (state, provider, project_id, code_verifier, nonce, binding_hash, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
     [
       pending.state,
       pending.provider,
       pending.projectId,
       pending.codeVerifier,
       pending.nonce ?? null,
+      pending.bindingHash,
       now + stateTtlMs,
     ],
   )
@@ -49,10 +53,11 @@ export async function take(
     project_id: string
     code_verifier: string
     nonce: string | null
+    binding_hash: string
     expires_at: string
   }>(
     `delete from auth_social_states where state = $1
-     returning provider, project_id, code_verifier, nonce, expires_at`,
+     returning provider, project_id, code_verifier, nonce, binding_hash, expires_at`,
     [state],
   )
   if (!row || row.provider !== provider || Number(row.expires_at) <= now) return undefined
@@ -62,5 +67,6 @@ export async function take(
     projectId: row.project_id,
     codeVerifier: row.code_verifier,
     nonce: row.nonce ?? undefined,
+    bindingHash: row.binding_hash,
   }
 }

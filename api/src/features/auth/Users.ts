@@ -1,7 +1,6 @@
 /**
  * The people who log in by email: one per address, created by their first login, whatever the project.
- * An address is spelled as `Contract.emailAddress` parses it (its domain in lower case), so one mailbox is
- * one user.
+ * An address is spelled as `Contract.emailAddress` parses it (lower case, whole), so one mailbox is one user.
  */
 import type { Database } from '../../Database.ts'
 

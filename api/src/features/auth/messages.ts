@@ -14,6 +14,8 @@ export const messages = {
   invalidCode: Contract.invalidCode,
   expiredCode: 'The code has expired',
   lockedCode: 'Too many wrong codes. Ask for a new one.',
+  /** The address's wrong codes over the cap (`Failures.limits`), across codes: no try and no new code. */
+  tooManyFailures: 'Too many wrong codes. Try again later.',
   invalidSession: 'Invalid session',
   emailInUse: 'This email is already in use',
   sameEmail: 'This is already your email',

@@ -21,8 +21,8 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
   let bare: Service.App
   let clock = Date.UTC(2026, 10, 22)
   let serial = 0
-  const fresh = () => `visitor${++serial}@Mail.Example`
-  const lower = (email: string) => email.replace(/@.*$/, (domain) => domain.toLowerCase())
+  const fresh = () => `Visitor${++serial}@Mail.Example`
+  const lower = (email: string) => email.toLowerCase()
 
   const emailConfig = (port: number): Config.Config => ({
     ...configOf(),
@@ -109,8 +109,8 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     const email = fresh()
     const first = await login(email)
     clock += 30_000
-    // The domain spelled otherwise is the same address.
-    const second = await login(email.replace('Mail.Example', 'MAIL.EXAMPLE'), 2)
+    // The address spelled otherwise, local part included, is the same mailbox.
+    const second = await login(email.replace('Visitor', 'VISITOR').replace('Mail.Example', 'MAIL.EXAMPLE'), 2)
     expect(second.user).toEqual(first.user)
     expect(second.token).not.toBe(first.token)
     for (const token of [first.token, second.token])
@@ -172,6 +172,56 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     expect(await post('/v1/auth/email', { email })).toEqual(sent)
     await catcher.nth(lower(email), 2)
     expect(await catcher.inbox(lower(email))).toHaveLength(2)
+  })
+
+  it('logs Ada@ and ada@ in to one user: the local part is lower-cased too', async () => {
+    const email = fresh()
+    const { user } = await login(email)
+    expect(user.email).toBe(lower(email))
+    expect(user.email).toMatch(/^visitor\d+@mail\.example$/)
+    clock += 30_000
+    expect((await login(lower(email), 2)).user).toEqual(user)
+  })
+
+  describe('the cap on wrong codes, across codes', () => {
+    const tooMany = (seconds: number) => ({
+      status: 429,
+      body: { message: 'Too many wrong codes. Try again later.' },
+      retryAfter: String(seconds),
+    })
+    const verify = (email: string, code: string) => post('/v1/auth/email/verify', { email, code })
+
+    it("answers 429 'Too many wrong codes. Try again later.' past 10 wrong codes in an hour, to the right code and to a new one", async () => {
+      const email = fresh()
+      const first = clock
+      for (const [count, tries] of [
+        [1, 4],
+        [2, 5],
+      ] as const) {
+        const code = await askCode(email, count)
+        for (let i = 0; i < tries; i++)
+          expect(await verify(email, wrong(code))).toEqual(refused(401, 'Invalid code'))
+        clock += 30_000
+      }
+      // 9 wrong codes: a third is sent, and its first wrong try is the 10th of the hour.
+      const code = await askCode(email, 3)
+      expect(await verify(email, wrong(code))).toEqual(refused(401, 'Invalid code'))
+      clock += 1_500
+      const left = (first + 3_600_000 - clock) / 1000
+      expect(await verify(email, code)).toEqual(tooMany(Math.ceil(left)))
+      clock += 30_000
+      expect(await post('/v1/auth/email', { email })).toEqual(tooMany(Math.ceil(left - 30)))
+      expect(await catcher.inbox(lower(email))).toHaveLength(3)
+      // The 30 s throttle keeps SPEC's text for everyone else.
+      const other = fresh()
+      await askCode(other)
+      expect((await post('/v1/auth/email', { email: other })).body).toEqual({
+        message: 'Please try again after 30 seconds',
+      })
+      // Once the first failure is an hour old, the address may ask again, and log in.
+      clock = first + 3_600_000
+      expect((await post('/v1/auth/email/verify', { email, code: await askCode(email, 4) })).status).toBe(200)
+    })
   })
 
   it('answers alike for an address with an account and one without', async () => {
@@ -311,6 +361,53 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       clock += 30_000
       expect((await login(next, 2)).user.id).toBe(user.id)
       expect((await login(email, 3)).user.id).not.toBe(user.id)
+    })
+
+    it("ends the user's other sessions, in every project, and keeps the one that made the change", async () => {
+      const email = fresh()
+      const kept = await login(email)
+      clock += 30_000
+      const sibling = await login(email, 2)
+      clock += 30_000
+      await post('/v1/auth/email', { email }, { projectId: 'other' })
+      const code = Catcher.codeOf(await catcher.nth(lower(email), 3))
+      const elsewhere = (await post('/v1/auth/email/verify', { email, code }, { projectId: 'other' }))
+        .body as Contract.EmailSessionAnswer
+      const next = fresh()
+      expect(await change('', { email: next }, kept.token)).toEqual(sent)
+      const primary = Catcher.codeOf(await catcher.nth(lower(email), 4))
+      expect(await change('/verify', { code: primary }, kept.token)).toEqual(sent)
+      // Until the change is made, every session stands.
+      expect((await call('/v1/auth/me', undefined, { token: sibling.token })).status).toBe(200)
+      const secondary = Catcher.codeOf(await catcher.nth(lower(next), 1))
+      expect((await change('/confirm', { code: secondary }, kept.token)).status).toBe(200)
+      const invalid = refused(401, 'Invalid session')
+      expect(await call('/v1/auth/me', undefined, { token: sibling.token })).toEqual(invalid)
+      expect(await call('/v1/auth/me', undefined, { token: elsewhere.token, projectId: 'other' })).toEqual(
+        invalid,
+      )
+      expect(await call('/v1/auth/me', undefined, { token: kept.token })).toEqual({
+        status: 200,
+        body: { user: { id: kept.user.id, email: lower(next) } },
+        retryAfter: null,
+      })
+    })
+
+    it('treats addresses that differ only in case as one: the same as yours, or in use', async () => {
+      const email = fresh()
+      const { token } = await login(email)
+      expect(await change('', { email: email.toUpperCase() }, token)).toEqual(
+        refused(400, 'This is already your email'),
+      )
+      const taken = fresh()
+      await login(taken)
+      expect(await change('', { email: taken.toUpperCase() }, token)).toEqual(sent)
+      const primary = Catcher.codeOf(await catcher.nth(lower(email), 2))
+      expect(await change('/verify', { code: primary }, token)).toEqual(sent)
+      const secondary = Catcher.codeOf(await catcher.nth(lower(taken), 2))
+      expect(await change('/confirm', { code: secondary }, token)).toEqual(
+        refused(409, 'This email is already in use'),
+      )
     })
 
     it("refuses an address another user has with 409 'This email is already in use'", async () => {

@@ -9,8 +9,10 @@
  * - Changing the email (SPEC §4: the current address's code, then the new address's), with the bearer:
  *   `POST /v1/auth/email/change` `{ email }` mails a code to the current address;
  *   `POST /v1/auth/email/change/verify` `{ code }` takes it and mails one to the new address;
- *   `POST /v1/auth/email/change/confirm` `{ code }` takes that one and moves the user → `{ user }`.
+ *   `POST /v1/auth/email/change/confirm` `{ code }` takes that one and moves the user → `{ user }`, and
+ *   ends the user's other sessions (in every project): only the session that made the change stays.
  *
+ * Addresses are lower-cased whole when parsed (`Contract.emailAddress`), so `Ada@x.test` is `ada@x.test`.
  * Error texts, each answered as `{ message }`:
  * - 400 `Invalid email`, `Invalid code` (not 6 digits), `This is already your email`.
  * - 401 `Invalid code` (wrong, used, or another project's), `The code has expired`, `Too many wrong codes.
@@ -19,6 +21,9 @@
  * - 409 `This email is already in use`.
  * - 429 `Please try again after {n} seconds` with `Retry-After: n`: a code went to the address for this
  *   purpose less than 30 s ago.
+ * - 429 `Too many wrong codes. Try again later.` with `Retry-After`: the address had 10 wrong codes for this
+ *   purpose in the last hour, or 30 in the last day, whatever the codes (`Failures.ts`); it may neither try
+ *   a code nor be sent one until the oldest of them leaves the window.
  * - 502 `The email could not be sent. Try again.`: nothing was sent and nothing is throttled.
  */
 import { type Context, Hono } from 'hono'
@@ -85,10 +90,7 @@ export function create(options: AuthOptions): Hono<Env> {
    */
   const sendCode = async (mailer: Mailer.Mailer, parameters: Omit<Codes.IssueParameters, 'now'>) => {
     const issued = await Codes.issue(db, { ...parameters, now: now() })
-    if (!issued.ok) {
-      const seconds = Math.ceil(issued.retryAfterMs / 1000)
-      throw new HttpError(429, messages.tryAgainAfter(seconds), { 'Retry-After': String(seconds) })
-    }
+    if (!issued.ok) throw tooSoon(issued)
     try {
       const mail = codeMail(parameters.purpose, issued.code, Codes.codeTtlMs / 60_000)
       await mailer.send({ to: parameters.email, ...mail })
@@ -101,6 +103,7 @@ export function create(options: AuthOptions): Hono<Env> {
 
   const redeem = async (parameters: Omit<Codes.RedeemParameters, 'now'>) => {
     const redeemed = await Codes.redeem(db, { ...parameters, now: now() })
+    if (!redeemed.ok && redeemed.reason === 'failures') throw tooSoon(redeemed)
     if (!redeemed.ok) throw new HttpError(401, refusals[redeemed.reason])
     return redeemed.code
   }
@@ -177,7 +180,7 @@ export function create(options: AuthOptions): Hono<Env> {
   })
 
   app.post('/v1/auth/email/change/confirm', async (c) => {
-    const { projectId, secret, user } = await signedIn(c)
+    const { projectId, secret, user, session } = await signedIn(c)
     const { code } = parse(Contract.emailCodeBody, await json(c))
     const secondary = await redeem({
       purpose: 'change-secondary',
@@ -189,10 +192,18 @@ export function create(options: AuthOptions): Hono<Env> {
     const changed = await Users.changeEmail(db, user.id, secondary.email)
     if (changed === 'taken') throw new HttpError(409, messages.emailInUse)
     if (!changed) throw new HttpError(401, messages.invalidSession)
+    await Sessions.revokeOthers(db, { userId: user.id, keep: session.id, now: now() })
     return c.json({ user: publicUser(changed) } satisfies Contract.EmailUserAnswer)
   })
 
   return app
+}
+
+/** The 429 of an address that must wait: SPEC's cooldown text, or the cap of wrong codes. */
+function tooSoon(wait: { reason: 'cooldown' | 'failures'; retryAfterMs: number }): HttpError {
+  const seconds = Math.ceil(wait.retryAfterMs / 1000)
+  const message = wait.reason === 'cooldown' ? messages.tryAgainAfter(seconds) : messages.tooManyFailures
+  return new HttpError(429, message, { 'Retry-After': String(seconds) })
 }
 
 /** What a user's own page may see of them. */

@@ -1,4 +1,5 @@
 import * as S from '@airlock/bridge-protocol/Shape'
+import { base64urlnopad } from '@scure/base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
@@ -26,6 +27,10 @@ describe.each(databases())('social login on $engine', ({ open }) => {
   let clock = Date.UTC(2026, 10, 22)
   let serial = 0
   const fresh = (name = 'visitor') => `${name}-${++serial}`
+  /** What a modal draws for each login: 16 random bytes, base64url (22 characters). */
+  const drawBinding = () => base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(16)))
+  /** The binding of "the" modal in these tests, the one that starts their logins. */
+  const binding = drawBinding()
 
   const configWith = (social: Config.Config['social']): Config.Config => ({
     ...configOf(),
@@ -60,7 +65,7 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     await db?.close()
   })
 
-  const start = (provider: string, { app = api, query = '?projectId=demo' } = {}) =>
+  const start = (provider: string, { app = api, query = `?projectId=demo&binding=${binding}` } = {}) =>
     app.request(`/v1/auth/social/${provider}/start${query}`)
   /** Where a redirect goes. */
   const locationOf = (response: Response) => {
@@ -68,8 +73,14 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     return new URL(response.headers.get('location') ?? '')
   }
   /** Starts a login and goes through the provider's pages; the URL it sends the browser back to. */
-  const toCallback = async (provider: Provider, login: string, options?: Oidc.SignInOptions) =>
-    Oidc.signIn(locationOf(await start(provider)).href, login, options)
+  const toCallback = async (
+    provider: Provider,
+    login: string,
+    options?: Oidc.SignInOptions & { binding?: string },
+  ) => {
+    const query = `?projectId=demo&binding=${options?.binding ?? binding}`
+    return Oidc.signIn(locationOf(await start(provider, { query })).href, login, options)
+  }
   const callback = (url: URL, provider: string = url.pathname.split('/')[4] ?? '') =>
     api.request(`/v1/auth/social/${provider}/callback${url.search}`)
   /** What the callback tells the modal's page, in its fragment. */
@@ -79,11 +90,11 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     expect(response.headers.get('cache-control')).toBe('no-store')
     return Object.fromEntries(new URLSearchParams(location.hash.slice(1)))
   }
-  const exchange = async (handoff: unknown, projectId = 'demo', app = api) => {
+  const exchange = async (handoff: unknown, projectId = 'demo', app = api, shown: unknown = binding) => {
     const response = await app.request(`/v1/auth/social/exchange?projectId=${projectId}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ handoff }),
+      body: JSON.stringify({ handoff, binding: shown }),
     })
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
@@ -187,6 +198,14 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     expect(owner.email).toBe(`${unverified}@google.test`)
   })
 
+  it('links a verified address that differs only in case to the same user: one mailbox, one user', async () => {
+    // The dev provider's address is `<login>@google.test`, spelled as the login name was typed.
+    const name = fresh('Hedy')
+    const emailUser = await Users.findOrCreate(db, `${name.toLowerCase()}@google.test`, clock)
+    const { user } = await login('google', name)
+    expect(user).toEqual({ id: emailUser.id, email: emailUser.email, provider: 'google' })
+  })
+
   it("refuses a callback whose state is unknown, used or another provider's with 400 'Invalid state'", async () => {
     const invalid = refused(400, 'Invalid state')
     const answer = async (response: Response) => ({ status: response.status, body: await response.json() })
@@ -264,6 +283,62 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     expect((await exchange(inTime)).status).toBe(200)
   })
 
+  describe('the binding to the modal that began the login (login CSRF)', () => {
+    it("opens nothing for a victim's modal that lands on an attacker's callback, and spends the handoff", async () => {
+      // The attacker begins a login from a modal of their own and signs in at the provider as themselves…
+      const attackers = drawBinding()
+      const back = await toCallback('google', fresh('mallory'), { binding: attackers })
+      // …then gets the victim's browser to open the callback: it lands on the victim's modal page.
+      const { handoff } = toModal(await callback(back))
+      expect(handoff).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      // The victim's modal shows its own binding: no session, for anyone, from then on.
+      const invalid = refused(401, 'Invalid handoff')
+      expect(await exchange(handoff, 'demo', api, binding)).toEqual(invalid)
+      expect(await exchange(handoff, 'demo', api, attackers)).toEqual(invalid)
+      expect(
+        await db.query(
+          'select 1 from auth_sessions s join users u on u.id = s.user_id where u.email like $1',
+          ['mallory-%'],
+        ),
+      ).toEqual([])
+    })
+
+    it('opens the session for the modal that began the login, with the binding it gave', async () => {
+      const own = drawBinding()
+      const name = fresh('ada')
+      const { handoff } = toModal(await callback(await toCallback('github', name, { binding: own })))
+      const answer = await exchange(handoff, 'demo', api, own)
+      expect(answer.status).toBe(200)
+      expect((answer.body as Contract.SocialSessionAnswer).user.email).toBe(`${name}@github.test`)
+    })
+
+    it("needs a binding of 22 to 64 base64url characters to start and to exchange: else 400 'Invalid binding'", async () => {
+      const invalid = refused(400, 'Invalid binding')
+      const answer = async (response: Response) => ({ status: response.status, body: await response.json() })
+      const malformed = ['', 'a'.repeat(21), 'a'.repeat(65), `${'a'.repeat(21)}=`, `${'a'.repeat(21)}+`]
+      expect(await answer(await start('google', { query: '?projectId=demo' }))).toEqual(invalid)
+      for (const bad of malformed)
+        expect(
+          await answer(
+            await start('google', { query: `?projectId=demo&binding=${encodeURIComponent(bad)}` }),
+          ),
+        ).toEqual(invalid)
+      for (const good of ['a'.repeat(22), `${'-_'.repeat(32)}`])
+        expect((await start('google', { query: `?projectId=demo&binding=${good}` })).status).toBe(302)
+      const handoff = await handoffOf('google', fresh())
+      for (const bad of [...malformed, null, 42])
+        expect(await exchange(handoff, 'demo', api, bad)).toEqual(invalid)
+      const without = await api.request('/v1/auth/social/exchange?projectId=demo', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ handoff }),
+      })
+      expect(await answer(without)).toEqual(invalid)
+      // A malformed binding is refused before the handoff is looked at: the right one still works.
+      expect((await exchange(handoff)).status).toBe(200)
+    })
+  })
+
   it("answers 404 'Unknown social provider' for a provider the configuration does not name", async () => {
     const unknown = refused(404, 'Unknown social provider')
     const answer = async (response: Response) => ({ status: response.status, body: await response.json() })
@@ -280,14 +355,17 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     const missing = await start('google', { query: '' })
     expect(missing.status).toBe(400)
     expect(await missing.json()).toEqual({ message: expect.stringContaining('projectId') })
-    expect((await start('google', { query: '?projectId=nope' })).status).toBe(403)
+    expect((await start('google', { query: `?projectId=nope&binding=${binding}` })).status).toBe(403)
     expect((await exchange('A'.repeat(43), 'nope')).status).toBe(403)
   })
 
-  it('never stores a handoff code or a session token as such', async () => {
-    const handoff = await handoffOf('google', fresh())
+  it('never stores a handoff code, a binding or a session token as such', async () => {
+    const back = await toCallback('google', fresh())
+    expect(JSON.stringify(await db.query('select * from auth_social_states'))).not.toContain(binding)
+    const handoff = toModal(await callback(back)).handoff ?? ''
     const stored = JSON.stringify(await db.query('select * from auth_social_handoffs'))
     expect(stored).not.toContain(handoff)
+    expect(stored).not.toContain(binding)
     const { token } = (await exchange(handoff)).body as Contract.SocialSessionAnswer
     expect(JSON.stringify(await db.query('select * from auth_sessions'))).not.toContain(token)
   })

@@ -1,16 +1,25 @@
 /**
  * Social login, the server's side: the modal opens a popup on `start`, the provider sends it back to
  * `callback`, and the modal's page trades the one-time code it lands with for a session.
- * - `GET /v1/auth/social/{provider}/start?projectId=…` → 302 to the provider (PKCE S256, `state`, `nonce`).
+ * - `GET /v1/auth/social/{provider}/start?projectId=…&binding=…` → 302 to the provider (PKCE S256, `state`,
+ *   `nonce`). `binding` is a random value the modal keeps (`Contract.socialBinding`); its HMAC is kept with
+ *   the state.
  * - `GET /v1/auth/social/{provider}/callback?code&state` → 302 to `{modalOrigin}/social.html#handoff=<code>`
- *   (60 s, once), or `#error=<reason>` (`Contract.socialFailures`) when the provider refused, failed or
- *   vouched for no email. A session token never travels in a URL.
- * - `POST /v1/auth/social/exchange?projectId=…` `{ handoff }` → `{ token, user: { id, email, provider,
- *   username? } }`: the same 30-day session as an email login's (`/v1/auth/me`, `/v1/auth/logout`).
+ *   (60 s, once, bound to the start's binding), or `#error=<reason>` (`Contract.socialFailures`) when the
+ *   provider refused, failed or vouched for no email. A session token never travels in a URL.
+ * - `POST /v1/auth/social/exchange?projectId=…` `{ handoff, binding }` → `{ token, user: { id, email,
+ *   provider, username? } }`: the same 30-day session as an email login's (`/v1/auth/me`, `/v1/auth/logout`).
  *
- * Error texts, each answered as `{ message }`: 400 `Invalid state` (unknown, used, expired, or another
- * provider's), 400/401 `Invalid handoff` (malformed / unknown, used, expired or another project's), 404
- * `Unknown social provider` (not one the configuration names), 404 `Social login is not configured`.
+ * The binding is what stops login CSRF: the `state` proves the callback answers a start, not that the browser
+ * bringing it is the one that started. An attacker could begin a login, sign in as themselves at the provider
+ * and make a victim's browser open the callback; the victim's modal would then be logged in to the attacker's
+ * account (and, with the embedded wallet, could fund it). The victim's modal holds another binding, so the
+ * handoff opens nothing, and is spent.
+ *
+ * Error texts, each answered as `{ message }`: 400 `Invalid binding` (missing, or not 22–64 base64url
+ * characters), 400 `Invalid state` (unknown, used, expired, or another provider's), 400/401 `Invalid handoff`
+ * (malformed / unknown, used, expired, another project's, or shown with another binding), 404 `Unknown social
+ * provider` (not one the configuration names), 404 `Social login is not configured`.
  */
 import { type Context, Hono } from 'hono'
 import type { Config } from '../../Config.ts'
@@ -20,6 +29,7 @@ import { HttpError } from '../../http/errors.ts'
 import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
 import * as Handoffs from './Handoffs.ts'
+import * as Hmac from './Hmac.ts'
 import * as Identities from './Identities.ts'
 import * as Providers from './Providers.ts'
 import * as Sessions from './Sessions.ts'
@@ -84,15 +94,16 @@ export function create(options: SocialOptions): Hono<Env> {
   }
 
   app.get('/v1/auth/social/:provider/start', async (c) => {
-    const { id, provider, callbackUrl } = providerOf(c)
-    const { project } = known(c, Contract.commonQuery)
+    const { id, provider, callbackUrl, secret } = providerOf(c)
+    const { project, binding } = known(c, Contract.socialStartQuery)
     let begun: Awaited<ReturnType<Providers.Provider['begin']>>
     try {
       begun = await provider.begin(callbackUrl)
     } catch (error) {
       return failed(c, id, 'provider_error', error)
     }
-    await States.put(db, { ...begun.checks, provider: id, projectId: project.id }, now())
+    const bindingHash = bindingHashOf(secret, binding)
+    await States.put(db, { ...begun.checks, provider: id, projectId: project.id, bindingHash }, now())
     return redirect(c, begun.url.href)
   })
 
@@ -118,6 +129,7 @@ export function create(options: SocialOptions): Hono<Env> {
       projectId: pending.projectId,
       provider: id,
       username: profile.username,
+      bindingHash: pending.bindingHash,
     }
     return toModal(c, `handoff=${await Handoffs.issue(db, handoff, { secret, now: now() })}`)
   })
@@ -126,8 +138,14 @@ export function create(options: SocialOptions): Hono<Env> {
     const { project } = known(c, Contract.commonQuery)
     if (!social) throw new HttpError(404, messages.notConfigured)
     const { secret } = social
-    const { handoff } = parse(Contract.socialExchangeBody, await json(c))
-    const login = await Handoffs.redeem(db, handoff, { projectId: project.id, secret, now: now() })
+    const { handoff, binding } = parse(Contract.socialExchangeBody, await json(c))
+    const bindingHash = bindingHashOf(secret, binding)
+    const login = await Handoffs.redeem(db, handoff, {
+      projectId: project.id,
+      bindingHash,
+      secret,
+      now: now(),
+    })
     if (!login) throw new HttpError(401, messages.invalidHandoff)
     const { token } = await Sessions.open(db, {
       userId: login.userId,
@@ -141,6 +159,11 @@ export function create(options: SocialOptions): Hono<Env> {
   })
 
   return app
+}
+
+/** A binding is kept only as its HMAC: a copy of the database does not tell what the modal holds. */
+function bindingHashOf(secret: string, binding: string): string {
+  return Hmac.digest(secret, 'social-binding', binding)
 }
 
 function isProvider(id: string): id is Contract.SocialProvider {

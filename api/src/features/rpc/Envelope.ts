@@ -7,7 +7,7 @@
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 
-/** Calls in one batch at most: a batch is one request to the rate limits, however many calls it holds. */
+/** Calls in one batch at most; each counts as a request to the rate limits. */
 export const maxBatch = 20
 
 export type Id = string | number | null
@@ -25,7 +25,7 @@ const calls = S.check(
   `expected a batch of 1..${maxBatch} calls`,
 )
 
-type Call = S.Infer<typeof call>
+export type Call = S.Infer<typeof call>
 
 /** What the client sent: `batch` says whether to answer with an array, even of one. */
 export type Request = { batch: boolean; calls: Call[] }
@@ -34,7 +34,12 @@ export type Request = { batch: boolean; calls: Call[] }
 export type Failure = { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: string } }
 
 /** The standard codes the relay answers with itself. */
-export const codes = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601 } as const
+export const codes = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+} as const
 
 export function failure(id: Id, code: number, message: string, data?: string): Failure {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } }

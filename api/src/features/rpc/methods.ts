@@ -3,7 +3,8 @@
  * transaction the visitor's wallet has already signed. Nothing that has the node sign (`eth_sendTransaction`,
  * `eth_sign`), changes its state by decree (`anvil_*`, `evm_*`, `requestAirdrop`) or keeps state for a caller
  * (filters, subscriptions) gets through: the API's nodes serve every visitor of every project, and a method
- * missing here costs a line, one too many costs the node.
+ * missing here costs a line, one too many costs the node. What an allowed method may be asked is bounded by
+ * `Params.ts`.
  */
 
 const relayed = {

@@ -2,7 +2,7 @@
 // a cycle (as in balances/routes.test.ts).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type Address, createPublicClient, createWalletClient, http, parseEther } from 'viem'
+import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../../../../devnet/src/Accounts.ts'
@@ -19,6 +19,7 @@ import { sendSol, wallet } from '../history/families/solanaTesting.ts'
 import * as Projects from '../projects/Projects.ts'
 import { maxBatch } from './Envelope.ts'
 import { messages } from './messages.ts'
+import { bounds } from './Params.ts'
 
 const evm = 'eip155:31338'
 const bitcoin = 'bip122:000000000019d6689c085ae165831e93'
@@ -26,6 +27,9 @@ const sol = { name: 'Solana', symbol: 'SOL', decimals: 9 }
 const [sender, unlocked] = Accounts.all() as [Accounts.Account, Accounts.Account]
 /** Addresses nobody has used: their balance is 0 until a test sends to them. */
 const fresh = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Address
+/** Given `PUSH1 0 CALLDATALOAD PUSH1 0 RETURN`: answers as many zero bytes as its calldata's first word says. */
+const returner = fresh(0xa1b0c)
+const mib = 1024 * 1024
 
 let anvil: Anvil.Instance
 let solana: Solana.Instance
@@ -74,6 +78,7 @@ beforeAll(async () => {
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const config = { ...configOf(chains), limits: { requestTimeoutMs: 1_000 } }
   api = await Service.listen(Service.create({ db, config }), { apiPort: 0, modalPort: 0 })
+  await direct(anvil.rpcUrl, 'anvil_setCode', [returner, '0x6000356000f3'])
 }, 60_000)
 
 afterAll(async () => {
@@ -243,6 +248,146 @@ describe('POST /v1/rpc/{chainId}', () => {
     })
     const full = Array.from({ length: maxBatch }, (_, i) => call('eth_chainId', [], i))
     expect(((await post(evm, full)).body as unknown[]).length).toBe(maxBatch)
+  })
+
+  it("refuses params that bend the node's state or make one call cost many, without asking it", async () => {
+    const invalid = (reason: string, id: string | number = 1) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32602, message: messages.invalidParams(reason) },
+    })
+    const blank = fresh(0x55)
+    const tx = { from: sender.address, to: blank }
+    // `PUSH1 0xff PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN`: anvil runs it in place of the address's no code.
+    const override = { [blank]: { code: '0x60ff60005260206000f3' } }
+    const overridden = await direct(anvil.rpcUrl, 'eth_call', [tx, 'latest', override])
+    expect(JSON.parse(overridden)).toMatchObject({ result: toHex(0xff, { size: 32 }) })
+    const noOverrides = invalid(messages.noOverrides('eth_call'))
+    expect(await post(evm, call('eth_call', [tx, 'latest', override]))).toMatchObject({
+      status: 200,
+      body: noOverrides,
+    })
+    expect((await post(evm, call('eth_call', [tx, 'latest', null, { number: '0x1' }]))).body).toEqual(
+      noOverrides,
+    )
+    expect((await post(evm, call('eth_call', [tx, 'latest', null]))).body).toMatchObject({ result: '0x' })
+    expect((await post(evm, call('eth_estimateGas', [tx, 'latest', override]))).body).toEqual(
+      invalid(messages.noOverrides('eth_estimateGas')),
+    )
+    expect((await post(evm, { ...call('eth_call'), params: { transaction: tx } })).body).toEqual(
+      invalid(messages.byPosition('eth_call')),
+    )
+    // The dead node was never asked: a refusal, not a 502.
+    expect(await post('eip155:999', call('eth_call', [tx, 'latest', override]))).toMatchObject({
+      status: 200,
+      body: noOverrides,
+    })
+
+    const calls = (n: number) =>
+      Array.from({ length: n }, () => ({ from: sender.address, to: blank, value: '0x1' }))
+    const simulate = (simulation: object) => post(evm, call('eth_simulateV1', [simulation, 'pending']))
+    const simulated = (await simulate({ blockStateCalls: [{ calls: calls(bounds.simulatedCalls) }] })).body
+    expect((simulated as { result: [{ calls: unknown[] }] }).result[0].calls).toHaveLength(8)
+    // The shape of what the modal's Send asks.
+    const send = { blockStateCalls: [{ calls: calls(1) }], traceTransfers: true, validation: true }
+    expect((await simulate(send)).body).toMatchObject({ result: [{ calls: [{ status: '0x1' }] }] })
+    const refusals: [object, string][] = [
+      [
+        { blockStateCalls: [{ calls: calls(1) }, { calls: calls(1) }] },
+        messages.atMost('eth_simulateV1', 1, 'block'),
+      ],
+      [{ blockStateCalls: [{ calls: calls(9) }] }, messages.atMost('eth_simulateV1', 8, 'calls')],
+      [
+        { blockStateCalls: [{ calls: calls(1), stateOverrides: override }] },
+        messages.noOverrides('eth_simulateV1'),
+      ],
+      // geth reads keys in any case.
+      [
+        { blockStateCalls: [{ calls: calls(1), StateOverrides: override }] },
+        messages.noOverrides('eth_simulateV1'),
+      ],
+      [
+        { blockStateCalls: [{ calls: calls(1), blockOverrides: { time: '0x1' } }] },
+        messages.noOverrides('eth_simulateV1'),
+      ],
+      [
+        { blockStateCalls: [{ calls: calls(1) }], BlockStateCalls: [] },
+        messages.noKey('eth_simulateV1', 'BlockStateCalls'),
+      ],
+    ]
+    for (const [simulation, reason] of refusals)
+      expect((await simulate(simulation)).body, JSON.stringify(simulation)).toEqual(invalid(reason))
+    expect(await balanceOf(blank)).toBe(0n)
+
+    const accounts = (n: number) =>
+      call('getMultipleAccounts', [Array(n).fill(solana.faucet), { encoding: 'base64' }])
+    const hundred = (await post(Solana.caipNetworkId, accounts(bounds.accounts))).body
+    expect((hundred as { result: { value: unknown[] } }).result.value).toHaveLength(100)
+    expect((await post(Solana.caipNetworkId, accounts(101))).body).toEqual(
+      invalid(messages.atMost('getMultipleAccounts', 100, 'keys')),
+    )
+
+    // In a batch, the others still go through.
+    const batch = (
+      await post(evm, [call('eth_chainId', [], 1), call('eth_call', [tx, 'latest', override], 2)])
+    ).body as { id: unknown }[]
+    expect(new Map(batch.map((answer) => [answer.id, answer]))).toEqual(
+      new Map<unknown, unknown>([
+        [1, { jsonrpc: '2.0', id: 1, result: '0x7a6a' }],
+        [2, invalid(messages.noOverrides('eth_call'), 2)],
+      ]),
+    )
+  })
+
+  it("answers 502 when the node's answer is over 4 MiB, and goes on relaying", async () => {
+    const returning = (bytes: number) =>
+      call('eth_call', [{ to: returner, data: toHex(bytes, { size: 32 }) }, 'latest'])
+    const under = await post(evm, returning(1.5 * mib))
+    expect(under.status).toBe(200)
+    expect((under.body as { result: Hex }).result).toHaveLength(2 + 3 * mib)
+    const tooLarge = { status: 502, body: { message: messages.answerTooLarge } }
+    expect(await post(evm, returning(2.5 * mib))).toMatchObject(tooLarge)
+    expect(await post(evm, [call('eth_chainId'), returning(2.5 * mib)])).toMatchObject(tooLarge)
+    expect((await post(evm, call('eth_chainId'))).body).toMatchObject({ result: '0x7a6a' })
+  })
+
+  it("counts each call of a batch against the client's and the project's budgets", async () => {
+    const chains = [{ id: evm, name: 'Anvil', rpcUrl: anvil.rpcUrl, nativeCurrency: ether }]
+    const batch = (n: number) =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => call('eth_chainId', [], i)))
+    for (const limits of [
+      { perClient: { burst: 30, perSecond: 0.001 } },
+      { perProject: { burst: 30, perSecond: 0.001 } },
+    ]) {
+      const limited = await Service.listen(Service.create({ db, config: { ...configOf(chains), limits } }), {
+        apiPort: 0,
+      })
+      const send = async (body: string) => {
+        const response = await fetch(`${limited.apiUrl}/v1/rpc/${evm}?projectId=demo`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        })
+        return {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          body: await response.json(),
+        }
+      }
+      try {
+        // 30 tokens: a batch of 20 leaves 10; the next batch of 20 pays 1 to come in and cannot pay its 19 more.
+        expect((await send(batch(20))).status).toBe(200)
+        expect(await send(batch(20))).toEqual({
+          status: 429,
+          retryAfter: '10000',
+          body: { message: httpMessages.tooManyRequests },
+        })
+        expect((await send(batch(9))).body).toHaveLength(9)
+        expect((await send(JSON.stringify(call('eth_chainId')))).status).toBe(429)
+      } finally {
+        await limited.stop()
+      }
+    }
   })
 
   it('refuses a body that is not a JSON-RPC request with 400 and the JSON-RPC error', async () => {

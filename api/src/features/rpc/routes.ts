@@ -1,16 +1,21 @@
 /**
  * `POST /v1/rpc/{chainId}`: JSON-RPC 2.0 relayed to an `eip155` or `solana` chain's configured RPC, for the
  * modal's Send feature, which runs in a browser and is never told the API's RPC URLs. The body is one call
- * or a batch of at most 20; the answer is the node's, as it sent it, with HTTP 200.
+ * or a batch of at most 20, each call counted as a request by the rate limits; the answer is the node's, as
+ * it sent it, with HTTP 200.
  *
  * Only the methods of `methods.ts` reach the node (reads, simulations, already-signed broadcasts); any other
  * call is answered `{ jsonrpc, id, error: { code: -32601, message: 'The Airlock API does not relay {method}' } }`
- * without asking it, and in a batch the allowed calls still go through.
+ * without asking it, and one whose params `Params.ts` refuses (overrides, a simulation of more than one block
+ * or 8 calls, more than 100 Solana accounts) `{ code: -32602, message: 'Invalid params: {reason}' }`; in a
+ * batch the other calls still go through.
  *
  * Errors: 400 with a JSON-RPC error for a body that is not JSON (-32700 `Parse error`) or not a JSON-RPC
  * request (-32600 `Invalid Request`, `data` saying what is wrong); otherwise `{ message }`: 403 without a
  * configured project, 404 for a chain the API relays nothing for (unconfigured, `bip122`, another family),
- * 502 `The RPC of {chainId} is unavailable`, 503 when the node has not answered within the request time-out.
+ * 429 when the batch's calls are more than the budgets hold, 502 `The RPC of {chainId} is unavailable` or
+ * `The node's answer is too large` (over 4 MiB), 503 when the node has not answered within the request
+ * time-out.
  */
 import { Hono } from 'hono'
 import type { Config } from '../../Config.ts'
@@ -50,6 +55,7 @@ export function create(options: RpcOptions): Hono<Env> {
     }
     const request = Envelope.parse(await c.req.text())
     if (!request.ok) return c.json(request.answer, 400)
+    Limits.weigh(c, request.value.calls.length)
     return c.body(await relay(request.value), 200, { 'Content-Type': 'application/json' })
   })
 
