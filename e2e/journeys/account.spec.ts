@@ -122,6 +122,8 @@ test('with EVM and Solana both connected, the other one is listed under "Also co
   await modal.getByRole('button', { name: `Show the EVM account: ${evm}` }).click()
   await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', evm)
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().address)).toBe(evm)
+  // The clicked row went away with the account it named: focus is on the account shown, not lost.
+  await expect(modal.locator('#account-header-title')).toBeFocused()
   await expect(also.locator('.tag')).toHaveText('Solana')
 
   // Disconnect this account: the EVM one goes, the Solana one stays and shows.
@@ -130,6 +132,7 @@ test('with EVM and Solana both connected, the other one is listed under "Also co
     'data-address',
     addresses.solana?.address as string,
   )
+  await expect(modal.locator('#account-header-title')).toBeFocused()
   expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
   await expect(modal.getByRole('region', { name: 'Also connected' })).toHaveCount(0)
   await modal.getByRole('button', { name: 'Disconnect', exact: true }).click()

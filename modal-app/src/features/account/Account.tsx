@@ -67,7 +67,13 @@ export default function Account({
         </a>
       )}
       {snapshot.otherAccounts.length > 0 && (
-        <OtherAccounts accounts={snapshot.otherAccounts} onUse={(namespace) => ui.showAccount(namespace)} />
+        <OtherAccounts
+          accounts={snapshot.otherAccounts}
+          onUse={(namespace) => {
+            ui.showAccount(namespace)
+            focusAccount()
+          }}
+        />
       )}
       {snapshot.sessionKeeping === 'offer' && (
         <div className="notice" role="status">
@@ -84,7 +90,11 @@ export default function Account({
       ) : (
         // With several accounts, Disconnect says which: this one (the others stay), or all of them.
         <>
-          <button type="button" className="row row-danger" onClick={() => void ui.disconnect('account')}>
+          <button
+            type="button"
+            className="row row-danger"
+            onClick={() => void ui.disconnect('account').then(focusAccount)}
+          >
             <span className="row-label">
               {tabTexts.disconnectAccount(texts.namespaces[account.namespace])}
             </span>
@@ -96,6 +106,14 @@ export default function Account({
       )}
     </div>
   )
+}
+
+/**
+ * Puts focus on the account now shown, after the row that was clicked went away with the account it named
+ * (keyboard users would otherwise start again from the top of the page).
+ */
+function focusAccount() {
+  requestAnimationFrame(() => document.getElementById('account-header-title')?.focus())
 }
 
 /** A list under a heading that names it, for screen readers too. */

@@ -51,11 +51,15 @@ describe('the Account header', () => {
     const html = render({ profileName: 'alice.airlock', profileImage: 'https://avatars.example/alice.png' })
     expect(html).toContain('<img class="account-avatar-image" src="https://avatars.example/alice.png" alt=""')
     expect(html).not.toContain('<svg class="account-avatar-image"')
-    expect(html).toContain('<h2 id="account-header-title" class="account-name">alice.airlock</h2>')
+    expect(html).toContain(
+      '<h2 id="account-header-title" tabindex="-1" class="account-name">alice.airlock</h2>',
+    )
   })
 
   it('heads the account for screen readers only while it has no name, without a landmark of its own', () => {
-    expect(render()).toContain('<h2 id="account-header-title" class="sr-only">Your account</h2>')
+    expect(render()).toContain(
+      '<h2 id="account-header-title" tabindex="-1" class="sr-only">Your account</h2>',
+    )
     // The card is the region; a second one named "Your account" would only repeat it.
     expect(render()).not.toContain('<section')
   })

@@ -36,7 +36,8 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
       <div className="account-header-top">
         <Avatar account={account} />
         <div className="account-identity">
-          <h2 id="account-header-title" className={profileName ? 'account-name' : 'sr-only'}>
+          {/* Focusable by script: where the clicked row goes away (another account shown), focus lands here. */}
+          <h2 id="account-header-title" tabIndex={-1} className={profileName ? 'account-name' : 'sr-only'}>
             {profileName ?? headerTexts.label}
           </h2>
           <div className="address-line">

@@ -1,6 +1,9 @@
 /**
- * The modal's {@link Chain}: JSON-RPC to the network's RPC URL when the page or the registry names one, else
- * to the Airlock API's relay for that chain (which keeps its RPC URLs to itself); Esplora through the API.
+ * The modal's {@link Chain}: JSON-RPC through the Airlock API's relay for the chain, and only for a chain the
+ * API does not serve (the relay answers 404) to the network's own RPC URL; Esplora through the API. The relay
+ * comes first because a network's URL may come from the host page (`rpcUrls`, `customNetworks`), which the
+ * modal does not trust to tell it what a transaction will do: a node of the page's choosing could show a
+ * simulation that is not what gets signed.
  */
 import type { Network } from '../../shared/Network.ts'
 import { type Chain, RpcError, SendFailure } from './Family.ts'
@@ -22,7 +25,8 @@ type Answer = { result?: unknown; error?: { code?: unknown; message?: unknown; d
 export function create(options: ChainOptions): Chain {
   const { network, endpoint } = options
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-  const rpcUrl = network.rpcUrl || endpoint(`/v1/rpc/${network.id}`)
+  const relay = endpoint(`/v1/rpc/${network.id}`)
+  let rpcUrl = relay
   const unavailable = (cause: unknown) =>
     new SendFailure('unavailable', sendTexts.unavailable(network.name), { cause })
 
@@ -37,11 +41,16 @@ export function create(options: ChainOptions): Chain {
   return {
     network,
     async rpc(method, params) {
-      const response = await send(rpcUrl, {
+      const init = {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      })
+      }
+      let response = await send(rpcUrl, init)
+      if (response.status === 404 && rpcUrl === relay && network.rpcUrl) {
+        rpcUrl = network.rpcUrl
+        response = await send(rpcUrl, init)
+      }
       let answer: Answer
       try {
         answer = (await response.json()) as Answer
