@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { urlHost } from './Process.ts'
 
 export type StartOptions = {
   /** SMTP port; 0 picks a free one. @default 1025 */
@@ -103,7 +104,8 @@ export async function start(options: StartOptions = {}): Promise<Instance> {
   let stopping: Promise<void> | undefined
   return {
     ...inbox(`http://${urlHost(host)}:${webPort}`),
-    smtp: { host: connectHost(host), port: smtpPort },
+    // The host to connect to, without the brackets an IPv6 address takes in a URL.
+    smtp: { host: urlHost(host).replace(/^\[(.*)\]$/, '$1'), port: smtpPort },
     stop: () => {
       stopping ??= maildev.stop().finally(() => rm(mailDirectory, { recursive: true, force: true }))
       return stopping
@@ -210,16 +212,4 @@ function inUse(error: unknown, host: string): Error | undefined {
   const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown }
   if (code !== 'EADDRINUSE') return undefined
   return new Error(`mail catcher port ${String(port)} on ${host} is already in use`, { cause: error })
-}
-
-/** Where a client on this machine connects when the server bound every interface. */
-function connectHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '::1'
-  return host
-}
-
-function urlHost(host: string): string {
-  const connect = connectHost(host)
-  return connect.includes(':') ? `[${connect}]` : connect
 }

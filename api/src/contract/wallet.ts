@@ -70,11 +70,9 @@ export type WalletBody = S.Infer<typeof walletBody>
 export const walletAnswer = S.object({ fingerprint: walletFingerprint, addresses: walletAddresses })
 export type WalletAnswer = S.Infer<typeof walletAnswer>
 
-/** `GET /v1/wallet`: the wallet, its auth share in clear and its recovery share still sealed. */
-export const walletSharesAnswer = S.object({
-  fingerprint: walletFingerprint,
-  addresses: walletAddresses,
-  authShare: base64(authShareMax),
-  recoveryShare: base64(recoveryShareMax),
-})
+/**
+ * `GET /v1/wallet`: the wallet, its auth share in clear and its recovery share still sealed: what `POST`
+ * stored, in the same shape.
+ */
+export const walletSharesAnswer = walletBody
 export type WalletSharesAnswer = S.Infer<typeof walletSharesAnswer>

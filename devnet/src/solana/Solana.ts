@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { type Address, getBase58Decoder } from '@solana/kit'
+import { urlHost } from '../Process.ts'
 import { Bank } from './Bank.ts'
 import * as Methods from './Methods.ts'
 import { PubSub } from './PubSub.ts'
@@ -112,10 +113,4 @@ export async function start(options: StartOptions = {}): Promise<Instance> {
     fund: (addresses, amounts) => Seed.fund(bank, keys, addresses, amounts),
     stop,
   }
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '[::1]'
-  return host.includes(':') ? `[${host}]` : host
 }
