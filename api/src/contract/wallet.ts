@@ -57,6 +57,7 @@ export type WalletAddresses = S.Infer<typeof walletAddresses>
 /**
  * `POST /v1/wallet`: a new wallet's public side, the auth share (which the API encrypts under a key of its
  * configuration), and the recovery share sealed under the visitor's passkey (which the API cannot open).
+ * `GET /v1/wallet` answers the same shape: the auth share in clear again, the recovery share still sealed.
  */
 export const walletBody = S.object({
   fingerprint: walletFingerprint,
@@ -69,10 +70,3 @@ export type WalletBody = S.Infer<typeof walletBody>
 /** `POST /v1/wallet` (201): the wallet stored. */
 export const walletAnswer = S.object({ fingerprint: walletFingerprint, addresses: walletAddresses })
 export type WalletAnswer = S.Infer<typeof walletAnswer>
-
-/**
- * `GET /v1/wallet`: the wallet, its auth share in clear and its recovery share still sealed: what `POST`
- * stored, in the same shape.
- */
-export const walletSharesAnswer = walletBody
-export type WalletSharesAnswer = S.Infer<typeof walletSharesAnswer>

@@ -82,7 +82,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     })
     const read = await get({ token })
     expect(read).toEqual({ status: 200, body: { ...made.body }, cache: 'no-store' })
-    expect(S.parse(Contract.walletSharesAnswer, read.body).ok).toBe(true)
+    expect(S.parse(Contract.walletBody, read.body).ok).toBe(true)
     expect(bytes(read.body.authShare)).toEqual(made.authShare)
     // The recovery share comes back as sealed: the passkey's key opens it, for this user and kind only.
     const sealed = bytes(read.body.recoveryShare)

@@ -105,7 +105,7 @@ export function create(options: WalletOptions): Hono<Env> {
       addresses: wallet.addresses,
       authShare: Buffer.from(authShare).toString('base64'),
       recoveryShare: Buffer.from(wallet.recoveryShare).toString('base64'),
-    } satisfies Contract.WalletSharesAnswer
+    } satisfies Contract.WalletBody
     authShare.fill(0)
     return c.json(answer)
   })
