@@ -57,6 +57,6 @@ export default defineConfig({
     // `.vite/manifest.json`: which chunks each feature loads, for `npm run bench`'s per-feature sizes.
     manifest: true,
     // The approval window is a page of its own, so the modal's first chunk carries none of it.
-    rollupOptions: { input: { index: 'index.html', approve: 'approve.html' } },
+    rollupOptions: { input: { index: 'index.html', approve: 'approve.html', social: 'social.html' } },
   },
 })

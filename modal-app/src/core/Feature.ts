@@ -102,8 +102,15 @@ const connectorTypes = [
 ] as const
 export type ConnectorType = (typeof connectorTypes)[number]
 
-/** Rows a feature adds to Connect: per group, and `last` after every group (All Wallets). */
-export type ConnectRows = Partial<Record<ConnectorType | 'last', ComponentType<ViewProps>>>
+/**
+ * Rows a feature adds to Connect: per group, `last` after every group (All Wallets), and the ways in that
+ * need no wallet (`email`, `social`), placed by {@link connectMethodOrder}.
+ */
+export type ConnectRows = Partial<Record<ConnectorType | ConnectMethod | 'last', ComponentType<ViewProps>>>
+
+/** Connect's sections: an email login, social logins, and the wallets (SPEC's `connectMethodsOrder`). */
+const connectMethods = ['email', 'social', 'wallet'] as const
+export type ConnectMethod = (typeof connectMethods)[number]
 
 // biome-ignore lint/suspicious/noExplicitAny: every view takes the merged snapshot and actions of all features.
 export type ViewProps = { snapshot: any; ui: any; rows?: readonly ConnectRows[] }
@@ -196,4 +203,16 @@ export function connectorOrder(config: Pick<Config, 'features'>): ConnectorType[
     'recommended',
   ]
   return [...new Set([...chosen, ...fallback])]
+}
+
+/**
+ * The order of Connect's sections: the host's `connectMethodsOrder`, then any it left out in SPEC's default
+ * order, email first, so that a visitor with no wallet sees a way in at once.
+ */
+export function connectMethodOrder(config: Pick<Config, 'features'>): ConnectMethod[] {
+  const asked = config.features?.connectMethodsOrder
+  const chosen = (Array.isArray(asked) ? asked : []).filter((method): method is ConnectMethod =>
+    (connectMethods as readonly string[]).includes(method),
+  )
+  return [...new Set([...chosen, ...connectMethods])]
 }

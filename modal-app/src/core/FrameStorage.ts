@@ -113,6 +113,14 @@ export function granted(): globalThis.Storage | undefined {
   return firstParty
 }
 
+/**
+ * Where a secret may be kept past this page load: the frame's own storage, else first-party storage the
+ * browser granted; undefined where only the host page could keep it, which must never see a secret.
+ */
+export function secretStore(): globalThis.Storage | undefined {
+  return local() ?? firstParty
+}
+
 /** Whether this document's backend is memory the host page keeps: the frame has no storage of its own. */
 export function denied(): boolean {
   return current?.place() === 'host'

@@ -10,7 +10,7 @@ import type { Alert, Alerts } from './Alerts.ts'
 import type { Config } from './Config.ts'
 import type * as Connection from './Connection.ts'
 import type { Connections } from './Connections.ts'
-import type { ConnectorType, Kernel } from './Feature.ts'
+import type { ConnectMethod, ConnectorType, Kernel } from './Feature.ts'
 import * as Feature from './Feature.ts'
 import type { Networks } from './Networks.ts'
 import * as Router from './Router.ts'
@@ -54,6 +54,7 @@ export type CoreSnapshot<A extends AccountInfo = AccountInfo> = {
   closable: boolean
   /** The order of Connect's groups. */
   connectorOrder: ConnectorType[]
+  connectMethods: ConnectMethod[]
 }
 
 /** The core's actions. */
@@ -94,6 +95,7 @@ type BuilderOptions = {
 export function builder(options: BuilderOptions): () => Snapshot {
   const { connections, networks, router, kernel } = options
   const connectorOrder = Feature.connectorOrder(options.config)
+  const connectMethods = Feature.connectMethodOrder(options.config)
 
   function accountInfo(namespace: Caip.Namespace, connection: Connection.Connection): AccountInfo {
     const address = connection.accounts[0]?.address ?? ''
@@ -160,6 +162,7 @@ export function builder(options: BuilderOptions): () => Snapshot {
       shake: options.shake.active(),
       closable: !Router.closeBlocked(snap.context),
       connectorOrder,
+      connectMethods,
     }
     return Object.assign(core, ...options.slices())
   }

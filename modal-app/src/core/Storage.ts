@@ -73,6 +73,9 @@ export type Storage = {
    */
   getSessionKept(): boolean
   setSessionKept(kept: boolean): void
+  /** The same for the embedded wallet's login (`connectors/embedded/runtime.ts`). */
+  getLoginKept(): boolean
+  setLoginKept(kept: boolean): void
   /** Sign-in sessions, by host origin and CAIP-10 account. */
   getSession(account: string): Schema.Session | undefined
   setSession(account: string, session: Schema.Session): void
@@ -164,6 +167,8 @@ export function create(backend: KeyValue = memory()): Storage {
     },
     getSessionKept: () => read('wcKept', S.boolean) ?? false,
     setSessionKept: (kept) => write('wcKept', kept),
+    getLoginKept: () => read('loginKept', S.boolean) ?? false,
+    setLoginKept: (kept) => write('loginKept', kept),
     getDeepLink: () => read('wcDeepLink', deepLink),
     setDeepLink: (link) => write('wcDeepLink', link),
     clearDeepLink() {

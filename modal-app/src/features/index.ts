@@ -2,6 +2,7 @@
  * The features of this build, in the order their rows appear on Connect. Adding a feature is a folder and
  * a line here; each is switched by the host's `features` option where it has a switch.
  */
+import { embedded } from '../connectors/embedded/feature.ts'
 import { type Options as WalletConnectOptions, walletConnect } from '../connectors/walletconnect/feature.ts'
 import type { Config } from '../core/Config.ts'
 import type { Feature } from '../core/Feature.ts'
@@ -20,6 +21,7 @@ export type Options = Parameters<typeof account>[0] &
 
 export function features(config: Config, options: Options = {}): Feature[] {
   const wc = config.walletConnect
+  const embeddedWallet = embedded(config)
   // Hooks run in this order. Sign-in comes first: a chain change that asks for a sign-in ends the reaction
   // there, before the account reads a balance the visitor is not signed in to see.
   return [
@@ -28,6 +30,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     networks(),
     receive(),
     send(),
+    ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc
       ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]

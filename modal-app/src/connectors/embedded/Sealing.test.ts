@@ -118,3 +118,37 @@ describe('recoveryKey', () => {
     expect(output).toEqual(prf(7))
   })
 })
+
+describe('passwordKey', () => {
+  it('opens with the same password and visitor, and with no other', async () => {
+    const sealed = await Sealing.sealShare(
+      share,
+      await Sealing.passwordKey('correct horse', 'user_alice'),
+      alice,
+    )
+    expect(
+      await Sealing.openShare(sealed, await Sealing.passwordKey('correct horse', 'user_alice'), alice),
+    ).toEqual(share)
+    for (const key of [
+      await Sealing.passwordKey('correct horsf', 'user_alice'),
+      await Sealing.passwordKey('correct horse', 'user_bob'),
+    ])
+      await expect(Sealing.openShare(sealed, key, alice)).rejects.toThrow(Sealing.SealedShareError)
+  })
+
+  it('reads a password typed in either Unicode form as one', async () => {
+    const composed = 'caf\u00e9 au lait'
+    const decomposed = 'cafe\u0301 au lait'
+    const sealed = await Sealing.sealShare(share, await Sealing.passwordKey(composed, 'user_alice'), alice)
+    expect(
+      await Sealing.openShare(sealed, await Sealing.passwordKey(decomposed, 'user_alice'), alice),
+    ).toEqual(share)
+  })
+
+  it(`refuses a password under ${Sealing.passwordMin} characters, and an empty visitor id`, async () => {
+    await expect(Sealing.passwordKey('x'.repeat(Sealing.passwordMin - 1), 'user_alice')).rejects.toThrow(
+      RangeError,
+    )
+    await expect(Sealing.passwordKey('x'.repeat(Sealing.passwordMin), '')).rejects.toThrow(RangeError)
+  })
+})

@@ -102,6 +102,41 @@ export async function recoveryKey(prfOutput: Uint8Array, userId: string): Promis
   }
 }
 
+/** The shortest recovery password taken: PBKDF2 slows each guess, it cannot make a short password long. */
+export const passwordMin = 10
+
+/**
+ * The AES-256-GCM key that seals a visitor's recovery share, from a recovery password, where no passkey can
+ * (WebAuthn refuses origins that are IP addresses, as a self-hosted modal origin may be): PBKDF2-SHA256 with
+ * 600,000 iterations (OWASP's 2023 figure) and the visitor's id in the salt, so one password used by two
+ * visitors still gives two keys and no table of guesses serves both. Its weakness, said plainly in
+ * SECURITY.md: whoever holds the API's key and database may try passwords against it.
+ * @example const key = await Sealing.passwordKey('correct horse battery', userId)
+ */
+export async function passwordKey(password: string, userId: string): Promise<CryptoKey> {
+  if (password.length < passwordMin)
+    throw new RangeError(`A recovery password has ${passwordMin} characters or more.`)
+  if (userId === '') throw new RangeError('A recovery key needs the visitor’s id.')
+  const material = encoder.encode(password.normalize('NFC'))
+  try {
+    const base = await globalThis.crypto.subtle.importKey('raw', material, 'PBKDF2', false, ['deriveKey'])
+    return await globalThis.crypto.subtle.deriveKey(
+      {
+        name: 'PBKDF2',
+        hash: 'SHA-256',
+        iterations: 600_000,
+        salt: encoder.encode(JSON.stringify(['airlock/recovery-password/v1', userId])),
+      },
+      base,
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['encrypt', 'decrypt'],
+    )
+  } finally {
+    material.fill(0)
+  }
+}
+
 const encoder = new TextEncoder()
 
 // JSON keeps the parts apart whatever characters the id holds; the version byte leads.

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { texts } from '../../shared/texts.ts'
 import { onListKeyDown } from '../../shared/ui/keys.ts'
-import type { ConnectorType, ConnectRows, ViewProps } from '../Feature.ts'
+import type { ConnectMethod, ConnectorType, ConnectRows, ViewProps } from '../Feature.ts'
 import * as FrameStorage from '../FrameStorage.ts'
 import type { CoreSnapshot, CoreUi, WalletEntry } from '../Snapshot.ts'
 import { ApproveButton, Unverified } from '../ui/Guard.tsx'
@@ -43,29 +43,70 @@ export function Connect({
           }}
         />
       )}
-      {wallets.length > 0 || rows.length > 0 ? (
-        <ul
-          className="list"
-          data-testid="wallet-list"
-          aria-label={texts.connect.walletList}
-          onKeyDown={onListKeyDown}
-          // Choosing a wallet is the click the browser wants before it grants a frame storage of its own.
-          onClickCapture={FrameStorage.request}
-        >
-          {snapshot.connectorOrder.map((type) => (
-            <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
-          ))}
-          {rows.map((group, index) => {
-            const Last = group.last
-            // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
-            return Last && <Last key={index} snapshot={snapshot} ui={ui} />
-          })}
-        </ul>
-      ) : (
-        <p className="muted">{texts.connect.noWallets}</p>
+      {snapshot.connectMethods.map((method) =>
+        method === 'wallet' ? (
+          <WalletList key={method} snapshot={snapshot} ui={ui} rows={rows} />
+        ) : (
+          <Method key={method} method={method} snapshot={snapshot} ui={ui} rows={rows} />
+        ),
       )}
     </div>
   )
+}
+
+/** The wallets: the page's, by group in the host's order, then the features' rows, All Wallets last. */
+function WalletList({
+  snapshot,
+  ui,
+  rows,
+}: {
+  snapshot: CoreSnapshot
+  ui: CoreUi
+  rows: readonly ConnectRows[]
+}) {
+  const { wallets } = snapshot
+  return wallets.length > 0 || rows.some((group) => Object.keys(group).some((key) => !ways.has(key))) ? (
+    <ul
+      className="list"
+      data-testid="wallet-list"
+      aria-label={texts.connect.walletList}
+      onKeyDown={onListKeyDown}
+      // Choosing a wallet is the click the browser wants before it grants a frame storage of its own.
+      onClickCapture={FrameStorage.request}
+    >
+      {snapshot.connectorOrder.map((type) => (
+        <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
+      ))}
+      {rows.map((group, index) => {
+        const Last = group.last
+        // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+        return Last && <Last key={index} snapshot={snapshot} ui={ui} />
+      })}
+    </ul>
+  ) : (
+    <p className="muted">{texts.connect.noWallets}</p>
+  )
+}
+
+const ways: ReadonlySet<string> = new Set<ConnectMethod>(['email', 'social'])
+
+/** A way in that needs no wallet (an email login, social logins), as the features that offer it render it. */
+function Method({
+  method,
+  snapshot,
+  ui,
+  rows,
+}: {
+  method: Exclude<ConnectMethod, 'wallet'>
+  snapshot: CoreSnapshot
+  ui: CoreUi
+  rows: readonly ConnectRows[]
+}) {
+  return rows.map((group, index) => {
+    const Rows = group[method]
+    // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+    return Rows && <Rows key={index} snapshot={snapshot} ui={ui} />
+  })
 }
 
 /** One group of Connect's list: the page's wallets for `recent` and `injected`, else the features' rows. */

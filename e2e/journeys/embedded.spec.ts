@@ -1,0 +1,215 @@
+/**
+ * The embedded wallet, end to end on two origins: an email login (the code read from the stack's mail
+ * catcher) opens a wallet whose key is split between the modal origin, the API and a recovery password; a
+ * dApp then asks it for signatures and transfers through its ordinary providers, the visitor approves each in
+ * ApproveTransaction, and the chains say what happened. A reload keeps the login; another browser recovers the
+ * same wallet with the password.
+ */
+import { createPublicKey, verify } from 'node:crypto'
+import { solanaDevnetId } from '@airlock/devnet/chains'
+import type { Browser, FrameLocator, Page } from '@playwright/test'
+import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
+import { type Address, type Hex, parseEther, toHex, verifyMessage } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { clients, expect, mailCode, request, rpc, test } from './fixtures.ts'
+
+const networks = ['eip155:31337', solanaDevnetId].join(',')
+const page$ = `/module.html?networks=${networks}`
+const password = 'a long recovery phrase'
+const solanaRpc = 'http://127.0.0.1:8899'
+
+/** Logs in by email from Connect, as a visitor types it, and waits for the recovery step or the connection. */
+async function emailLogin(page: Page, modal: FrameLocator, email: string) {
+  const asked = new Date()
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByLabel('Email').fill(email)
+  await modal.getByRole('button', { name: 'Continue with email' }).click()
+  // Typed as a visitor types it: the sixth digit sends it.
+  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+}
+
+async function choosePassword(modal: FrameLocator, keep = false) {
+  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
+  await modal.getByLabel('Repeat the recovery password').fill(password)
+  await modal.getByRole('button', { name: 'Create wallet' }).click()
+  await stay(modal, keep)
+}
+
+/**
+ * Chromium with its defaults gives a third-party frame no storage that outlives the page: the modal offers a
+ * window of its own origin to keep the login, which the visitor takes or leaves.
+ */
+async function stay(modal: FrameLocator, keep: boolean) {
+  await modal.getByRole('button', { name: keep ? 'Keep me signed in' : 'Not now' }).click()
+}
+
+async function connected(page: Page) {
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
+}
+
+async function approve(modal: FrameLocator) {
+  await modal.getByRole('button', { name: 'Approve' }).click()
+}
+
+async function freshContext(browser: Browser) {
+  const context = await browser.newContext({ baseURL: 'http://localhost:5173' })
+  const page = await context.newPage()
+  return { context, page, modal: page.frameLocator('iframe[title="Airlock"]') }
+}
+
+test('an email login opens a wallet: a signature and an ETH transfer through ApproveTransaction, on chain; a reload keeps it, another browser recovers it', async ({
+  page,
+  modal,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto(page$)
+  const email = `embedded-${Date.now()}@example.test`
+  await emailLogin(page, modal, email)
+  await choosePassword(modal, true)
+  await connected(page)
+  const accounts = await request(page, 'eth_accounts')
+  const address = (accounts.result as Address[])[0] as Address
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+
+  // personal_sign waits for the visitor, and the signature is the wallet's.
+  const signing = request(page, 'personal_sign', [toHex('Hello from the dApp'), address])
+  await expect(modal.getByText('Hello from the dApp')).toBeVisible()
+  await approve(modal)
+  const signature = (await signing).result as Hex
+  expect(await verifyMessage({ address, message: 'Hello from the dApp', signature })).toBe(true)
+
+  // A refusal is EIP-1193's 4001, and nothing is signed.
+  const refused = request(page, 'personal_sign', [toHex('Not this one'), address])
+  await modal.getByRole('button', { name: 'Reject' }).click()
+  expect((await refused).error?.code).toBe(4001)
+
+  // An ETH transfer the wallet completes (nonce, gas, fees), signs and sends: the chain has it.
+  await rpc('http://127.0.0.1:8545', 'anvil_setBalance', [address, toHex(parseEther('1'))])
+  const to = privateKeyToAccount(generatePrivateKey()).address
+  const sending = request(page, 'eth_sendTransaction', [{ from: address, to, value: toHex(parseEther('0.25')) }])
+  await expect(modal.getByText(to, { exact: false }).first()).toBeVisible()
+  await approve(modal)
+  const hash = (await sending).result as Hex
+  const receipt = await clients.a.waitForTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+  expect(receipt.from.toLowerCase()).toBe(address.toLowerCase())
+  expect(await clients.a.getBalance({ address: to })).toBe(parseEther('0.25'))
+  const fee = receipt.gasUsed * receipt.effectiveGasPrice
+  expect(await clients.a.getBalance({ address })).toBe(parseEther('0.75') - fee)
+
+  // A method no wallet should run here: SPEC's words, and 4200.
+  const disallowed = await request(page, 'debug_traceTransaction', [hash])
+  expect(disallowed.error?.code).toBe(4200)
+  await expect(modal.getByText('Action not allowed')).toBeVisible()
+
+  // After a reload, the window that kept the login hands it back in one click: no code, no password.
+  await page.reload()
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Continue with your saved login' }).click()
+  await connected(page)
+  expect((await request(page, 'eth_accounts')).result).toEqual([address])
+
+  // Another browser: the same email, then the recovery password, gives the same wallet.
+  const other = await freshContext(browser)
+  try {
+    await other.page.goto(page$)
+    const asked = new Date()
+    await other.page.evaluate(() => window.airlock?.open())
+    await other.modal.getByLabel('Email').fill(email)
+    await other.modal.getByRole('button', { name: 'Continue with email' }).click()
+    // The first browser's code went out moments ago: SPEC's throttle, in its words, until 30 s have passed.
+    const throttled = other.modal.getByText(/^Please try again after \d+ seconds$/)
+    if (await throttled.isVisible({ timeout: 2_000 }).catch(() => false)) {
+      const text = (await throttled.textContent()) ?? ''
+      const seconds = Number(/(\d+)/.exec(text)?.[1])
+      expect(seconds).toBeGreaterThan(0)
+      expect(seconds).toBeLessThanOrEqual(30)
+      await other.page.waitForTimeout(seconds * 1000 + 500)
+      await other.modal.getByRole('button', { name: 'Continue with email' }).click()
+    }
+    await other.modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+    await other.modal.getByLabel('Recovery password').fill('not the password at all')
+    await other.modal.getByRole('button', { name: 'Unlock wallet' }).click()
+    await expect(other.modal.getByText('This recovery password does not open the wallet.')).toBeVisible()
+    await other.modal.getByLabel('Recovery password').fill(password)
+    await other.modal.getByRole('button', { name: 'Unlock wallet' }).click()
+    await stay(other.modal, false)
+    await connected(other.page)
+    expect((await request(other.page, 'eth_accounts')).result).toEqual([address])
+  } finally {
+    await other.context.close()
+  }
+})
+
+test('the same wallet signs on Solana: a message and a transfer the chain confirms', async ({ page, modal }) => {
+  await page.goto(page$)
+  await emailLogin(page, modal, `solana-${Date.now()}@example.test`)
+  await choosePassword(modal)
+  await connected(page)
+
+  const connect = page.evaluate(async () => {
+    const wallet = window.airlock?.providers.solana
+    const feature = wallet?.features['standard:connect'] as {
+      connect(): Promise<{ accounts: { address: string; publicKey: Uint8Array }[] }>
+    }
+    const { accounts } = await feature.connect()
+    return { address: accounts[0]?.address ?? '', publicKey: [...(accounts[0]?.publicKey ?? [])] }
+  })
+  const { address, publicKey } = await connect
+  expect(new PublicKey(address).toBytes()).toEqual(Uint8Array.from(publicKey))
+
+  const message = 'Sign in to the dApp'
+  const signing = page.evaluate(async (text) => {
+    const wallet = window.airlock?.providers.solana
+    const feature = wallet?.features['solana:signMessage'] as {
+      signMessage(input: { account: unknown; message: Uint8Array }): Promise<{ signature: Uint8Array }[]>
+    }
+    const [signed] = await feature.signMessage({
+      account: wallet?.accounts[0],
+      message: new TextEncoder().encode(text),
+    })
+    return [...(signed?.signature ?? [])]
+  }, message)
+  await expect(modal.getByText(message)).toBeVisible()
+  await approve(modal)
+  const signature = Uint8Array.from(await signing)
+  // Ed25519 over the exact bytes, checked with Node's own crypto and the account's public key.
+  const spki = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKey)])
+  const key = createPublicKey({ key: spki, format: 'der', type: 'spki' })
+  expect(verify(null, Buffer.from(message), key, Buffer.from(signature))).toBe(true)
+
+  // A transfer signed and sent by the wallet: the chain confirms it and the receiver holds the lamports.
+  const connection = new Connection(solanaRpc, 'confirmed')
+  const funded = await connection.requestAirdrop(new PublicKey(address), 2_000_000_000)
+  await connection.confirmTransaction(funded, 'confirmed')
+  const to = Keypair.generate().publicKey
+  const { blockhash } = await connection.getLatestBlockhash()
+  const transfer = new Transaction({ feePayer: new PublicKey(address), recentBlockhash: blockhash }).add(
+    SystemProgram.transfer({ fromPubkey: new PublicKey(address), toPubkey: to, lamports: 500_000_000 }),
+  )
+  const wire = transfer.serialize({ requireAllSignatures: false })
+  const sending = page.evaluate(
+    async (bytes) => {
+      const wallet = window.airlock?.providers.solana
+      const feature = wallet?.features['solana:signAndSendTransaction'] as {
+        signAndSendTransaction(input: {
+          account: unknown
+          transaction: Uint8Array
+          chain: string
+        }): Promise<{ signature: Uint8Array }[]>
+      }
+      const [sent] = await feature.signAndSendTransaction({
+        account: wallet?.accounts[0],
+        transaction: new Uint8Array(bytes),
+        chain: wallet?.chains[0] ?? '',
+      })
+      return [...(sent?.signature ?? [])]
+    },
+    [...wire],
+  )
+  await approve(modal)
+  const sent = Uint8Array.from(await sending)
+  expect(sent).toHaveLength(64)
+  await expect.poll(() => connection.getBalance(to, 'confirmed')).toBe(500_000_000)
+})

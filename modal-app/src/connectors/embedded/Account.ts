@@ -1,0 +1,124 @@
+/**
+ * The embedded wallet's calls to the Airlock API: email login, the session, and the wallet's shares. Apart
+ * from the modal's `Api.Client` because only this connector's chunk needs them, and because these carry the
+ * session's bearer token, which nothing else in the modal may see. Each call waits at most 30 s (SPEC's
+ * connect, one-time code and social requests) and is never repeated by itself: a code or a wallet is not
+ * something to send twice.
+ */
+import * as Contract from '@airlock/api/contract'
+import { Errors } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+const timeoutMs = 30_000
+
+/** The API refused (`status`, its own message), or could not be reached (`status` 0). */
+export class AccountError extends Error {
+  override name = 'AccountError'
+  constructor(
+    message: string,
+    readonly status: number,
+    /** Seconds the API asked to wait (`Retry-After`), when it did. */
+    readonly retryAfter?: number | undefined,
+  ) {
+    super(message)
+  }
+}
+
+export type Session = { token: string; user: User }
+
+/** Who logged in: an email login's user, or a provider's, with its handle when it has one. */
+export type User = {
+  id: string
+  email: string
+  provider?: Contract.SocialProvider | undefined
+  username?: string | undefined
+}
+
+export type AccountOptions = {
+  /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */
+  endpoint(path: string): string
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined
+}
+
+export type Account = ReturnType<typeof create>
+
+/**
+ * @example
+ * const account = Account.create({ endpoint: api.endpoint })
+ * await account.sendCode('ada@example.com')
+ */
+export function create(options: AccountOptions) {
+  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
+
+  async function call<T>(
+    path: string,
+    shape: S.Shape<T>,
+    init: { body?: unknown; token?: string | undefined } = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = {}
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json'
+    if (init.token) headers.Authorization = `Bearer ${init.token}`
+    let response: Response
+    try {
+      response = await fetcher(options.endpoint(path), {
+        method: init.body === undefined ? 'GET' : 'POST',
+        headers,
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      })
+    } catch (cause) {
+      const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError'
+      throw new AccountError(timedOut ? texts.timeout : texts.unreachable, 0)
+    }
+    const answer: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) {
+      const wait = Number(response.headers.get('Retry-After'))
+      throw new AccountError(
+        Errors.messageOf(answer, `HTTP status code: ${response.status}`),
+        response.status,
+        Number.isFinite(wait) && wait > 0 ? wait : undefined,
+      )
+    }
+    const parsed = S.parse(shape, answer)
+    if (!parsed.ok) throw new AccountError(texts.unexpected, response.status)
+    return parsed.value
+  }
+
+  return {
+    /** Mails a one-time code; resolves with the seconds before another may be asked for. */
+    async sendCode(email: string): Promise<number> {
+      return (await call('/v1/auth/email', Contract.emailCodeAnswer, { body: { email } })).retryAfter
+    },
+    /** Trades the code for a session. */
+    verifyCode: (email: string, code: string): Promise<Session> =>
+      call('/v1/auth/email/verify', Contract.emailSessionAnswer, { body: { email, code } }),
+    /** The session's user: fails with 401 once the session has ended. */
+    async me(token: string): Promise<User> {
+      return (await call('/v1/auth/me', Contract.emailUserAnswer, { token })).user
+    },
+    async logout(token: string): Promise<void> {
+      await call('/v1/auth/logout', Contract.logoutAnswer, { body: {}, token })
+    },
+    /** The user's wallet (auth share in clear, recovery share sealed), or undefined before it has one. */
+    async wallet(token: string): Promise<Contract.WalletBody | undefined> {
+      try {
+        return await call('/v1/wallet', Contract.walletBody, { token })
+      } catch (error) {
+        if (error instanceof AccountError && error.status === 404 && error.message === Contract.noWallet)
+          return undefined
+        throw error
+      }
+    },
+    storeWallet: (token: string, wallet: Contract.WalletBody): Promise<Contract.WalletAnswer> =>
+      call('/v1/wallet', Contract.walletAnswer, { body: wallet, token }),
+  }
+}
+
+const texts = {
+  timeout: 'Request was aborted',
+  unreachable: 'The Airlock service could not be reached. Check your connection and try again.',
+  unexpected: 'Something went wrong',
+}

@@ -1,0 +1,93 @@
+import { useId, useState } from 'react'
+import type { CoreUi } from '../../core/Snapshot.ts'
+import { embeddedTexts as texts } from './texts.ts'
+
+/** What Connect's rows read of the embedded wallet's slice; absent until its logic has loaded. */
+type RowsSlice = {
+  embeddedWallet?: {
+    socials: readonly string[]
+    email: { sending: boolean; error?: string | undefined; restorable: boolean }
+  }
+}
+
+/** The actions the rows call (see `runtime.ts`); absent until the logic has loaded. */
+type RowsUi = CoreUi & {
+  sendEmailCode?(email: string): void
+  restoreLogin?(): void
+  socialLogin?(provider: string): void
+}
+
+/**
+ * Connect's email login: one field and a button. The address is checked by the API's own rule when sent,
+ * so the row says exactly what the API would.
+ */
+export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) {
+  const id = useId()
+  const [email, setEmail] = useState('')
+  const state = snapshot.embeddedWallet?.email
+  const busy = !ui.sendEmailCode || state?.sending === true
+  return (
+    <>
+      {state?.restorable && (
+        <button type="button" className="button email-login" onClick={() => ui.restoreLogin?.()}>
+          {texts.wallet.restore}
+        </button>
+      )}
+      <form
+        className="email-login"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          ui.sendEmailCode?.(email)
+        }}
+      >
+        <label className="label" htmlFor={`${id}-email`}>
+          {texts.email}
+        </label>
+        <input
+          id={`${id}-email`}
+          className="search"
+          data-testid="email-input"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          placeholder={texts.emailPlaceholder}
+          value={email}
+          aria-invalid={state?.error ? true : undefined}
+          aria-describedby={`${id}-error`}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <p className="error-text" role="alert" id={`${id}-error`}>
+          {state?.error ?? ''}
+        </p>
+        <button type="submit" className="button" disabled={busy} aria-busy={state?.sending || undefined}>
+          {state?.sending ? texts.sending : texts.continueWithEmail}
+        </button>
+      </form>
+    </>
+  )
+}
+
+/** Connect's social logins: one button a provider, in the host's order. */
+export function SocialRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) {
+  const socials = snapshot.embeddedWallet?.socials ?? []
+  if (socials.length === 0) return null
+  return (
+    <ul className="socials" aria-label={texts.socialList}>
+      {socials.map((provider) => (
+        <li key={provider}>
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid={`social-${provider}`}
+            disabled={!ui.socialLogin}
+            onClick={() => ui.socialLogin?.(provider)}
+          >
+            {texts.continueWith(texts.providers[provider] ?? provider)}
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}

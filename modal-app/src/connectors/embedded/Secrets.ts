@@ -1,0 +1,111 @@
+/**
+ * What the embedded wallet keeps between page loads: the login's session and this browser's share of each
+ * visitor's wallet. Secrets, so only in the modal origin's own or granted storage, never with the host page
+ * (`FrameStorage.secretStore`); where neither exists they last the page load. Kept under the page served, as
+ * the browser reported it, like the rest of the modal's state: a login on one site is not a login on another.
+ */
+import * as Contract from '@airlock/api/contract'
+import * as S from '@airlock/bridge-protocol/Shape'
+import * as FrameStorage from '../../core/FrameStorage.ts'
+import * as base64 from '../../shared/encoding/base64.ts'
+import type { Session } from './Account.ts'
+import type { ShareStore } from './Vault.ts'
+
+const sessionKey = `${FrameStorage.prefix}embedded/session`
+const shareKey = (userId: string) => `${FrameStorage.prefix}embedded/share/${encodeURIComponent(userId)}`
+
+const session = S.object({
+  token: S.string(128, 16),
+  user: S.object({
+    id: S.string(64, 1),
+    email: S.string(Contract.emailMax, 3),
+    provider: S.optional(Contract.socialProvider),
+    username: S.optional(S.string(256, 1)),
+  }),
+})
+
+export type Secrets = ShareStore & {
+  session(): Session | undefined
+  keepSession(session: Session | undefined): void
+  /** Whether they outlive the page load here; where not, a window of the modal origin may keep them. */
+  lasting(): boolean
+  /** The session and its share, for that window to keep. */
+  entries(): Record<string, string>
+  /** Takes back what that window kept. */
+  seed(entries: Record<string, string>): void
+}
+
+/**
+ * @example
+ * const secrets = Secrets.create(() => kernel.origin())
+ * secrets.keepSession(session)
+ */
+export function create(
+  origin: () => string | undefined,
+  store: () =>
+    | Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>
+    | undefined = FrameStorage.secretStore,
+): Secrets {
+  const memory = new Map<string, string>()
+  const scoped = (key: string) => {
+    const page = origin()
+    return page === undefined ? undefined : FrameStorage.scopedKey(page, key)
+  }
+  const read = (key: string) => {
+    const at = scoped(key)
+    if (at === undefined) return undefined
+    try {
+      return store()?.getItem(at) ?? memory.get(at)
+    } catch {
+      return memory.get(at)
+    }
+  }
+  const write = (key: string, value: string | undefined) => {
+    const at = scoped(key)
+    if (at === undefined) return
+    if (value === undefined) memory.delete(at)
+    else memory.set(at, value)
+    try {
+      const target = store()
+      if (value === undefined) target?.removeItem(at)
+      else target?.setItem(at, value)
+    } catch {
+      // Denied after all: memory keeps it for this page load.
+    }
+  }
+  return {
+    session: () => parseSession(read(sessionKey)),
+    keepSession: (value) => write(sessionKey, value && JSON.stringify(value)),
+    share(userId) {
+      const text = read(shareKey(userId))
+      try {
+        return text ? base64.decode(text) : undefined
+      } catch {
+        return undefined
+      }
+    },
+    keep: (userId, share) => write(shareKey(userId), base64.encode(share)),
+    lasting: () => store() !== undefined,
+    entries(): Record<string, string> {
+      const kept = parseSession(read(sessionKey))
+      const share = kept && read(shareKey(kept.user.id))
+      return kept && share ? { session: JSON.stringify(kept), share } : {}
+    },
+    seed(entries) {
+      const parsed = parseSession(entries.session)
+      if (!parsed || !entries.share) return
+      write(sessionKey, JSON.stringify(parsed))
+      write(shareKey(parsed.user.id), entries.share)
+    },
+  }
+}
+
+function parseSession(text: string | undefined): Session | undefined {
+  if (!text) return undefined
+  try {
+    const parsed = S.parse(session, JSON.parse(text))
+    return parsed.ok ? parsed.value : undefined
+  } catch {
+    return undefined
+  }
+}

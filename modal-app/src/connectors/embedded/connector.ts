@@ -1,0 +1,93 @@
+/**
+ * The embedded wallet as a connector: one wallet per namespace (EVM and Solana, SPEC's auth connector), whose
+ * key the runtime opens after a login. Reads go to the chain, unsafe requests through the visitor's approval,
+ * anything else is refused as SPEC says ('Action not allowed').
+ */
+import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
+import type { Connector, ConnectorContext } from '../Connector.ts'
+import * as Requests from './Requests.ts'
+import { embeddedTexts } from './texts.ts'
+import type { Wallet } from './Vault.ts'
+
+export const id = 'embedded'
+const rdns = 'dev.airlock.embedded'
+/** The namespaces the embedded wallet has keys for (SPEC: the auth connector supports eip155 and solana). */
+const namespaces: readonly Caip.Namespace[] = ['eip155', 'solana']
+
+const icon =
+  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="8" fill="%231f4ed8"/%3E%3Cpath d="M8 11h16v10H8z" fill="none" stroke="%23fff" stroke-width="2"/%3E%3Cpath d="m8 11 8 6 8-6" fill="none" stroke="%23fff" stroke-width="2"/%3E%3C/svg%3E'
+
+/** The embedded wallet of a namespace, as the core lists and stores wallets. */
+export function walletOf(namespace: Caip.Namespace): PageWallet {
+  return { id, namespace, name: embeddedTexts.walletName, icon, rdns, chains: [] }
+}
+
+/** What the runtime lends the connector. */
+export type Hooks = {
+  /** The wallet opened by a login in this page load, if any. */
+  wallet(): Wallet | undefined
+  /** Opens the wallet of a session kept from an earlier load; undefined when there is none to open. */
+  restore(): Promise<Wallet | undefined>
+  signOut(): Promise<void>
+  read(chainId: Caip.ChainId, request: Request): Promise<unknown>
+  /** Resolves with the request's result once the visitor approved and it was signed. */
+  approve(request: Request, chainId: Caip.ChainId): Promise<unknown>
+  notAllowed(): Promise<never>
+}
+
+export type Embedded = Connector & {
+  /** A login opened the wallet: connects it in every configured namespace it has a key for. */
+  approve(): void
+}
+
+export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
+  let restoring: Promise<Wallet | undefined> | undefined
+  const opened = async () => {
+    const now = hooks.wallet()
+    if (now) return now
+    restoring ??= hooks.restore().finally(() => {
+      restoring = undefined
+    })
+    return restoring
+  }
+
+  return {
+    id,
+    type: 'AUTH',
+    owns: (wallet) => wallet.id === id,
+    announced: false,
+    restore: (key, namespace) =>
+      key.connector === id && namespaces.includes(namespace) ? walletOf(namespace) : undefined,
+    async connect(wallet, { fallback }) {
+      const open = await opened()
+      if (!open) throw new Errors.UnauthorizedError()
+      const { namespace } = wallet
+      const chainId = fallback ?? context.networks().find((network) => network.namespace === namespace)?.id
+      if (!chainId || !namespaces.includes(namespace)) throw new Errors.UnsupportedChainError()
+      const account =
+        namespace === 'solana'
+          ? { address: open.addresses.solana, publicKey: open.solanaKey }
+          : { address: open.addresses.eip155 }
+      return { wallet, accounts: [account], chainId: chainId as Caip.ChainId }
+    },
+    async disconnect(_connection, others) {
+      // One namespace let go keeps the login for the other; the last one ends the session.
+      if (others.length === 0) await hooks.signOut()
+    },
+    async request(connection, request) {
+      const { method } = request
+      const kind = Methods.classify(method)
+      if (kind === 'disallowed') return hooks.notAllowed()
+      if (request.namespace === 'eip155' && (kind === 'safe' || method === 'eth_estimateGas'))
+        return hooks.read(connection.chainId, request)
+      if (method === 'eth_accounts') return connection.accounts.map((account) => account.address)
+      if (method === 'eth_chainId') return Caip.toHexChainId(connection.chainId)
+      if (!Requests.canSign(method)) throw new Errors.UnsupportedMethodError()
+      return hooks.approve(request, connection.chainId)
+    },
+    approve() {
+      const approvedIn = new Set(context.namespaces())
+      for (const namespace of namespaces) if (approvedIn.has(namespace)) context.approved(walletOf(namespace))
+    },
+  }
+}

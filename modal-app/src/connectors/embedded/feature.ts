@@ -1,0 +1,66 @@
+/**
+ * The embedded wallet: a way in for a visitor with no wallet. Email one-time code or a social login opens a
+ * wallet for EVM and Solana whose key is split between this browser, the Airlock API and a recovery password
+ * (SECURITY.md); dApps see an ordinary wallet. On unless the host switches `email` off and leaves no
+ * `socials`; needs the API's `endpoint`, so a modal without one leaves it out.
+ */
+import { lazy } from 'react'
+import type { Config } from '../../core/Config.ts'
+import type { Feature } from '../../core/Feature.ts'
+import { EmailRow, SocialRow } from './Rows.tsx'
+import { embeddedTexts } from './texts.ts'
+import { approveView, codeView, socialView, walletView } from './views.ts'
+
+/** SPEC's default social providers, in its order (Farcaster's login is not built yet). */
+const defaultSocials = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
+
+/** The social providers the host asked for (`features.socials`: a list, or false for none). */
+export function socialsOf(config: Pick<Config, 'features'>): string[] {
+  const asked = config.features?.socials
+  if (asked === false) return []
+  const known: readonly string[] = defaultSocials
+  return Array.isArray(asked) ? asked.filter((provider) => known.includes(provider)) : [...defaultSocials]
+}
+
+export function embedded(config: Pick<Config, 'features'>): Feature | undefined {
+  const email = config.features?.email !== false
+  const socials = socialsOf(config)
+  if (!email && socials.length === 0) return undefined
+  return {
+    id: 'embedded',
+    views: [
+      {
+        name: codeView,
+        title: () => embeddedTexts.code.title,
+        component: lazy(() => import('./EmailCode.tsx')),
+      },
+      {
+        name: socialView,
+        title: (snapshot) =>
+          embeddedTexts.social.title(
+            embeddedTexts.providers[
+              (snapshot as { embeddedWallet?: { social?: { provider: string } } }).embeddedWallet?.social
+                ?.provider ?? ''
+            ] ?? '',
+          ),
+        component: lazy(() => import('./ConnectingSocial.tsx')),
+      },
+      {
+        name: walletView,
+        title: (snapshot) =>
+          embeddedTexts.wallet.title[
+            (snapshot as { embeddedWallet?: { recovery?: { mode: 'create' | 'recover' | 'keep' } } })
+              .embeddedWallet?.recovery?.mode ?? 'create'
+          ],
+        component: lazy(() => import('./Recovery.tsx')),
+      },
+      {
+        name: approveView,
+        title: () => 'Approve',
+        component: lazy(() => import('./ApproveTransaction.tsx')),
+      },
+    ],
+    connectRows: { ...(email ? { email: EmailRow } : {}), ...(socials.length ? { social: SocialRow } : {}) },
+    load: async (kernel) => (await import('./runtime.ts')).setup(kernel, { socials }),
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * The embedded wallet's logic: the email and social logins, opening or creating the wallet behind them, and
+ * the connector that serves dApps' requests with it, each unsafe one through ApproveTransaction.
+ */
+import * as Contract from '@airlock/api/contract'
+import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+import * as Approval from '../../core/approval/Approval.ts'
+import type { Kernel, Runtime } from '../../core/Feature.ts'
+import * as Account from './Account.ts'
+import { connector, type Embedded } from './connector.ts'
+import { describe } from './Describe.ts'
+import * as Requests from './Requests.ts'
+import * as Sealing from './Sealing.ts'
+import * as Secrets from './Secrets.ts'
+import * as Social from './Social.ts'
+import { embeddedTexts as texts } from './texts.ts'
+import * as Vault from './Vault.ts'
+import { approveView, codeView, socialView, walletView } from './views.ts'
+
+/** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
+const notAllowedDelayMs = 300
+
+type Pending = {
+  request: Request
+  chainId: Caip.ChainId
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+export function setup(kernel: Kernel, options: { socials: readonly string[] }): Runtime {
+  const endpoint = kernel.api.endpoint
+  if (!endpoint) return {}
+  const account = Account.create({ endpoint })
+  const secrets = Secrets.create(kernel.origin)
+  const rpc = Requests.relay(endpoint)
+
+  let wallet: Vault.Wallet | undefined
+  let session: Account.Session | undefined
+  let email = { sending: false, error: undefined as string | undefined, address: '', retryAt: 0 }
+  let code = {
+    verifying: false,
+    error: undefined as string | undefined,
+    notice: undefined as string | undefined,
+  }
+  let social: { provider: string; error?: string | undefined } | undefined
+  let recovery:
+    | {
+        mode: 'create' | 'recover' | 'keep'
+        busy: boolean
+        error?: string | undefined
+        stored?: Contract.WalletBody
+      }
+    | undefined
+  /** A login a window of the modal origin keeps from an earlier page load, which a click brings back. */
+  let restorable = false
+  let opening = false
+  /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
+  let socialAbort: AbortController | undefined
+  const queue: Pending[] = []
+  let approval = { busy: false, error: undefined as string | undefined, openedForIt: false }
+  let embeddedConnector: Embedded | undefined
+
+  const changed = () => kernel.changed()
+  const go = (view: string) =>
+    kernel.router.send(kernel.router.view() === view ? { type: 'REPLACE', view } : { type: 'PUSH', view })
+
+  /** The login succeeded: the wallet is opened, or the visitor is asked for its recovery password. */
+  async function loggedIn(next: Account.Session) {
+    session = next
+    secrets.keepSession(next)
+    opening = true
+    changed()
+    try {
+      const found = await Vault.find({ account, store: secrets }, next)
+      if (found.kind === 'open') return ready(found.wallet)
+      recovery =
+        found.kind === 'create'
+          ? { mode: 'create', busy: false }
+          : { mode: 'recover', busy: false, stored: found.stored }
+      kernel.router.send({ type: 'REPLACE', view: walletView })
+    } catch (error) {
+      console.error('[airlock]', texts.initFailed, error)
+      failed(error instanceof Account.AccountError ? error.message : texts.initFailed)
+    } finally {
+      opening = false
+      changed()
+    }
+  }
+
+  /** Tells the visitor in the view they are on, and forgets a session that cannot open a wallet. */
+  function failed(message: string) {
+    const view = kernel.router.view()
+    if (view === socialView && social) social = { ...social, error: message }
+    else if (view === walletView && recovery) recovery = { ...recovery, error: message, busy: false }
+    else code = { ...code, verifying: false, error: message }
+    kernel.shake()
+  }
+
+  /**
+   * The wallet is open. Where this frame may keep nothing past the page load (third-party storage blocked),
+   * the visitor is first offered a window of the modal origin to keep the login, as WalletConnect sessions are.
+   */
+  function ready(opened: Vault.Wallet) {
+    wallet = opened
+    if (!secrets.lasting() && !kernel.storage.getLoginKept()) {
+      recovery = { mode: 'keep', busy: false }
+      if (kernel.router.view() !== walletView) kernel.router.send({ type: 'REPLACE', view: walletView })
+      return changed()
+    }
+    connect()
+  }
+
+  function connect() {
+    recovery = undefined
+    embeddedConnector?.approve()
+  }
+
+  /** In the click: the window keeps (or, without `put`, hands back) the login; resolves with what it keeps. */
+  async function keepWindow(put?: Record<string, string>) {
+    const origin = kernel.origin()
+    if (!origin) return undefined
+    try {
+      return await Approval.keep({ scope: `embedded ${origin}`, ...(put ? { put } : {}) })
+    } catch {
+      return undefined
+    }
+  }
+
+  function sendCode(address: string, resend: boolean) {
+    const parsed = S.parse(Contract.emailAddress, address)
+    if (!parsed.ok) {
+      email = { ...email, error: Contract.invalidEmail }
+      return changed()
+    }
+    const wait = Math.ceil((email.retryAt - kernel.now()) / 1000)
+    // SPEC's 30 s cooldown, said before the API has to: the API holds the same line.
+    if (parsed.value === email.address && wait > 0) {
+      const error = `Please try again after ${wait} seconds`
+      if (resend) code = { ...code, error, notice: undefined }
+      else email = { ...email, error }
+      return changed()
+    }
+    email = { ...email, sending: true, error: undefined }
+    changed()
+    account.sendCode(parsed.value).then(
+      (seconds) => {
+        email = {
+          sending: false,
+          error: undefined,
+          address: parsed.value,
+          retryAt: kernel.now() + seconds * 1000,
+        }
+        code = { verifying: false, error: undefined, notice: resend ? texts.code.resent : undefined }
+        if (!resend) go(codeView)
+        changed()
+      },
+      (error: unknown) => {
+        const message = error instanceof Account.AccountError ? error.message : texts.unavailable
+        if (error instanceof Account.AccountError && error.retryAfter)
+          email.retryAt = kernel.now() + error.retryAfter * 1000
+        email = { ...email, sending: false, error: resend ? undefined : message }
+        if (resend) code = { ...code, error: message, notice: undefined }
+        changed()
+      },
+    )
+  }
+
+  const rejectAll = (error: unknown) => {
+    for (const pending of queue.splice(0)) pending.reject(error)
+  }
+
+  /** The request at the head was answered: the next one shows, or the modal goes back to where it was. */
+  function settled() {
+    queue.shift()
+    approval = { ...approval, busy: false, error: undefined }
+    if (queue.length > 0) return changed()
+    if (kernel.router.view() === approveView)
+      kernel.router.send(approval.openedForIt ? { type: 'CLOSE', force: true } : { type: 'BACK' })
+    changed()
+  }
+
+  kernel.addConnector((context) => {
+    embeddedConnector = connector(context, {
+      wallet: () => wallet,
+      async restore() {
+        const kept = secrets.session()
+        if (!kept) return undefined
+        session = kept
+        try {
+          const found = await Vault.find({ account, store: secrets }, kept)
+          if (found.kind === 'open') wallet = found.wallet
+          return wallet
+        } catch (error) {
+          // An ended session (401) is forgotten; anything else may pass, so the next load tries again.
+          if (error instanceof Account.AccountError && error.status === 401) secrets.keepSession(undefined)
+          throw error
+        }
+      },
+      async signOut() {
+        const token = session?.token
+        session = undefined
+        wallet = undefined
+        secrets.keepSession(undefined)
+        rejectAll(new Errors.DisconnectedError())
+        // The session ends on this side whatever the API says; SPEC waits for it at most 3 s.
+        if (token)
+          await Promise.race([account.logout(token).catch(() => {}), new Promise((r) => setTimeout(r, 3000))])
+      },
+      read: (chainId, request) => rpc(chainId, request.method, request.params ?? []),
+      approve(request, chainId) {
+        return new Promise((resolve, reject) => {
+          queue.push({ request, chainId, resolve, reject })
+          if (queue.length > 1) return changed()
+          approval = { busy: false, error: undefined, openedForIt: !kernel.router.isOpen() }
+          if (approval.openedForIt) kernel.router.send({ type: 'OPEN', view: approveView })
+          else kernel.router.send({ type: 'PUSH', view: approveView })
+          changed()
+        })
+      },
+      notAllowed() {
+        console.error(Methods.notAllowedLog)
+        if (!kernel.router.isOpen()) kernel.router.send({ type: 'OPEN' })
+        return new Promise((_, reject) =>
+          setTimeout(() => {
+            kernel.snackbar.show('error', Methods.notAllowed)
+            reject(new Errors.UnsupportedMethodError(Methods.notAllowed))
+          }, notAllowedDelayMs),
+        )
+      },
+    })
+    return embeddedConnector
+  })
+
+  return {
+    snapshot: () => {
+      const head = queue[0]
+      return {
+        embeddedWallet: {
+          socials: options.socials,
+          email: { sending: email.sending, error: email.error, restorable },
+          code: { ...code, email: email.address, retryAt: email.retryAt, opening },
+          social: social && { ...social, opening },
+          recovery: recovery && {
+            mode: recovery.mode,
+            busy: recovery.busy || opening,
+            error: recovery.error,
+            min: Sealing.passwordMin,
+          },
+          user: session?.user,
+          approval: head && {
+            origin: kernel.origin() ?? '',
+            description: describe(head.request, kernel.configured(head.chainId)),
+            busy: approval.busy,
+            error: approval.error,
+            pending: queue.length,
+          },
+        },
+      }
+    },
+    ui: {
+      sendEmailCode: (address: string) => sendCode(address.trim(), false),
+      resendEmailCode: () => sendCode(email.address, true),
+      async verifyEmailCode(value: string) {
+        if (code.verifying) return
+        const parsed = S.parse(Contract.oneTimeCode, value)
+        if (!parsed.ok) {
+          code = { ...code, error: Contract.invalidCode }
+          return changed()
+        }
+        code = { verifying: true, error: undefined, notice: undefined }
+        changed()
+        try {
+          const next = await account.verifyCode(email.address, parsed.value)
+          code = { ...code, verifying: false }
+          await loggedIn({ token: next.token, user: next.user })
+        } catch (error) {
+          failed(error instanceof Account.AccountError ? error.message : texts.unavailable)
+          changed()
+        }
+      },
+      // Called in the click: the provider's window opens only then.
+      socialLogin(provider: string) {
+        const parsed = S.parse(Contract.socialProvider, provider)
+        if (!parsed.ok) return
+        social = { provider: parsed.value }
+        socialAbort?.abort()
+        socialAbort = new AbortController()
+        const login = Social.login(parsed.value, { endpoint, signal: socialAbort.signal })
+        go(socialView)
+        changed()
+        login.then(
+          (answer) => loggedIn({ token: answer.token, user: answer.user }),
+          (error: unknown) => {
+            if (error instanceof Social.SocialLoginError && error.reason === 'cancelled') return
+            social = { provider: parsed.value, error: Errors.messageOf(error, texts.initFailed) }
+            changed()
+          },
+        )
+      },
+      async submitRecovery(password: string) {
+        if (!recovery || !session || recovery.busy) return
+        const current = recovery
+        recovery = { ...current, busy: true, error: undefined }
+        changed()
+        try {
+          const opened =
+            current.mode === 'create'
+              ? await Vault.create({ account, store: secrets }, session, password)
+              : await Vault.recover(
+                  { store: secrets },
+                  session,
+                  current.stored as Contract.WalletBody,
+                  password,
+                )
+          ready(opened)
+        } catch (error) {
+          const message =
+            error instanceof Vault.WrongPasswordError
+              ? texts.wallet.wrong
+              : error instanceof Account.AccountError
+                ? error.message
+                : texts.initFailed
+          if (!(error instanceof Vault.WrongPasswordError))
+            console.error('[airlock]', texts.initFailed, error)
+          recovery = { ...current, busy: false, error: message }
+          kernel.shake()
+        }
+        changed()
+      },
+      // In the click, as the window may only open there.
+      keepLogin(keep: boolean) {
+        if (recovery?.mode !== 'keep' || recovery.busy) return
+        if (!keep) return connect()
+        recovery = { ...recovery, busy: true }
+        changed()
+        void keepWindow(secrets.entries()).then((entries) => {
+          if (entries?.session) kernel.storage.setLoginKept(true)
+          else kernel.snackbar.show('error', texts.wallet.notKept)
+          connect()
+          changed()
+        })
+      },
+      restoreLogin() {
+        if (!restorable) return
+        restorable = false
+        changed()
+        void keepWindow().then((entries) => {
+          if (!entries?.session) {
+            kernel.storage.setLoginKept(false)
+            kernel.snackbar.show('error', texts.wallet.notKept)
+            return changed()
+          }
+          secrets.seed(entries)
+          const kept = secrets.session()
+          if (kept) void loggedIn(kept)
+        })
+      },
+      async approveRequest() {
+        const head = queue[0]
+        if (!head || approval.busy) return
+        if (!wallet) {
+          head.reject(new Errors.UnauthorizedError())
+          return settled()
+        }
+        approval = { ...approval, busy: true, error: undefined }
+        changed()
+        try {
+          head.resolve(await Requests.sign(wallet, head.request, head.chainId, rpc))
+          if (Methods.isTransaction(head.request.method)) kernel.transacted(head.request.namespace)
+        } catch (error) {
+          // SPEC: on error the request fails and the stack moves on; the visitor is told what the chain said.
+          head.reject(error)
+          kernel.snackbar.show('error', Errors.messageOf(error, 'Something went wrong'))
+        }
+        settled()
+      },
+      rejectRequest() {
+        const head = queue[0]
+        if (!head || approval.busy) return
+        head.reject(new Errors.UserRejectedRequestError())
+        settled()
+      },
+    },
+    back(view) {
+      if (view === socialView) {
+        socialAbort?.abort()
+        social = undefined
+      }
+      if (view === approveView && queue[0] && !approval.busy) {
+        queue[0].reject(new Errors.UserRejectedRequestError())
+        queue.shift()
+      }
+    },
+    settled() {
+      restorable = !secrets.lasting() && kernel.storage.getLoginKept() && !wallet
+      if (restorable) changed()
+    },
+    closed() {
+      // SPEC: closing the modal with requests still waiting rejects them.
+      rejectAll(new Errors.UserRejectedRequestError())
+      socialAbort?.abort()
+      social = undefined
+    },
+  }
+}
