@@ -75,6 +75,18 @@ export const session = S.object({
 export type Session = S.Infer<typeof session>
 
 /** What the modal tells the host about itself; the host mirrors it read-only. */
+/**
+ * Who logged in to the embedded wallet (SPEC's embedded user): the email, the provider's handle, and how they
+ * logged in. Present only while that wallet is connected.
+ */
+const user = S.object({
+  email: S.optional(S.string(254, 3)),
+  username: S.optional(S.string(256, 1)),
+  authProvider: S.picklist(['email', 'google', 'github', 'apple', 'facebook', 'x', 'discord']),
+  /** The account kind the wallet connects with: a plain key today (smart accounts come with their issue). */
+  preferredAccountType: S.picklist(['eoa', 'smartAccount']),
+})
+
 export const state = S.object({
   open: S.boolean,
   view,
@@ -89,6 +101,7 @@ export const state = S.object({
   }),
   /** The active account's sign-in session, when sign-in is on and it signed in. */
   session: S.optional(session),
+  user: S.optional(user),
 })
 export type State = S.Infer<typeof state>
 export type NamespaceState = S.Infer<typeof namespaceState>

@@ -28,9 +28,10 @@ export function relay(
   fetcher: typeof fetch = globalThis.fetch.bind(globalThis),
 ): Rpc {
   return async (chainId, method, params) => {
-    let answer: { result?: unknown; error?: unknown }
+    let response: Response
+    let answer: { result?: unknown; error?: unknown } | null | undefined
     try {
-      const response = await fetcher(endpoint(`/v1/rpc/${chainId}`), {
+      response = await fetcher(endpoint(`/v1/rpc/${chainId}`), {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         credentials: 'omit',
@@ -47,7 +48,11 @@ export function relay(
       const message = typeof wire.message === 'string' ? wire.message : Errors.messages[-32603]
       throw new Errors.BaseError(code, message, { data: wire.data })
     }
-    return answer?.result
+    // The API's own refusals (404 for a chain it does not relay, 429, 502, 503) are `{ message }`, not
+    // JSON-RPC: without a result there is no answer, and a send must not pass for one.
+    if (!response.ok || typeof answer !== 'object' || answer === null || !('result' in answer))
+      throw new Errors.InternalError(Errors.messageOf(answer, `The ${chainId} node could not be reached.`))
+    return answer.result
   }
 }
 
@@ -132,7 +137,7 @@ export async function sign(
       // EIP-712: a signature for another chain's domain could be replayed there; the wallet signs only its own.
       if (
         domainChain !== undefined &&
-        BigInt(domainChain as string | number) !== BigInt(Caip.parseChainId(chainId).reference)
+        chainIdOf(domainChain) !== BigInt(Caip.parseChainId(chainId).reference)
       )
         throw new Errors.InvalidParamsError('The typed data names another chain than the wallet’s.')
       return wallet.withSecret((secret) => Signing.signEvmTypedData(secret, definition))
@@ -198,6 +203,14 @@ async function solanaSigned(wallet: Wallet, transaction: Uint8Array): Promise<Ui
 
 function pick(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => record[key] !== undefined).map((key) => [key, record[key]]))
+}
+
+/** A domain's chainId as EIP-712 dApps write it (a number, decimal or 0x text); undefined for anything else. */
+function chainIdOf(value: unknown): bigint | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined
+  return typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)
+    ? BigInt(value)
+    : undefined
 }
 
 /** `eth_signTypedData_v4`'s second parameter: the JSON text of EIP-712 typed data (some dApps pass the object). */

@@ -44,26 +44,34 @@ export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) 
         <label className="label" htmlFor={`${id}-email`}>
           {texts.email}
         </label>
-        <input
-          id={`${id}-email`}
-          className="search"
-          data-testid="email-input"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          placeholder={texts.emailPlaceholder}
-          value={email}
-          aria-invalid={state?.error ? true : undefined}
-          aria-describedby={`${id}-error`}
-          onChange={(event) => setEmail(event.target.value)}
-        />
+        <div className="email-field">
+          <input
+            id={`${id}-email`}
+            className="search"
+            data-testid="email-input"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            spellCheck={false}
+            placeholder={texts.emailPlaceholder}
+            value={email}
+            aria-invalid={state?.error ? true : undefined}
+            aria-describedby={`${id}-error`}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <button
+            type="submit"
+            className="button"
+            aria-label={texts.continueWithEmail}
+            disabled={busy}
+            aria-busy={state?.sending || undefined}
+          >
+            {state?.sending ? texts.sending : texts.continue}
+          </button>
+        </div>
         <p className="error-text" role="alert" id={`${id}-error`}>
           {state?.error ?? ''}
         </p>
-        <button type="submit" className="button" disabled={busy} aria-busy={state?.sending || undefined}>
-          {state?.sending ? texts.sending : texts.continueWithEmail}
-        </button>
       </form>
     </>
   )
@@ -81,10 +89,11 @@ export function SocialRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi })
             type="button"
             className="button button-secondary"
             data-testid={`social-${provider}`}
+            aria-label={texts.continueWith(texts.providers[provider] ?? provider)}
             disabled={!ui.socialLogin}
             onClick={() => ui.socialLogin?.(provider)}
           >
-            {texts.continueWith(texts.providers[provider] ?? provider)}
+            {texts.providers[provider] ?? provider}
           </button>
         </li>
       ))}

@@ -46,7 +46,8 @@ export function create(
     | Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>
     | undefined = FrameStorage.secretStore,
 ): Secrets {
-  const memory = new Map<string, string>()
+  /** What this page load wrote and the storage refused (undefined: removed): it wins over the storage. */
+  const memory = new Map<string, string | undefined>()
   const scoped = (key: string) => {
     const page = origin()
     return page === undefined ? undefined : FrameStorage.scopedKey(page, key)
@@ -54,23 +55,25 @@ export function create(
   const read = (key: string) => {
     const at = scoped(key)
     if (at === undefined) return undefined
+    if (memory.has(at)) return memory.get(at)
     try {
-      return store()?.getItem(at) ?? memory.get(at)
+      return store()?.getItem(at) ?? undefined
     } catch {
-      return memory.get(at)
+      return undefined
     }
   }
   const write = (key: string, value: string | undefined) => {
     const at = scoped(key)
     if (at === undefined) return
-    if (value === undefined) memory.delete(at)
-    else memory.set(at, value)
     try {
       const target = store()
-      if (value === undefined) target?.removeItem(at)
-      else target?.setItem(at, value)
+      if (!target) throw new Error('No storage for this frame.')
+      if (value === undefined) target.removeItem(at)
+      else target.setItem(at, value)
+      memory.delete(at)
     } catch {
-      // Denied after all: memory keeps it for this page load.
+      // Denied, full, or none at all: memory keeps it for this page load.
+      memory.set(at, value)
     }
   }
   return {

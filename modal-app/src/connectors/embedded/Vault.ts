@@ -56,7 +56,13 @@ export async function find({ account, store }: VaultOptions, session: Session): 
   const kept = store.share(session.user.id)
   // A share kept for an earlier wallet of this id, or altered, is not used: the password recovers.
   if (!kept || !sameTag(kept, auth)) return { kind: 'recover', stored }
-  return { kind: 'open', wallet: await opened(stored, kept, auth) }
+  try {
+    return { kind: 'open', wallet: await opened(stored, kept, auth) }
+  } catch (error) {
+    // The wallet's tag on bytes that do not rebuild it (altered, or the auth share itself): the password recovers.
+    if (error instanceof Shares.ShareMismatchError) return { kind: 'recover', stored }
+    throw error
+  }
 }
 
 /** Creates the visitor's wallet, its recovery share sealed under `password`. */

@@ -8,7 +8,7 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as Approval from '../../core/approval/Approval.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
-import { connector, type Embedded } from './connector.ts'
+import { connector, type Embedded, id as walletId } from './connector.ts'
 import { describe } from './Describe.ts'
 import * as Requests from './Requests.ts'
 import * as Sealing from './Sealing.ts'
@@ -390,6 +390,21 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       if (view === approveView && queue[0] && !approval.busy) {
         queue[0].reject(new Errors.UserRejectedRequestError())
         queue.shift()
+      }
+    },
+    state() {
+      const connected = (['eip155', 'solana'] as const).some(
+        (ns) => kernel.connectionOf(ns)?.wallet.id === walletId,
+      )
+      if (!connected || !session) return {}
+      const { user } = session
+      return {
+        user: {
+          email: user.email,
+          ...(user.username ? { username: user.username } : {}),
+          authProvider: user.provider ?? 'email',
+          preferredAccountType: 'eoa',
+        },
       }
     },
     settled() {

@@ -5,6 +5,7 @@ export const embeddedTexts = {
   email: 'Email',
   emailPlaceholder: 'you@example.com',
   continueWithEmail: 'Continue with email',
+  continue: 'Continue',
   sending: 'Sending…',
   socialList: 'Continue with a social account',
   continueWith: (provider: string) => `Continue with ${provider}`,
