@@ -1,5 +1,6 @@
 import type { ViewProps } from '../../core/Feature.ts'
-import { embeddedTexts as texts } from './texts.ts'
+import { embeddedTexts } from './texts.ts'
+import { viewTexts as texts } from './viewTexts.ts'
 
 /** While the provider's window is open: what to do there, and, when it failed, why and a way to try again. */
 export default function ConnectingSocial({ snapshot, ui }: ViewProps) {
@@ -7,7 +8,7 @@ export default function ConnectingSocial({ snapshot, ui }: ViewProps) {
     | { provider: string; error?: string; opening: boolean }
     | undefined
   if (!social) return null
-  const name = texts.providers[social.provider] ?? social.provider
+  const name = embeddedTexts.providers[social.provider] ?? social.provider
   return (
     <div className="view">
       {social.error ? (

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { ViewProps } from '../../core/Feature.ts'
-import { embeddedTexts as texts } from './texts.ts'
+import { viewTexts as texts } from './viewTexts.ts'
 
 type RecoverySlice = {
   mode: 'create' | 'recover' | 'keep'

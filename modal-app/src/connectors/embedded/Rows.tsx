@@ -30,7 +30,7 @@ export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) 
     <>
       {state?.restorable && (
         <button type="button" className="button email-login" onClick={() => ui.restoreLogin?.()}>
-          {texts.wallet.restore}
+          {texts.restore}
         </button>
       )}
       <form

@@ -6,8 +6,8 @@
 import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
 import type { Connector, ConnectorContext } from '../Connector.ts'
 import * as Requests from './Requests.ts'
-import { embeddedTexts } from './texts.ts'
 import type { Wallet } from './Vault.ts'
+import { viewTexts } from './viewTexts.ts'
 
 export const id = 'embedded'
 const rdns = 'dev.airlock.embedded'
@@ -19,7 +19,7 @@ const icon =
 
 /** The embedded wallet of a namespace, as the core lists and stores wallets. */
 export function walletOf(namespace: Caip.Namespace): PageWallet {
-  return { id, namespace, name: embeddedTexts.walletName, icon, rdns, chains: [] }
+  return { id, namespace, name: viewTexts.walletName, icon, rdns, chains: [] }
 }
 
 /** What the runtime lends the connector. */

@@ -31,13 +31,13 @@ export function embedded(config: Pick<Config, 'features'>): Feature | undefined 
     views: [
       {
         name: codeView,
-        title: () => embeddedTexts.code.title,
+        title: () => embeddedTexts.codeTitle,
         component: lazy(() => import('./EmailCode.tsx')),
       },
       {
         name: socialView,
         title: (snapshot) =>
-          embeddedTexts.social.title(
+          embeddedTexts.continueWith(
             embeddedTexts.providers[
               (snapshot as { embeddedWallet?: { social?: { provider: string } } }).embeddedWallet?.social
                 ?.provider ?? ''
@@ -48,7 +48,7 @@ export function embedded(config: Pick<Config, 'features'>): Feature | undefined 
       {
         name: walletView,
         title: (snapshot) =>
-          embeddedTexts.wallet.title[
+          embeddedTexts.walletTitle[
             (snapshot as { embeddedWallet?: { recovery?: { mode: 'create' | 'recover' | 'keep' } } })
               .embeddedWallet?.recovery?.mode ?? 'create'
           ],

@@ -3,30 +3,20 @@
  * the connector that serves dApps' requests with it, each unsafe one through ApproveTransaction.
  */
 import * as Contract from '@airlock/api/contract'
-import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
+import { Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import * as Approval from '../../core/approval/Approval.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
+import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
-import { describe } from './Describe.ts'
 import * as Requests from './Requests.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
-import { embeddedTexts as texts } from './texts.ts'
 import * as Vault from './Vault.ts'
 import { approveView, codeView, socialView, walletView } from './views.ts'
-
-/** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
-const notAllowedDelayMs = 300
-
-type Pending = {
-  request: Request
-  chainId: Caip.ChainId
-  resolve(value: unknown): void
-  reject(error: unknown): void
-}
+import { viewTexts as texts } from './viewTexts.ts'
 
 export function setup(kernel: Kernel, options: { socials: readonly string[] }): Runtime {
   const endpoint = kernel.api.endpoint
@@ -57,8 +47,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let opening = false
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let socialAbort: AbortController | undefined
-  const queue: Pending[] = []
-  let approval = { busy: false, error: undefined as string | undefined, openedForIt: false }
+  const approvals = Approvals.create(kernel, (pending) => {
+    if (!wallet) return Promise.reject(new Errors.UnauthorizedError())
+    return Requests.sign(wallet, pending.request, pending.chainId, rpc)
+  })
   let embeddedConnector: Embedded | undefined
 
   const changed = () => kernel.changed()
@@ -166,20 +158,6 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     )
   }
 
-  const rejectAll = (error: unknown) => {
-    for (const pending of queue.splice(0)) pending.reject(error)
-  }
-
-  /** The request at the head was answered: the next one shows, or the modal goes back to where it was. */
-  function settled() {
-    queue.shift()
-    approval = { ...approval, busy: false, error: undefined }
-    if (queue.length > 0) return changed()
-    if (kernel.router.view() === approveView)
-      kernel.router.send(approval.openedForIt ? { type: 'CLOSE', force: true } : { type: 'BACK' })
-    changed()
-  }
-
   kernel.addConnector((context) => {
     embeddedConnector = connector(context, {
       wallet: () => wallet,
@@ -202,39 +180,20 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         session = undefined
         wallet = undefined
         secrets.keepSession(undefined)
-        rejectAll(new Errors.DisconnectedError())
+        approvals.rejectAll(new Errors.DisconnectedError())
         // The session ends on this side whatever the API says; SPEC waits for it at most 3 s.
         if (token)
           await Promise.race([account.logout(token).catch(() => {}), new Promise((r) => setTimeout(r, 3000))])
       },
       read: (chainId, request) => rpc(chainId, request.method, request.params ?? []),
-      approve(request, chainId) {
-        return new Promise((resolve, reject) => {
-          queue.push({ request, chainId, resolve, reject })
-          if (queue.length > 1) return changed()
-          approval = { busy: false, error: undefined, openedForIt: !kernel.router.isOpen() }
-          if (approval.openedForIt) kernel.router.send({ type: 'OPEN', view: approveView })
-          else kernel.router.send({ type: 'PUSH', view: approveView })
-          changed()
-        })
-      },
-      notAllowed() {
-        console.error(Methods.notAllowedLog)
-        if (!kernel.router.isOpen()) kernel.router.send({ type: 'OPEN' })
-        return new Promise((_, reject) =>
-          setTimeout(() => {
-            kernel.snackbar.show('error', Methods.notAllowed)
-            reject(new Errors.UnsupportedMethodError(Methods.notAllowed))
-          }, notAllowedDelayMs),
-        )
-      },
+      approve: approvals.ask,
+      notAllowed: approvals.notAllowed,
     })
     return embeddedConnector
   })
 
   return {
     snapshot: () => {
-      const head = queue[0]
       return {
         embeddedWallet: {
           socials: options.socials,
@@ -248,13 +207,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
             min: Sealing.passwordMin,
           },
           user: session?.user,
-          approval: head && {
-            origin: kernel.origin() ?? '',
-            description: describe(head.request, kernel.configured(head.chainId)),
-            busy: approval.busy,
-            error: approval.error,
-            pending: queue.length,
-          },
+          approval: approvals.slice(),
         },
       }
     },
@@ -356,41 +309,15 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           if (kept) void loggedIn(kept)
         })
       },
-      async approveRequest() {
-        const head = queue[0]
-        if (!head || approval.busy) return
-        if (!wallet) {
-          head.reject(new Errors.UnauthorizedError())
-          return settled()
-        }
-        approval = { ...approval, busy: true, error: undefined }
-        changed()
-        try {
-          head.resolve(await Requests.sign(wallet, head.request, head.chainId, rpc))
-          if (Methods.isTransaction(head.request.method)) kernel.transacted(head.request.namespace)
-        } catch (error) {
-          // SPEC: on error the request fails and the stack moves on; the visitor is told what the chain said.
-          head.reject(error)
-          kernel.snackbar.show('error', Errors.messageOf(error, 'Something went wrong'))
-        }
-        settled()
-      },
-      rejectRequest() {
-        const head = queue[0]
-        if (!head || approval.busy) return
-        head.reject(new Errors.UserRejectedRequestError())
-        settled()
-      },
+      approveRequest: approvals.approve,
+      rejectRequest: approvals.reject,
     },
     back(view) {
       if (view === socialView) {
         socialAbort?.abort()
         social = undefined
       }
-      if (view === approveView && queue[0] && !approval.busy) {
-        queue[0].reject(new Errors.UserRejectedRequestError())
-        queue.shift()
-      }
+      if (view === approveView) approvals.rejectAll(new Errors.UserRejectedRequestError())
     },
     state() {
       const connected = (['eip155', 'solana'] as const).some(
@@ -413,7 +340,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     },
     closed() {
       // SPEC: closing the modal with requests still waiting rejects them.
-      rejectAll(new Errors.UserRejectedRequestError())
+      approvals.rejectAll(new Errors.UserRejectedRequestError())
       socialAbort?.abort()
       social = undefined
     },

@@ -1,6 +1,8 @@
-/** The embedded wallet's texts: its Connect rows (first chunk) and its views. */
+/**
+ * The embedded wallet's texts that the first chunk carries: Connect's rows and the views' headings. The views'
+ * own texts load with them (`viewTexts.ts`).
+ */
 export const embeddedTexts = {
-  walletName: 'Airlock wallet',
   approveTitle: 'Approve Transaction',
   email: 'Email',
   emailPlaceholder: 'you@example.com',
@@ -17,42 +19,7 @@ export const embeddedTexts = {
     x: 'X',
     discord: 'Discord',
   } as Record<string, string>,
-  code: {
-    title: 'Confirm email',
-    sent: (email: string) => `Enter the 6-digit code sent to ${email}.`,
-    label: 'Code',
-    verifying: 'Checking the code…',
-    resend: 'Resend code',
-    resendIn: (seconds: number) => `Resend code in ${seconds} s`,
-    resent: 'A new code is on its way.',
-    mailHint: 'It expires in 10 minutes. Check your spam folder if it does not arrive.',
-  },
-  social: {
-    title: (provider: string) => `Continue with ${provider}`,
-    waiting: (provider: string) => `Finish logging in with ${provider} in the window that opened.`,
-    retry: 'Try again',
-  },
-  wallet: {
-    opening: 'Opening your wallet…',
-    title: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },
-    createIntro:
-      'Choose a recovery password. You will need it to use this wallet on another browser; Airlock cannot reset it.',
-    recoverIntro: 'This browser does not know your wallet yet. Enter the recovery password you chose.',
-    password: 'Recovery password',
-    confirm: 'Repeat the recovery password',
-    tooShort: (min: number) => `Use at least ${min} characters.`,
-    mismatch: 'The two passwords differ.',
-    wrong: 'This recovery password does not open the wallet.',
-    create: 'Create wallet',
-    recover: 'Unlock wallet',
-    working: 'Working…',
-    keepIntro:
-      'This browser keeps nothing for Airlock inside other sites. A window of Airlock can keep your login, so you stay signed in here.',
-    keep: 'Keep me signed in',
-    notNow: 'Not now',
-    notKept: 'The login could not be kept: the window was blocked or closed.',
-    restore: 'Continue with your saved login',
-  },
-  initFailed: 'A problem occurred while trying initialize authentication',
-  unavailable: 'Unable to load email login dependency',
+  codeTitle: 'Confirm email',
+  walletTitle: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },
+  restore: 'Continue with your saved login',
 }

@@ -1,0 +1,112 @@
+/**
+ * The embedded wallet's requests waiting for the visitor: ApproveTransaction shows the first, and each is
+ * answered in turn (SPEC's transaction stack). The modal opens for a request that finds it closed and closes
+ * again once the last is answered; otherwise the view is pushed and popped. Leaving the view or closing the
+ * modal rejects everything that waits (4001); a disallowed method shows 'Action not allowed' 300 ms after the
+ * modal opens for it, then rejects (4200).
+ */
+import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
+import type { Kernel } from '../../core/Feature.ts'
+import { type Approval, describe } from './Describe.ts'
+import { approveView } from './views.ts'
+
+/** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
+const notAllowedDelayMs = 300
+
+export type Pending = {
+  request: Request
+  chainId: Caip.ChainId
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+export type Approvals = ReturnType<typeof create>
+
+/**
+ * @example
+ * const approvals = Approvals.create(kernel, (pending) => Requests.sign(wallet, pending.request, pending.chainId, rpc))
+ * connector.request = (c, request) => approvals.ask(request, c.chainId)
+ */
+export function create(
+  kernel: Pick<Kernel, 'router' | 'changed' | 'origin' | 'configured' | 'snackbar' | 'transacted'>,
+  sign: (pending: Pending) => Promise<unknown>,
+) {
+  const queue: Pending[] = []
+  let busy = false
+  let openedForIt = false
+
+  /** The request at the head was answered: the next one shows, or the modal goes back to where it was. */
+  function next() {
+    queue.shift()
+    busy = false
+    if (queue.length === 0 && kernel.router.view() === approveView)
+      kernel.router.send(openedForIt ? { type: 'CLOSE', force: true } : { type: 'BACK' })
+    kernel.changed()
+  }
+
+  const rejectAll = (error: unknown) => {
+    for (const pending of queue.splice(0)) pending.reject(error)
+    busy = false
+  }
+
+  return {
+    /** Resolves with the request's result once the visitor approved and it was signed. */
+    ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
+      return new Promise((resolve, reject) => {
+        queue.push({ request, chainId, resolve, reject })
+        if (queue.length === 1) {
+          openedForIt = !kernel.router.isOpen()
+          kernel.router.send(
+            openedForIt ? { type: 'OPEN', view: approveView } : { type: 'PUSH', view: approveView },
+          )
+        }
+        kernel.changed()
+      })
+    },
+    notAllowed(): Promise<never> {
+      console.error(Methods.notAllowedLog)
+      if (!kernel.router.isOpen()) kernel.router.send({ type: 'OPEN' })
+      return new Promise((_, reject) =>
+        setTimeout(() => {
+          kernel.snackbar.show('error', Methods.notAllowed)
+          reject(new Errors.UnsupportedMethodError(Methods.notAllowed))
+        }, notAllowedDelayMs),
+      )
+    },
+    /** What ApproveTransaction shows. */
+    slice(): Approval | undefined {
+      const head = queue[0]
+      return (
+        head && {
+          origin: kernel.origin() ?? '',
+          description: describe(head.request, kernel.configured(head.chainId)),
+          busy,
+          pending: queue.length,
+        }
+      )
+    },
+    async approve() {
+      const head = queue[0]
+      if (!head || busy) return
+      busy = true
+      kernel.changed()
+      try {
+        head.resolve(await sign(head))
+        if (Methods.isTransaction(head.request.method)) kernel.transacted(head.request.namespace)
+      } catch (error) {
+        // SPEC: on error the request fails and the stack moves on; the visitor is told what the chain said.
+        head.reject(error)
+        kernel.snackbar.show('error', Errors.messageOf(error, 'Something went wrong'))
+      }
+      next()
+    },
+    reject() {
+      const head = queue[0]
+      if (!head || busy) return
+      head.reject(new Errors.UserRejectedRequestError())
+      next()
+    },
+    /** The visitor left the view or closed the modal: nothing that waited is signed. */
+    rejectAll,
+  }
+}

@@ -1,0 +1,38 @@
+/** The embedded wallet's texts in its views and messages, loaded with them. */
+export const viewTexts = {
+  walletName: 'Airlock wallet',
+  code: {
+    sent: (email: string) => `Enter the 6-digit code sent to ${email}.`,
+    label: 'Code',
+    verifying: 'Checking the code…',
+    resend: 'Resend code',
+    resendIn: (seconds: number) => `Resend code in ${seconds} s`,
+    resent: 'A new code is on its way.',
+    mailHint: 'It expires in 10 minutes. Check your spam folder if it does not arrive.',
+  },
+  social: {
+    waiting: (provider: string) => `Finish logging in with ${provider} in the window that opened.`,
+    retry: 'Try again',
+  },
+  wallet: {
+    opening: 'Opening your wallet…',
+    createIntro:
+      'Choose a recovery password. You will need it to use this wallet on another browser; Airlock cannot reset it.',
+    recoverIntro: 'This browser does not know your wallet yet. Enter the recovery password you chose.',
+    password: 'Recovery password',
+    confirm: 'Repeat the recovery password',
+    tooShort: (min: number) => `Use at least ${min} characters.`,
+    mismatch: 'The two passwords differ.',
+    wrong: 'This recovery password does not open the wallet.',
+    create: 'Create wallet',
+    recover: 'Unlock wallet',
+    working: 'Working…',
+    keepIntro:
+      'This browser keeps nothing for Airlock inside other sites. A window of Airlock can keep your login, so you stay signed in here.',
+    keep: 'Keep me signed in',
+    notNow: 'Not now',
+    notKept: 'The login could not be kept: the window was blocked or closed.',
+  },
+  initFailed: 'A problem occurred while trying initialize authentication',
+  unavailable: 'Unable to load email login dependency',
+}
