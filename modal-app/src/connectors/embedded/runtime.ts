@@ -14,13 +14,15 @@ import * as Requests from './Requests.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
+import { embeddedTexts } from './texts.ts'
 import * as Vault from './Vault.ts'
 import { approveView, codeView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
-export function setup(kernel: Kernel, options: { socials: readonly string[] }): Runtime {
+/** The logic, or undefined where it cannot run: a modal with no API to log in with. */
+export function setup(kernel: Kernel, options: { socials: readonly string[] }): Runtime | undefined {
   const endpoint = kernel.api.endpoint
-  if (!endpoint) return {}
+  if (!endpoint) return undefined
   const account = Account.create({ endpoint })
   const secrets = Secrets.create(kernel.origin)
   const rpc = Requests.relay(endpoint)
@@ -148,7 +150,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         changed()
       },
       (error: unknown) => {
-        const message = error instanceof Account.AccountError ? error.message : texts.unavailable
+        const message = error instanceof Account.AccountError ? error.message : embeddedTexts.unavailable
         if (error instanceof Account.AccountError && error.retryAfter)
           email.retryAt = kernel.now() + error.retryAfter * 1000
         email = { ...email, sending: false, error: resend ? undefined : message }
@@ -228,7 +230,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           code = { ...code, verifying: false }
           await loggedIn({ token: next.token, user: next.user })
         } catch (error) {
-          failed(error instanceof Account.AccountError ? error.message : texts.unavailable)
+          failed(error instanceof Account.AccountError ? error.message : embeddedTexts.unavailable)
           changed()
         }
       },

@@ -22,4 +22,5 @@ export const embeddedTexts = {
   codeTitle: 'Confirm email',
   walletTitle: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },
   restore: 'Continue with your saved login',
+  unavailable: 'Unable to load email login dependency',
 }

@@ -34,5 +34,4 @@ export const viewTexts = {
     notKept: 'The login could not be kept: the window was blocked or closed.',
   },
   initFailed: 'A problem occurred while trying initialize authentication',
-  unavailable: 'Unable to load email login dependency',
 }

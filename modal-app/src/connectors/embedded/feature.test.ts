@@ -1,0 +1,43 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { Kernel } from '../../core/Feature.ts'
+import { embedded, socialsOf } from './feature.ts'
+
+describe('the embedded wallet feature', () => {
+  it('is on by default, with SPEC’s social providers in its order', () => {
+    expect(embedded({})?.connectRows).toEqual({ email: expect.any(Function), social: expect.any(Function) })
+    expect(socialsOf({})).toEqual(['google', 'x', 'discord', 'github', 'apple', 'facebook'])
+  })
+
+  it('follows the host: socials picked or off, email off, and nothing at all when both are', () => {
+    expect(socialsOf({ features: { socials: ['github', 'myspace', 'google'] } })).toEqual([
+      'github',
+      'google',
+    ])
+    expect(socialsOf({ features: { socials: false } })).toEqual([])
+    expect(Object.keys(embedded({ features: { email: false } })?.connectRows ?? {})).toEqual(['social'])
+    expect(Object.keys(embedded({ features: { socials: false } })?.connectRows ?? {})).toEqual(['email'])
+    expect(embedded({ features: { email: false, socials: false } })).toBeUndefined()
+  })
+
+  it('says SPEC’s words when its logic cannot load, and leaves the rows without actions', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const feature = embedded({}, () => Promise.reject(new Error('chunk 404')))
+    const runtime = await feature?.load({ api: {} } as unknown as Kernel)
+    expect(runtime?.ui).toBeUndefined()
+    expect(runtime?.snapshot?.()).toEqual({
+      embeddedWallet: {
+        socials: [],
+        email: { sending: false, error: 'Unable to load email login dependency', restorable: false },
+      },
+    })
+    expect(error).toHaveBeenCalled()
+    error.mockRestore()
+  })
+
+  it('says the same in a modal with no API to log in with', async () => {
+    const runtime = await embedded({})?.load({ api: {} } as unknown as Kernel)
+    expect(runtime?.snapshot?.()).toMatchObject({
+      embeddedWallet: { email: { error: 'Unable to load email login dependency' } },
+    })
+  })
+})
