@@ -33,6 +33,8 @@ export type Secrets = ShareStore & {
   entries(): Record<string, string>
   /** Takes back what that window kept. */
   seed(entries: Record<string, string>): void
+  /** Drops the session and this browser's share of the visitor's wallet: the password opens it next time. */
+  forget(userId: string): void
 }
 
 /**
@@ -88,6 +90,10 @@ export function create(
       }
     },
     keep: (userId, share) => write(shareKey(userId), base64.encode(share)),
+    forget(userId) {
+      write(shareKey(userId), undefined)
+      write(sessionKey, undefined)
+    },
     lasting: () => store() !== undefined,
     entries(): Record<string, string> {
       const kept = parseSession(read(sessionKey))

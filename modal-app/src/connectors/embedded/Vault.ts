@@ -19,6 +19,14 @@ export type ShareStore = {
   keep(userId: string, share: Uint8Array): void
 }
 
+/**
+ * The wallet's recovery phrase (BIP-39, 24 words), for the visitor to write down: with it any wallet rebuilds
+ * these accounts, with no Airlock involved.
+ */
+export function phraseOf(wallet: Wallet): Promise<string> {
+  return wallet.withSecret(async (secret) => Keys.mnemonicOf(secret))
+}
+
 /** An opened wallet: its public side, and the two shares that sign, held for the session. */
 export type Wallet = {
   fingerprint: string
@@ -101,23 +109,33 @@ export async function recover(
   stored: Contract.WalletBody,
   password: string,
 ): Promise<Wallet> {
-  const context = { userId: session.user.id, kind: 'recovery' } as const
-  let share: Uint8Array
+  const share = await recoveryShare(session, stored, password)
+  const wallet = await opened(stored, share, base64.decode(stored.authShare))
+  // The recovery share stands in for the device share here: with the auth share it signs, as that would.
+  store.keep(session.user.id, share)
+  return wallet
+}
+
+/**
+ * The recovery share the password opens; throws {@link WrongPasswordError} otherwise. Also how the visitor
+ * proves, before the recovery phrase is shown, that they are the one who chose the password.
+ */
+export async function recoveryShare(
+  session: Session,
+  stored: Contract.WalletBody,
+  password: string,
+): Promise<Uint8Array> {
   try {
-    share = await Sealing.openShare(
+    return await Sealing.openShare(
       base64.decode(stored.recoveryShare),
       await Sealing.passwordKey(password, session.user.id),
-      context,
+      { userId: session.user.id, kind: 'recovery' },
     )
   } catch (cause) {
     if (cause instanceof Sealing.SealedShareError)
       throw new WrongPasswordError('This recovery password does not open the wallet.', { cause })
     throw cause
   }
-  const wallet = await opened(stored, share, base64.decode(stored.authShare))
-  // The recovery share stands in for the device share here: with the auth share it signs, as that would.
-  store.keep(session.user.id, share)
-  return wallet
 }
 
 /** The wallet the two shares rebuild, checked once against the addresses the API holds for it. */

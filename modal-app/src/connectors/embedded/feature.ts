@@ -9,7 +9,7 @@ import type { Config } from '../../core/Config.ts'
 import type { Feature } from '../../core/Feature.ts'
 import { EmailRow, SocialRow } from './Rows.tsx'
 import { embeddedTexts } from './texts.ts'
-import { approveView, codeView, socialView, walletView } from './views.ts'
+import { approveView, codeView, settingsView, socialView, walletView } from './views.ts'
 
 /** SPEC's default social providers, in its order (Farcaster's login is not built yet). */
 const defaultSocials = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
@@ -67,8 +67,13 @@ export function embedded(
         component: lazy(() => import('./Recovery.tsx')),
       },
       {
+        name: settingsView,
+        title: () => embeddedTexts.settingsTitle,
+        component: lazy(() => import('./Settings.tsx')),
+      },
+      {
         name: approveView,
-        title: () => 'Approve',
+        title: () => embeddedTexts.approveTitle,
         component: lazy(() => import('./ApproveTransaction.tsx')),
       },
     ],

@@ -16,7 +16,7 @@ import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
 import { embeddedTexts } from './texts.ts'
 import * as Vault from './Vault.ts'
-import { approveView, codeView, socialView, walletView } from './views.ts'
+import { approveView, codeView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /** The logic, or undefined where it cannot run: a modal with no API to log in with. */
@@ -47,6 +47,13 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   /** A login a window of the modal origin keeps from an earlier page load, which a click brings back. */
   let restorable = false
   let opening = false
+  /** The recovery phrase while the visitor looks at it, and the settings' own state. */
+  let settings = {
+    busy: false,
+    error: undefined as string | undefined,
+    phrase: undefined as string[] | undefined,
+    forgetting: false,
+  }
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let socialAbort: AbortController | undefined
   const approvals = Approvals.create(kernel, (pending) => {
@@ -56,6 +63,11 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let embeddedConnector: Embedded | undefined
 
   const changed = () => kernel.changed()
+  const signedIn = () =>
+    (['eip155', 'solana'] as const).some((ns) => kernel.connectionOf(ns)?.wallet.id === walletId)
+  const clearSettings = () => {
+    settings = { busy: false, error: undefined, phrase: undefined, forgetting: false }
+  }
   const go = (view: string) =>
     kernel.router.send(kernel.router.view() === view ? { type: 'REPLACE', view } : { type: 'PUSH', view })
 
@@ -210,6 +222,8 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           },
           user: session?.user,
           approval: approvals.slice(),
+          signedIn: signedIn() && session !== undefined,
+          settings: { ...settings, min: Sealing.passwordMin },
         },
       }
     },
@@ -311,10 +325,54 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           if (kept) void loggedIn(kept)
         })
       },
+      showWalletSettings() {
+        clearSettings()
+        kernel.router.send({ type: 'PUSH', view: settingsView })
+      },
+      async revealPhrase(password: string) {
+        if (!session || !wallet || settings.busy) return
+        settings = { ...settings, busy: true, error: undefined }
+        changed()
+        try {
+          const stored = await account.wallet(session.token)
+          if (!stored) throw new Account.AccountError(texts.initFailed, 404)
+          ;(await Vault.recoveryShare(session, stored, password)).fill(0)
+          settings = { ...settings, busy: false, phrase: (await Vault.phraseOf(wallet)).split(' ') }
+        } catch (error) {
+          const message =
+            error instanceof Vault.WrongPasswordError
+              ? texts.wallet.wrong
+              : Errors.messageOf(error, texts.initFailed)
+          settings = { ...settings, busy: false, error: message }
+          kernel.shake()
+        }
+        changed()
+      },
+      hidePhrase() {
+        settings = { ...settings, phrase: undefined }
+        changed()
+      },
+      askForget(asking: boolean) {
+        settings = { ...settings, forgetting: asking }
+        changed()
+      },
+      // In the click: a window that keeps the login is told to forget it too.
+      forgetBrowser() {
+        const user = session?.user
+        if (!user) return
+        if (kernel.storage.getLoginKept()) {
+          void keepWindow({})
+          kernel.storage.setLoginKept(false)
+        }
+        secrets.forget(user.id)
+        clearSettings()
+        void kernel.disconnect().catch(() => {})
+      },
       approveRequest: approvals.approve,
       rejectRequest: approvals.reject,
     },
     back(view) {
+      if (view === settingsView) clearSettings()
       if (view === socialView) {
         socialAbort?.abort()
         social = undefined
@@ -322,10 +380,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       if (view === approveView) approvals.rejectAll(new Errors.UserRejectedRequestError())
     },
     state() {
-      const connected = (['eip155', 'solana'] as const).some(
-        (ns) => kernel.connectionOf(ns)?.wallet.id === walletId,
-      )
-      if (!connected || !session) return {}
+      if (!signedIn() || !session) return {}
       const { user } = session
       return {
         user: {
@@ -341,6 +396,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       if (restorable) changed()
     },
     closed() {
+      clearSettings()
       // SPEC: closing the modal with requests still waiting rejects them.
       approvals.rejectAll(new Errors.UserRejectedRequestError())
       socialAbort?.abort()

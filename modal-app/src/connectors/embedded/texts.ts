@@ -22,5 +22,7 @@ export const embeddedTexts = {
   codeTitle: 'Confirm email',
   walletTitle: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },
   restore: 'Continue with your saved login',
+  settingsTitle: 'Your Airlock wallet',
+  settingsRow: (who: string) => `Airlock wallet: ${who}`,
   unavailable: 'Unable to load email login dependency',
 }

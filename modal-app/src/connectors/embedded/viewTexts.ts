@@ -33,5 +33,22 @@ export const viewTexts = {
     notNow: 'Not now',
     notKept: 'The login could not be kept: the window was blocked or closed.',
   },
+  settings: {
+    loggedIn: (who: string, provider: string | undefined) =>
+      provider ? `Logged in as ${who} with ${provider}.` : `Logged in as ${who}.`,
+    phraseTitle: 'Recovery phrase',
+    phraseIntro:
+      'These 24 words rebuild this wallet in any wallet app, with no Airlock involved. Anyone who sees them can take its funds: write them down where only you can read them.',
+    phraseList: 'Your recovery phrase',
+    show: 'Show recovery phrase',
+    hide: 'Hide recovery phrase',
+    forgetTitle: 'This browser',
+    forgetIntro:
+      'Signing out keeps this browser’s part of the key, so the next login here needs no password. To leave nothing behind, forget this browser: the next login here will ask for your recovery password.',
+    forget: 'Sign out and forget this browser',
+    confirmForget: 'Forget this browser?',
+    confirm: 'Forget it',
+    cancel: 'Cancel',
+  },
   initFailed: 'A problem occurred while trying initialize authentication',
 }

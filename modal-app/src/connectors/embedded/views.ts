@@ -4,3 +4,9 @@ export const socialView = 'ConnectingSocial'
 export const walletView = 'EmbeddedWallet'
 /** SPEC's own name: closing is blocked while it shows (`core/Router.ts`). */
 export const approveView = 'ApproveTransaction'
+export const settingsView = 'EmbeddedSettings'
+
+/** What the Account view reads of the embedded wallet: whether it is the wallet shown, and who logged in. */
+export type AccountSlice = { embeddedWallet: { signedIn: boolean; user?: { email: string } | undefined } }
+/** What the Account view may ask of it. */
+export type AccountUi = { showWalletSettings(): void }

@@ -1,4 +1,9 @@
 import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
+import { embeddedTexts } from '../../connectors/embedded/texts.ts'
+import type {
+  AccountSlice as EmbeddedSlice,
+  AccountUi as EmbeddedUi,
+} from '../../connectors/embedded/views.ts'
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
@@ -26,8 +31,12 @@ export default function Account({
   snapshot,
   ui,
 }: {
-  snapshot: CoreSnapshot<AccountInfo> & Partial<PairingSlice> & Partial<TabsSlice> & Partial<RecentSendsSlice>
-  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi
+  snapshot: CoreSnapshot<AccountInfo> &
+    Partial<PairingSlice> &
+    Partial<TabsSlice> &
+    Partial<RecentSendsSlice> &
+    Partial<EmbeddedSlice>
+  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi & Partial<EmbeddedUi>
 }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -74,6 +83,13 @@ export default function Account({
             focusAccount()
           }}
         />
+      )}
+      {snapshot.embeddedWallet?.signedIn && (
+        <button type="button" className="row" onClick={() => ui.showWalletSettings?.()}>
+          <span className="row-label">
+            {embeddedTexts.settingsRow(snapshot.embeddedWallet.user?.email ?? '')}
+          </span>
+        </button>
       )}
       {snapshot.sessionKeeping === 'offer' && (
         <div className="notice" role="status">

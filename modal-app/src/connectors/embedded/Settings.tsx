@@ -1,0 +1,108 @@
+import { useId, useState } from 'react'
+import type { ViewProps } from '../../core/Feature.ts'
+import { embeddedTexts } from './texts.ts'
+import { viewTexts as texts } from './viewTexts.ts'
+
+type SettingsSlice = {
+  busy: boolean
+  error?: string | undefined
+  phrase?: string[] | undefined
+  forgetting: boolean
+  min: number
+}
+
+/**
+ * The embedded wallet's own page: who is logged in, the recovery phrase behind the recovery password, and a
+ * sign-out that also forgets this browser's part of the key, once confirmed.
+ */
+export default function Settings({ snapshot, ui }: ViewProps) {
+  const slice = snapshot.embeddedWallet as
+    | { settings: SettingsSlice; user?: { email: string; provider?: string } }
+    | undefined
+  const id = useId()
+  const [password, setPassword] = useState('')
+  if (!slice?.user) return null
+  const { settings, user } = slice
+  const provider = user.provider ? embeddedTexts.providers[user.provider] : undefined
+  return (
+    <div className="view">
+      <p data-testid="embedded-user">{texts.settings.loggedIn(user.email, provider)}</p>
+      <section aria-labelledby={`${id}-phrase`}>
+        <h2 className="label" id={`${id}-phrase`}>
+          {texts.settings.phraseTitle}
+        </h2>
+        <p className="muted">{texts.settings.phraseIntro}</p>
+        {settings.phrase ? (
+          <>
+            <ol className="phrase" aria-label={texts.settings.phraseList} data-testid="recovery-phrase">
+              {settings.phrase.map((word, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a word may repeat; its place is what it is.
+                <li key={index}>{word}</li>
+              ))}
+            </ol>
+            <button type="button" className="button button-secondary" onClick={() => ui.hidePhrase()}>
+              {texts.settings.hide}
+            </button>
+          </>
+        ) : (
+          <form
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault()
+              if (password.length >= settings.min) void ui.revealPhrase(password)
+            }}
+          >
+            <label className="label" htmlFor={`${id}-password`}>
+              {texts.wallet.password}
+            </label>
+            <input
+              id={`${id}-password`}
+              className="search"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              disabled={settings.busy}
+              aria-invalid={settings.error ? true : undefined}
+              aria-describedby={`${id}-error`}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+            <p className="error-text" role="alert" id={`${id}-error`}>
+              {settings.error ?? ''}
+            </p>
+            <button
+              type="submit"
+              className="button"
+              disabled={settings.busy}
+              aria-busy={settings.busy || undefined}
+            >
+              {settings.busy ? texts.wallet.working : texts.settings.show}
+            </button>
+          </form>
+        )}
+      </section>
+      <section aria-labelledby={`${id}-browser`}>
+        <h2 className="label" id={`${id}-browser`}>
+          {texts.settings.forgetTitle}
+        </h2>
+        <p className="muted">{texts.settings.forgetIntro}</p>
+        {settings.forgetting ? (
+          <div className="notice" role="alertdialog" aria-labelledby={`${id}-confirm`}>
+            <p id={`${id}-confirm`}>{texts.settings.confirmForget}</p>
+            <div className="actions actions-row">
+              <button type="button" className="button button-secondary" onClick={() => ui.askForget(false)}>
+                {texts.settings.cancel}
+              </button>
+              <button type="button" className="button" onClick={() => ui.forgetBrowser()}>
+                {texts.settings.confirm}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button type="button" className="row row-danger" onClick={() => ui.askForget(true)}>
+            <span className="row-label">{texts.settings.forget}</span>
+          </button>
+        )}
+      </section>
+    </div>
+  )
+}
