@@ -99,7 +99,7 @@ describe('Config', () => {
     expect(Config.parse(social({ google: dev })).social?.providers.google).toEqual(dev)
     expect(Config.parse(social({})).social).toEqual({ providers: {} })
     expect(() => Config.parse(social({ gooogle: google }))).toThrow(
-      'social.providers.gooogle: not a social provider (one of google, github, apple, facebook, x, discord)',
+      'social.providers.gooogle: not a social provider (one of google, x, discord, github, apple, facebook)',
     )
     expect(() => Config.parse(social({ farcaster: google }))).toThrow('not a social provider')
     expect(() => Config.parse(social({ google: { ...google, issuer: 'http://accounts.example' } }))).toThrow(
@@ -111,6 +111,28 @@ describe('Config', () => {
     expect(() => Config.parse(social({ github: { ...github, userinfoUrl: undefined } }))).toThrow(
       'an oauth2 social provider needs its userinfoUrl',
     )
+    // Endpoints named for a provider without a discovery document: both, https, and only for oauth2.
+    const discord = {
+      issuer: 'https://discord.com',
+      clientId: '1234',
+      kind: 'oauth2',
+      authorizationUrl: 'https://discord.com/oauth2/authorize',
+      tokenUrl: 'https://discord.com/api/oauth2/token',
+      userinfoUrl: 'https://discord.com/api/users/@me',
+    }
+    expect(Config.parse(social({ discord })).social?.providers.discord).toEqual(discord)
+    const endpoints = 'authorizationUrl and tokenUrl go together, and only for an oauth2 social provider'
+    expect(() => Config.parse(social({ discord: { ...discord, tokenUrl: undefined } }))).toThrow(endpoints)
+    expect(() => Config.parse(social({ discord: { ...discord, authorizationUrl: undefined } }))).toThrow(
+      endpoints,
+    )
+    const { authorizationUrl, tokenUrl } = discord
+    expect(() => Config.parse(social({ google: { ...google, authorizationUrl, tokenUrl } }))).toThrow(
+      endpoints,
+    )
+    expect(() =>
+      Config.parse(social({ discord: { ...discord, tokenUrl: 'http://discord.example/token' } })),
+    ).toThrow('must be https')
     expect(() => Config.parse(social({ google: { ...google, kind: 'saml' } }))).toThrow(
       'social.providers.google.kind',
     )

@@ -104,25 +104,39 @@ const providerUrl = S.check(
 )
 
 /**
- * A social login provider (`features/auth/social.ts`). `oidc`: OpenID Connect, discovered from `issuer`,
- * the user read from the ID token it signs (Google, Apple). `oauth2`: plain OAuth 2.0 whose ID token, if
- * any, is not relied on: the user is read from `userinfoUrl` with the access token (GitHub's
- * `https://api.github.com/user`). Endpoints come from the issuer's discovery document either way.
+ * A social login provider (`features/auth/social.ts`); what each one is like beyond this (its default
+ * scope, how it is answered and how its user endpoint writes a person) follows from its id
+ * (`features/auth/Presets.ts`). `oidc`: OpenID Connect, discovered from `issuer`, the user read from the ID
+ * token it signs (Google, Apple). `oauth2`: plain OAuth 2.0 whose ID token, if any, is not relied on: the
+ * user is read from `userinfoUrl` with the access token (Discord's `https://discord.com/api/users/@me`).
+ * Endpoints come from the issuer's discovery document, unless `authorizationUrl` and `tokenUrl` name them
+ * (providers that publish none: GitHub, Discord, Facebook, X).
  */
 const socialProviderConfig = S.check(
-  S.object({
-    issuer: providerUrl,
-    clientId: S.string(256, 1),
-    /** Omitted for a public client (PKCE alone). */
-    clientSecret: S.optional(S.string(1024, 1)),
-    kind: S.picklist(['oidc', 'oauth2']),
-    /** Where an `oauth2` provider tells who logged in; required for that kind. */
-    userinfoUrl: S.optional(providerUrl),
-    /** @default 'openid email profile' for `oidc`, 'read:user user:email' (GitHub's) for `oauth2` */
-    scope: S.optional(S.string(500, 1, /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/)),
-  }),
-  (provider) => provider.kind === 'oidc' || provider.userinfoUrl !== undefined,
-  'an oauth2 social provider needs its userinfoUrl',
+  S.check(
+    S.object({
+      issuer: providerUrl,
+      clientId: S.string(256, 1),
+      /** Omitted for a public client (PKCE alone). Apple's is the ES256 JWT signed with the team's key. */
+      clientSecret: S.optional(S.string(1024, 1)),
+      kind: S.picklist(['oidc', 'oauth2']),
+      /** Where an `oauth2` provider tells who logged in; required for that kind. */
+      userinfoUrl: S.optional(providerUrl),
+      /** An `oauth2` provider's authorization endpoint, for one without a discovery document (with `tokenUrl`). */
+      authorizationUrl: S.optional(providerUrl),
+      /** Its token endpoint, with `authorizationUrl`. */
+      tokenUrl: S.optional(providerUrl),
+      /** @default the provider's own (`Presets.ts`): `openid email profile` for Google, `identify email` for Discord… */
+      scope: S.optional(S.string(500, 1, /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/)),
+    }),
+    (provider) => provider.kind === 'oidc' || provider.userinfoUrl !== undefined,
+    'an oauth2 social provider needs its userinfoUrl',
+  ),
+  // An OpenID provider's keys (`jwks_uri`) come from its discovery document: it is always discovered.
+  (provider) =>
+    (provider.authorizationUrl === undefined) === (provider.tokenUrl === undefined) &&
+    (provider.kind === 'oauth2' || provider.authorizationUrl === undefined),
+  'authorizationUrl and tokenUrl go together, and only for an oauth2 social provider',
 )
 export type SocialProviderConfig = S.Infer<typeof socialProviderConfig>
 

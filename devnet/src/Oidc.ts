@@ -1,6 +1,7 @@
 /**
  * The development sign-in provider for social login (a real OpenID provider on loopback, one client per
- * provider shape). Its home is the API's (`api/src/features/auth/internal/oidc.ts`), whose tests run it too;
+ * SPEC provider, each in its real shape: OpenID Connect, Apple's form post, the user endpoints of GitHub,
+ * Discord, Facebook and X). Its home is the API's (`api/src/features/auth/internal/oidc.ts`), whose tests run it too;
  * the dev stack starts it on its fixed port.
  */
 export * from '@airlock/api/oidc-dev'

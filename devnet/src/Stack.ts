@@ -4,8 +4,9 @@
  * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
  * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
- * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for Google and
- * GitHub at the API's social login; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
+ * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
+ * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
+ * real shape; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
  * and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
@@ -73,7 +74,7 @@ export type Stack = {
   solana: Solana.Instance
   /** The mail catcher the API sends its login codes to; `webUrl` shows them. */
   mail: Mail.Instance
-  /** The sign-in provider the API's social login uses for `google` and `github`. */
+  /** The sign-in provider the API's social login uses for each of SPEC's providers. */
   oidc: Oidc.Instance
   apiUrl: string
   modalUrl: string

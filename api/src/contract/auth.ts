@@ -1,8 +1,9 @@
 /**
  * Email one-time-code login: `POST /v1/auth/email`, `POST /v1/auth/email/verify`, `GET /v1/auth/me`,
  * `POST /v1/auth/logout` and the change-email routes under `/v1/auth/email/change`; social login:
- * `GET /v1/auth/social/{provider}/start?binding` and `…/callback` (browser navigations),
- * `POST /v1/auth/social/exchange`.
+ * `GET /v1/auth/social` (the providers this deployment configures, for the modal's buttons),
+ * `GET /v1/auth/social/{provider}/start?binding` and `…/callback` (browser navigations; Apple's callback is
+ * a POST), `POST /v1/auth/social/exchange`.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import { projectId, sdkField } from './common.ts'
@@ -76,10 +77,17 @@ export type EmailUserAnswer = S.Infer<typeof emailUserAnswer>
 export const logoutAnswer = S.object({ success: S.literal(true) })
 export type LogoutAnswer = S.Infer<typeof logoutAnswer>
 
-/** SPEC §5's social providers, by the ids the configuration and the routes name them with. */
-export const socialProviders = ['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const
+/**
+ * SPEC §5's social providers, by the ids the configuration and the routes name them with, in the order of
+ * SPEC §1's default socials (less Farcaster, whose login is a signed message, not OAuth).
+ */
+export const socialProviders = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
 export type SocialProvider = (typeof socialProviders)[number]
 export const socialProvider = S.picklist(socialProviders)
+
+/** `GET /v1/auth/social`: the providers this deployment configures, in {@link socialProviders}' order. */
+export const socialProvidersAnswer = S.object({ providers: S.array(socialProvider, 6) })
+export type SocialProvidersAnswer = S.Infer<typeof socialProvidersAnswer>
 
 /**
  * Why a social login failed, as the API's callback tells the modal's page (`social.html#error=<reason>`):

@@ -3,23 +3,15 @@
  * (S256), a random `state` and, for OpenID Connect, a `nonce`; and, once the provider sends them back with a
  * code, who they are. Each kind reads that its own way: `oidc` from the ID token openid-client has checked
  * (signature, issuer, audience, expiry, nonce), `oauth2` from the provider's user endpoint, asked with the
- * access token, never from an ID token (GitHub signs none).
+ * access token, never from an ID token (GitHub signs none). What differs by provider (scope, client
+ * authentication, Apple's form post, each user endpoint's JSON) is its preset (`Presets.ts`).
  */
-import * as S from '@airlock/bridge-protocol/Shape'
 import * as client from 'openid-client'
 import { isLoopback, type SocialProviderConfig } from '../../Config.ts'
-import * as Contract from '../../contract/index.ts'
+import type { SocialProvider } from '../../contract/index.ts'
+import { idTokenProfile, type Profile, presets } from './Presets.ts'
 
-/** Who logged in, as the provider tells it. `email` is spelled as `Contract.emailAddress` parses it. */
-export type Profile = {
-  /** The provider's stable id of the person (`sub`, GitHub's numeric `id`). */
-  subject: string
-  email: string | undefined
-  /** Whether the provider says the person proved they own `email`. */
-  emailVerified: boolean
-  /** The provider's handle (GitHub's `login`, `preferred_username`), if it gives one. */
-  username: string | undefined
-}
+export type { Profile }
 
 /** What the callback needs to finish a login its start began. */
 export type Checks = { state: string; codeVerifier: string; nonce: string | undefined }
@@ -27,7 +19,10 @@ export type Checks = { state: string; codeVerifier: string; nonce: string | unde
 export type Provider = {
   /** The provider's authorization URL for a new login, and the checks to keep for its callback. */
   begin(redirectUri: string): Promise<{ url: URL; checks: Checks }>
-  /** Trades the code of `callbackUrl` (the registered redirect URI with the provider's query) for the profile. */
+  /**
+   * Trades the code of `callbackUrl` (the registered redirect URI with the provider's answer as its query,
+   * whether it came as one or as a posted form) for the profile.
+   */
   finish(callbackUrl: URL, checks: Checks): Promise<Profile>
 }
 
@@ -40,53 +35,20 @@ const timeoutS = 3
 
 type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>
 
-/** One implementation per kind: its default scope, whether it sends a nonce, where the profile is read. */
+/** One implementation per kind: whether it sends a nonce, where the profile is read. */
 type Kind = {
-  scope: string
   nonce: boolean
-  profile(
-    configuration: client.Configuration,
-    tokens: Tokens,
-    settings: SocialProviderConfig,
-  ): Promise<Profile>
+  profile(configuration: client.Configuration, tokens: Tokens, provider: Settings): Promise<Profile>
 }
 
-// Apple writes email_verified as the string "true".
-const verifiedFlag = S.optional(S.union(S.boolean, S.picklist(['true', 'false'])))
-const handle = S.optional(S.string(256, 1))
-
-const idClaims = S.object({
-  sub: S.string(255, 1),
-  email: S.optional(S.unknown),
-  email_verified: verifiedFlag,
-  preferred_username: handle,
-})
-
-/** GitHub's `/user` (`id`, `login`) or an OpenID userinfo (`sub`, `preferred_username`). */
-const userinfo = S.object({
-  id: S.optional(S.union(S.number(0, Number.MAX_SAFE_INTEGER), S.string(255, 1))),
-  sub: S.optional(S.string(255, 1)),
-  login: handle,
-  preferred_username: handle,
-  email: S.optional(S.unknown),
-  email_verified: verifiedFlag,
-})
+type Settings = SocialProviderConfig & { id: SocialProvider }
 
 const kinds: Record<SocialProviderConfig['kind'], Kind> = {
   oidc: {
-    scope: 'openid email profile',
     nonce: true,
-    async profile(_configuration, tokens) {
-      const claims = parse(idClaims, tokens.claims(), 'the ID token')
-      return {
-        subject: claims.sub,
-        ...contact(claims.email, claims.email_verified),
-        username: claims.preferred_username,
-      }
-    },
+    profile: async (_configuration, tokens) => idTokenProfile(tokens.claims()),
   },
   oauth2: {
-    scope: 'read:user user:email',
     nonce: false,
     async profile(configuration, tokens, settings) {
       const url = new URL(settings.userinfoUrl ?? '')
@@ -100,37 +62,50 @@ const kinds: Record<SocialProviderConfig['kind'], Kind> = {
         headers,
       )
       if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-      const user = parse(userinfo, await response.json(), String(url))
-      const subject = user.id === undefined ? user.sub : String(user.id)
-      if (subject === undefined) throw new Error(`${url} named no user`)
-      return {
-        subject,
-        ...contact(user.email, user.email_verified),
-        username: user.login ?? user.preferred_username,
-      }
+      return presets[settings.id].user(await response.json(), String(url))
     },
   },
 }
 
 /**
  * A provider's client; it reads the issuer's discovery document at the first login (again after a
- * failure). Plain http is allowed only for an issuer on loopback: the development provider.
- * @example const google = Providers.create(config.social.providers.google)
+ * failure), unless the configuration names the endpoints. Plain http is allowed only for an issuer on
+ * loopback: the development provider.
+ * @example const google = Providers.create('google', config.social.providers.google)
  */
-export function create(settings: SocialProviderConfig): Provider {
+export function create(id: SocialProvider, config: SocialProviderConfig): Provider {
+  const settings: Settings = { ...config, id }
   const kind = kinds[settings.kind]
-  const scope = settings.scope ?? kind.scope
+  const preset = presets[id]
+  const scope = settings.scope ?? preset.scope
+  const formPost = preset.formPost(scope)
+  const { clientSecret } = settings
+  const auth =
+    preset.clientAuth === 'basic' && clientSecret ? client.ClientSecretBasic(clientSecret) : undefined
+  const insecure = isLoopback(settings.issuer)
   let discovered: Promise<client.Configuration> | undefined
-  const discover = () => {
-    discovered ??= client
-      .discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
-        execute: isLoopback(settings.issuer) ? [client.allowInsecureRequests] : [],
+  const configure = async () => {
+    const { authorizationUrl, tokenUrl } = settings
+    if (!authorizationUrl || !tokenUrl)
+      return client.discovery(new URL(settings.issuer), settings.clientId, clientSecret, auth, {
+        execute: insecure ? [client.allowInsecureRequests] : [],
         timeout: timeoutS,
       })
-      .catch((error: unknown) => {
-        discovered = undefined
-        throw error
-      })
+    const metadata = {
+      issuer: settings.issuer,
+      authorization_endpoint: authorizationUrl,
+      token_endpoint: tokenUrl,
+    }
+    const configuration = new client.Configuration(metadata, settings.clientId, clientSecret, auth)
+    if (insecure) client.allowInsecureRequests(configuration)
+    configuration.timeout = timeoutS
+    return configuration
+  }
+  const discover = () => {
+    discovered ??= configure().catch((error: unknown) => {
+      discovered = undefined
+      throw error
+    })
     return discovered
   }
   return {
@@ -148,6 +123,7 @@ export function create(settings: SocialProviderConfig): Provider {
         code_challenge: await client.calculatePKCECodeChallenge(checks.codeVerifier),
         code_challenge_method: 'S256',
         ...(checks.nonce ? { nonce: checks.nonce } : {}),
+        ...(formPost ? { response_mode: 'form_post' } : {}),
       })
       return { url, checks }
     },
@@ -161,18 +137,4 @@ export function create(settings: SocialProviderConfig): Provider {
       return kind.profile(configuration, tokens, settings)
     },
   }
-}
-
-function parse<T>(shape: S.Shape<T>, value: unknown, source: string): T {
-  const parsed = S.parse(shape, value)
-  if (!parsed.ok) throw new Error(`${source}: ${parsed.message}`)
-  return parsed.value
-}
-
-/** The address, if it is one, and whether the provider vouches for it. */
-function contact(email: unknown, verified: boolean | 'true' | 'false' | undefined) {
-  const parsed = S.parse(Contract.emailAddress, email)
-  return parsed.ok
-    ? { email: parsed.value, emailVerified: verified === true || verified === 'true' }
-    : { email: undefined, emailVerified: false }
 }

@@ -4,7 +4,7 @@ import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
 import { closedPort } from '../../internal/closedPort.ts'
-import { configOf } from '../../internal/testApi.ts'
+import { configOf, modalOrigin, shop } from '../../internal/testApi.ts'
 import { databases } from '../../internal/testing.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -447,6 +447,60 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       )
       expect(await change('/verify', { code: primary }, token)).toEqual(sent)
       expect(Catcher.codeOf(await catcher.nth(lower(next), 1))).toMatch(/^\d{6}$/)
+    })
+  })
+
+  describe("GET /v1/auth/social: the providers for the modal's buttons", () => {
+    let social: Service.App
+    beforeAll(async () => {
+      await Projects.add(db, 'shop', [shop])
+      const provider = (issuer: string) => ({ issuer, clientId: 'airlock', kind: 'oauth2' as const })
+      const providers = {
+        github: { ...provider('https://github.com'), userinfoUrl: 'https://api.github.com/user' },
+        x: { ...provider('https://x.com'), userinfoUrl: 'https://api.x.com/2/users/me' },
+        google: { issuer: 'https://accounts.google.com', clientId: 'airlock', kind: 'oidc' as const },
+      }
+      const config = { ...emailConfig(catcher.port), social: { providers } }
+      social = Service.create({ db, config, now: () => clock }).api
+    })
+    const list = async (
+      app: Service.App,
+      query = '?projectId=demo&st=airlock&sv=0.1.0',
+      origin = modalOrigin,
+    ) => {
+      const response = await app.request(`/v1/auth/social${query}`, { headers: { Origin: origin } })
+      return {
+        status: response.status,
+        body: await response.json(),
+        cache: response.headers.get('Cache-Control'),
+        cors: response.headers.get('Access-Control-Allow-Origin'),
+      }
+    }
+
+    it("answers the configured providers in SPEC's order, cached a minute, to the modal origin", async () => {
+      const answer = await list(social)
+      expect(answer).toEqual({
+        status: 200,
+        body: { providers: ['google', 'x', 'github'] },
+        cache: 'public, max-age=60',
+        cors: modalOrigin,
+      })
+      expect(S.parse(Contract.socialProvidersAnswer, answer.body).ok).toBe(true)
+    })
+
+    it('answers an empty list without social login, not a 404', async () => {
+      expect(await list(api)).toMatchObject({ status: 200, body: { providers: [] } })
+      expect(await list(bare)).toMatchObject({ status: 200, body: { providers: [] } })
+    })
+
+    it("answers no project's page (CORS), needs a configured project", async () => {
+      const fromShop = await list(social, '?projectId=shop', shop)
+      expect(fromShop).toMatchObject({ status: 200, cors: null })
+      expect(await list(social, '?projectId=nope')).toMatchObject({
+        status: 403,
+        body: { message: 'Project id not configured' },
+      })
+      expect((await list(social, '')).status).toBe(400)
     })
   })
 })

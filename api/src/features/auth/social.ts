@@ -1,12 +1,16 @@
 /**
  * Social login, the server's side: the modal opens a popup on `start`, the provider sends it back to
  * `callback`, and the modal's page trades the one-time code it lands with for a session.
+ * - `GET /v1/auth/social?projectId=…` → `{ providers }`: the providers the configuration names, in SPEC's
+ *   order (`Contract.socialProviders`), for the modal's buttons; `[]` without social login. Cached 60 s.
  * - `GET /v1/auth/social/{provider}/start?projectId=…&binding=…` → 302 to the provider (PKCE S256, `state`,
  *   `nonce`). `binding` is a random value the modal keeps (`Contract.socialBinding`); its HMAC is kept with
  *   the state.
  * - `GET /v1/auth/social/{provider}/callback?code&state` → 302 to `{modalOrigin}/social.html#handoff=<code>`
  *   (60 s, once, bound to the start's binding), or `#error=<reason>` (`Contract.socialFailures`) when the
- *   provider refused, failed or vouched for no email. A session token never travels in a URL.
+ *   provider refused, failed or vouched for no email. A session token never travels in a URL. The same
+ *   answer comes as a `POST` of a form (`application/x-www-form-urlencoded`) from a provider that answers by
+ *   `response_mode=form_post` (Apple): its body is read instead of the query, and checked alike.
  * - `POST /v1/auth/social/exchange?projectId=…` `{ handoff, binding }` → `{ token, user: { id, email,
  *   provider, username? } }`: the same 30-day session as an email login's (`/v1/auth/me`, `/v1/auth/logout`).
  *
@@ -51,6 +55,9 @@ const messages = {
   invalidHandoff: Contract.invalidHandoff,
 } as const
 
+/** How long a browser may keep `GET /v1/auth/social`'s list: a configuration change shows within a minute. */
+const listMaxAgeS = 60
+
 // Redirects carry codes: no cache may keep them, and no page they lead to may learn where they came from.
 const redirectHeaders = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }
 
@@ -65,7 +72,9 @@ export function create(options: SocialOptions): Hono<Env> {
     config.email && {
       secret: config.email.secret,
       providers: new Map(
-        Object.entries(config.social.providers).map(([id, settings]) => [id, Providers.create(settings)]),
+        Object.entries(config.social.providers).flatMap(([id, settings]) =>
+          isProvider(id) && settings ? [[id, Providers.create(id, settings)] as const] : [],
+        ),
       ),
     }
   const app = new Hono<Env>()
@@ -73,7 +82,7 @@ export function create(options: SocialOptions): Hono<Env> {
   /** The route's provider, if the configuration names it. */
   const providerOf = (c: Context<Env>) => {
     const id = c.req.param('provider') ?? ''
-    const provider = social?.providers.get(id)
+    const provider = isProvider(id) ? social?.providers.get(id) : undefined
     if (!social || !provider || !isProvider(id)) throw new HttpError(404, messages.unknownProvider)
     const callbackUrl = `${config.apiUrl}/v1/auth/social/${id}/callback`
     return { id, provider, callbackUrl, secret: social.secret }
@@ -93,6 +102,14 @@ export function create(options: SocialOptions): Hono<Env> {
     return toModal(c, `error=${reason}`)
   }
 
+  app.get('/v1/auth/social', (c) => {
+    known(c, Contract.commonQuery)
+    const providers = Contract.socialProviders.filter((id) => social?.providers.has(id))
+    // The list changes only with the configuration: a minute's cache spares the modal a call per open.
+    c.header('Cache-Control', `public, max-age=${listMaxAgeS}`)
+    return c.json({ providers } satisfies Contract.SocialProvidersAnswer)
+  })
+
   app.get('/v1/auth/social/:provider/start', async (c) => {
     const { id, provider, callbackUrl, secret } = providerOf(c)
     const { project, binding } = known(c, Contract.socialStartQuery)
@@ -107,9 +124,10 @@ export function create(options: SocialOptions): Hono<Env> {
     return redirect(c, begun.url.href)
   })
 
-  app.get('/v1/auth/social/:provider/callback', async (c) => {
+  app.on(['GET', 'POST'], '/v1/auth/social/:provider/callback', async (c) => {
     const { id, provider, callbackUrl, secret } = providerOf(c)
-    const query = c.req.query()
+    const answer = await answerOf(c)
+    const query = Object.fromEntries(answer)
     const pending = query.state ? await States.take(db, query.state, id, now()) : undefined
     if (!pending) throw new HttpError(400, messages.invalidState)
     if (query.error) {
@@ -118,7 +136,9 @@ export function create(options: SocialOptions): Hono<Env> {
     }
     let profile: Providers.Profile
     try {
-      profile = await provider.finish(new URL(`${callbackUrl}${new URL(c.req.url).search}`), pending)
+      const url = new URL(callbackUrl)
+      url.search = answer.toString()
+      profile = await provider.finish(url, pending)
     } catch (error) {
       return failed(c, id, 'provider_error', error)
     }
@@ -159,6 +179,16 @@ export function create(options: SocialOptions): Hono<Env> {
   })
 
   return app
+}
+
+/**
+ * The provider's answer to the authorization: the query of a redirect, or the form it had the browser post.
+ * A POST of anything else carries no answer (and so no state: 400 `Invalid state`).
+ */
+async function answerOf(c: Context<Env>): Promise<URLSearchParams> {
+  if (c.req.method !== 'POST') return new URL(c.req.url).searchParams
+  const type = c.req.header('Content-Type')?.split(';')[0]?.trim().toLowerCase()
+  return new URLSearchParams(type === 'application/x-www-form-urlencoded' ? await c.req.text() : '')
 }
 
 /** A binding is kept only as its HMAC: a copy of the database does not tell what the modal holds. */

@@ -112,6 +112,10 @@ export function create(options: AccountOptions) {
         throw error
       }
     },
+    /** The social providers this deployment has configured, in SPEC's order. */
+    async socialProviders(): Promise<Contract.SocialProvider[]> {
+      return (await call('/v1/auth/social', Contract.socialProvidersAnswer)).providers
+    },
     storeWallet: (token: string, wallet: Contract.WalletBody): Promise<Contract.WalletAnswer> =>
       call('/v1/wallet', Contract.walletAnswer, { body: wallet, token }),
   }

@@ -26,6 +26,17 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   const account = Account.create({ endpoint })
   const secrets = Secrets.create(kernel.origin)
   const rpc = Requests.relay(endpoint)
+  // Only the providers the API can log in with get a button: one it has no client for would open a window
+  // onto an error. Unknown until it answers, so none shows before.
+  let socials: readonly string[] = []
+  if (options.socials.length > 0)
+    account.socialProviders().then(
+      (configured) => {
+        socials = options.socials.filter((provider) => (configured as readonly string[]).includes(provider))
+        changed()
+      },
+      (error: unknown) => console.warn('[airlock] Could not read the social providers.', error),
+    )
 
   let wallet: Vault.Wallet | undefined
   let session: Account.Session | undefined
@@ -210,7 +221,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     snapshot: () => {
       return {
         embeddedWallet: {
-          socials: options.socials,
+          socials,
           email: { sending: email.sending, error: email.error, restorable },
           code: { ...code, email: email.address, retryAt: email.retryAt, opening },
           social: social && { ...social, opening },

@@ -1,13 +1,14 @@
 /**
  * The development sign-in provider for social login: a real OpenID provider (oidc-provider) on loopback
- * standing in for the providers of SPEC §5, with one client per provider shape the API supports. `google` is
- * OpenID Connect (an ID token with `email`, `email_verified`, `name`, `picture`); `github` is used as GitHub
- * is, plain OAuth 2.0 whose user comes from a user endpoint (here its userinfo, `/me`: `sub` for GitHub's
- * `id`, `preferred_username` for its `login`, `email`). Both require PKCE (S256) and redirect only to the
- * API's callback. Its own login and consent pages take any login name, which becomes the `sub`; the email
- * is `<login>@<provider>.test`, verified unless the name starts with `unverified`. It lives with the API
- * (exported as `@airlock/api/oidc-dev`) so the API's own tests and the dev stack run the same provider: devnet
- * depends on the API, not the other way round.
+ * standing in for the providers of SPEC §5, with one client per provider, each of its provider's shape
+ * (`oidcShapes.ts`): `google` and `apple` are OpenID Connect (Apple answering by `form_post` and writing
+ * `email_verified` as a string); `github` is plain OAuth 2.0 whose user comes from its userinfo (`/me`);
+ * `discord`, `facebook` and `x` are OAuth 2.0 whose user endpoints answer their providers' JSON, under
+ * `/shapes/<provider>/…`. All require PKCE (S256) and redirect only to the API's callback. Its own login
+ * and consent pages take any login name, which becomes the subject; the email is `<login>@<provider>.test`,
+ * verified unless the name starts with `unverified`. It lives with the API (exported as
+ * `@airlock/api/oidc-dev`) so the API's own tests and the dev stack run the same provider: devnet depends on
+ * the API, not the other way round.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -15,16 +16,28 @@ import type { AddressInfo } from 'node:net'
 // @ts-expect-error oidc-provider ships no type declarations; `ProviderClass` below is the part used here.
 import ImportedProvider from 'oidc-provider'
 import type { Config } from '../../../Config.ts'
+import * as Shapes from './oidcShapes.ts'
+import { type Shape, shapes } from './oidcShapes.ts'
 
 type ProviderClass = new (
   issuer: string,
   configuration: Record<string, unknown>,
-) => { callback(): (req: IncomingMessage, res: ServerResponse) => void }
+) => {
+  callback(): (req: IncomingMessage, res: ServerResponse) => void
+  use(middleware: (ctx: Context, next: () => Promise<void>) => Promise<void>): void
+  AccessToken: { find(value: string): Promise<Shapes.Token | undefined> }
+}
 const Provider: ProviderClass = ImportedProvider
+/** The part of oidc-provider's (Koa's) context the middleware below reads and writes. */
+type Context = {
+  path: string
+  headers: IncomingMessage['headers']
+  oidc?: { client?: { clientId: string } }
+  status: number
+  body: unknown
+}
 
-/** The provider shapes it stands in for, by the API's provider ids. */
-export const shapes = ['google', 'github'] as const
-export type Shape = (typeof shapes)[number]
+export { type Shape, shapes } from './oidcShapes.ts'
 
 export type StartOptions = {
   /** Where the API is reached: each client redirects only to `${apiUrl}/v1/auth/social/<provider>/callback`. */
@@ -69,6 +82,8 @@ export async function start(options: StartOptions): Promise<Instance> {
   const clients = Object.fromEntries(
     shapes.map((shape) => [shape, { clientId: `airlock-${shape}`, clientSecret: secret() }]),
   ) as Instance['clients']
+  const shapeOf = (clientId: string | undefined) =>
+    shapes.find((shape) => clients[shape].clientId === clientId)
   const provider = new Provider(issuer, {
     clients: shapes.map((shape) => ({
       client_id: clients[shape].clientId,
@@ -76,9 +91,11 @@ export async function start(options: StartOptions): Promise<Instance> {
       redirect_uris: [`${options.apiUrl}/v1/auth/social/${shape}/callback`],
       grant_types: ['authorization_code'],
       response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_post',
+      token_endpoint_auth_method: Shapes.clientAuth[shape],
     })),
     pkce: { required: () => true },
+    // The providers' own scopes, granted as asked, so their user endpoints can answer by them.
+    scopes: ['openid', ...Shapes.scopes],
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
@@ -89,8 +106,7 @@ export async function start(options: StartOptions): Promise<Instance> {
     features: { devInteractions: { enabled: true } },
     findAccount: (ctx: { oidc: { client?: { clientId: string } } }, sub: string) => ({
       accountId: sub,
-      claims: () =>
-        claimsOf(sub, ctx.oidc.client?.clientId === clients.github.clientId ? 'github' : 'google'),
+      claims: () => Shapes.claimsOf(sub, shapeOf(ctx.oidc.client?.clientId) ?? 'google'),
     }),
     jwks: { keys: [signingKey()] },
     cookies: { keys: [secret()] },
@@ -103,7 +119,22 @@ export async function start(options: StartOptions): Promise<Instance> {
       Grant: 3600,
     },
   })
-  handler = provider.callback()
+  // oidc-provider takes a client's secret either way; X takes a confidential client's only as HTTP Basic.
+  provider.use(async (ctx, next) => {
+    await next()
+    const basic = /^basic /i.test(ctx.headers.authorization ?? '')
+    if (ctx.path !== '/token' || ctx.oidc?.client?.clientId !== clients.x.clientId || basic) return
+    ctx.status = 401
+    ctx.body = { error: 'invalid_client', error_description: 'the client secret goes in HTTP Basic' }
+  })
+  const callback = provider.callback()
+  handler = (req, res) => {
+    const url = new URL(req.url ?? '/', issuer)
+    if (!url.pathname.startsWith('/shapes/')) return callback(req, res)
+    Shapes.userEndpoint(url, req.headers.authorization, (value) => provider.AccessToken.find(value), shapeOf)
+      .then(({ status, body }) => res.writeHead(status, { 'content-type': 'application/json' }).end(body))
+      .catch((error: unknown) => res.writeHead(500).end(String(error)))
+  }
   let stopping: Promise<void> | undefined
   return {
     issuer,
@@ -119,41 +150,44 @@ export async function start(options: StartOptions): Promise<Instance> {
 }
 
 /**
- * The API's `social` block for a running provider: `google` as OpenID Connect, `github` as OAuth 2.0 reading
- * the userinfo endpoint (with `openid` in the scope, which oidc-provider's userinfo needs).
+ * The API's `social` block for a running provider: every SPEC provider, each in its real shape. `google`
+ * and `apple` are discovered OpenID Connect; the OAuth 2.0 ones name their endpoints as their real providers
+ * need (they publish no discovery document) and read their user endpoints: `github` its userinfo (with
+ * `openid` in the scope, which oidc-provider's userinfo needs), the others `/shapes/…`.
  */
 export function socialConfig(instance: Instance) {
   const { issuer, clients } = instance
+  const oauth2 = (shape: Shape, userinfoUrl: string) => ({
+    issuer,
+    ...clients[shape],
+    kind: 'oauth2' as const,
+    authorizationUrl: `${issuer}/auth`,
+    tokenUrl: `${issuer}/token`,
+    userinfoUrl,
+  })
   return {
     providers: {
       google: { issuer, ...clients.google, kind: 'oidc' as const },
-      github: {
-        issuer,
-        ...clients.github,
-        kind: 'oauth2' as const,
-        userinfoUrl: `${issuer}/me`,
-        scope: 'openid email profile',
-      },
+      x: oauth2('x', `${issuer}/shapes/x/2/users/me?user.fields=confirmed_email`),
+      discord: oauth2('discord', `${issuer}/shapes/discord/users/@me`),
+      github: { ...oauth2('github', `${issuer}/me`), scope: 'openid email profile' },
+      apple: { issuer, ...clients.apple, kind: 'oidc' as const },
+      facebook: oauth2('facebook', `${issuer}/shapes/facebook/me?fields=id,name,email`),
     },
   } satisfies NonNullable<Config['social']>
-}
-
-/** Google gives no handle, GitHub its login; a name starting with `unverified` gets an unverified email. */
-function claimsOf(sub: string, shape: Shape) {
-  const claims = {
-    sub,
-    email: `${sub}@${shape}.test`,
-    email_verified: !sub.startsWith('unverified'),
-    name: sub,
-    picture: `https://${shape}.test/${encodeURIComponent(sub)}.png`,
-  }
-  return shape === 'github' ? { ...claims, preferred_username: sub } : claims
 }
 
 function signingKey() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   return { ...privateKey.export({ format: 'jwk' }), kid: 'devnet', alg: 'RS256', use: 'sig' }
 }
+
+/**
+ * Where the provider sends the browser back: the API's callback URL with the provider's answer as its
+ * query. `method` is `POST` when the provider answered with a form for the browser to post there
+ * (`response_mode=form_post`, Apple's) instead of a redirect: the same fields, as the form's body.
+ */
+export type Callback = URL & { method: 'GET' | 'POST' }
 
 export type SignInOptions = {
   /** Cancel on the consent page instead: the provider then answers `error=access_denied`. */
@@ -162,12 +196,16 @@ export type SignInOptions = {
 
 /**
  * Goes through the provider's pages as a browser would (fetch, its cookies, redirects one by one): opens
- * `authorizationUrl`, logs in as `login`, consents. Resolves with the URL the provider sends the browser
- * to next, off the provider: the API's callback with `code` and `state`.
+ * `authorizationUrl`, logs in as `login`, consents. Resolves with where the provider sends the browser
+ * next, off the provider: the API's callback with `code` and `state`.
  * @example
  * const callback = await Oidc.signIn(startResponse.headers.get('location'), 'ada')
  */
-export async function signIn(authorizationUrl: string, login: string, options: SignInOptions = {}) {
+export async function signIn(
+  authorizationUrl: string,
+  login: string,
+  options: SignInOptions = {},
+): Promise<Callback> {
   const cookies = new Map<string, string>()
   const origin = new URL(authorizationUrl).origin
   let next: { url: string; body?: URLSearchParams } = { url: authorizationUrl }
@@ -182,11 +220,13 @@ export async function signIn(authorizationUrl: string, login: string, options: S
     const location = response.headers.get('location')
     if (location) {
       const target = new URL(location, next.url)
-      if (target.origin !== origin) return target
+      if (target.origin !== origin) return Object.assign(target, { method: 'GET' as const })
       next = { url: target.href }
       continue
     }
     const page = await response.text()
+    const posted = formPost(page, next.url)
+    if (posted && posted.origin !== origin) return posted
     const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1]
     const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1]
     if (!response.ok || !action || !prompt)
@@ -198,6 +238,24 @@ export async function signIn(authorizationUrl: string, login: string, options: S
         : { url, body: new URLSearchParams({ prompt, login, password: 'any' }) }
   }
   throw new Error('the provider kept redirecting')
+}
+
+/** The target of a `response_mode=form_post` page (oidc-provider's: hidden inputs, posted by a script). */
+function formPost(page: string, base: string): Callback | undefined {
+  const action = /<form method="post" action="([^"]+)">/.exec(page)?.[1]
+  if (!action) return undefined
+  const target = new URL(htmlText(action), base)
+  for (const [, name = '', value = ''] of page.matchAll(
+    /<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g,
+  ))
+    target.searchParams.append(htmlText(name), htmlText(value))
+  return Object.assign(target, { method: 'POST' as const })
+}
+
+/** Undoes oidc-provider's `htmlSafe`. */
+function htmlText(html: string): string {
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" }
+  return html.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => entities[entity] ?? '')
 }
 
 /** The cookies a response sets or clears (one host, so names are enough). */
