@@ -164,7 +164,7 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   }
 })
 
-test('the same wallet signs on Solana: a message and a transfer the chain confirms; its recovery phrase rebuilds it; a browser forgotten asks for the password again', async ({
+test('the same wallet signs on Solana: a message and a transfer the chain confirms; its recovery phrase rebuilds it; its email changes with a code from each address; a browser forgotten asks for the password again', async ({
   page,
   modal,
 }) => {
@@ -256,14 +256,33 @@ test('the same wallet signs on Solana: a message and a transfer the chain confir
   expect(mnemonicToAccount(words.join(' ')).address).toBe(evm)
   expect(await axeViolations(page)).toEqual([])
 
+  // Changing the email, SPEC's way: a code to the current address, then one to the new; the login follows.
+  const renamed = email.replace('@', '-new@')
+  await modal.getByRole('button', { name: 'Change email' }).click()
+  let mailed = new Date()
+  await modal.getByLabel('New email').fill(renamed)
+  await modal.getByRole('button', { name: 'Send code' }).click()
+  await modal
+    .getByLabel(`Enter the code sent to your current address, ${email}.`)
+    .fill(await mailCode(email, { after: mailed }))
+  mailed = new Date()
+  await modal.getByRole('button', { name: 'Confirm' }).click()
+  await modal
+    .getByLabel(`Enter the code sent to ${renamed}.`)
+    .fill(await mailCode(renamed, { after: mailed }))
+  await modal.getByRole('button', { name: 'Confirm' }).click()
+  await expect(modal.getByTestId('email-changed')).toHaveText(`Your email is now ${renamed}.`)
+  await expect(modal.getByTestId('embedded-user')).toHaveText(`Logged in as ${renamed}.`)
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().user?.email)).toBe(renamed)
+
   // Signing out and forgetting this browser, once confirmed: the next login here asks for the password again.
   await modal.getByRole('button', { name: 'Sign out and forget this browser' }).click()
   await modal.getByRole('button', { name: 'Forget it' }).click()
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
   const asked = new Date()
   await page.evaluate(() => window.airlock?.open())
-  await askCode(page, modal, email)
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await askCode(page, modal, renamed)
+  await modal.getByLabel('Code').pressSequentially(await mailCode(renamed, { after: asked }))
   await modal.getByLabel('Recovery password').fill(password)
   await modal.getByRole('button', { name: 'Unlock wallet' }).click()
   await stay(modal, false)

@@ -112,6 +112,21 @@ export function create(options: AccountOptions) {
         throw error
       }
     },
+    /**
+     * Changing the email (SPEC: the current address's code, then the new one's): `start` mails a code to the
+     * current address, `verify` takes it and mails one to the new, `confirm` takes that and moves the user.
+     */
+    changeEmail: {
+      start: async (token: string, email: string) =>
+        (await call('/v1/auth/email/change', Contract.emailCodeAnswer, { body: { email }, token }))
+          .retryAfter,
+      verify: async (token: string, code: string) =>
+        (await call('/v1/auth/email/change/verify', Contract.emailCodeAnswer, { body: { code }, token }))
+          .retryAfter,
+      confirm: async (token: string, code: string): Promise<User> =>
+        (await call('/v1/auth/email/change/confirm', Contract.emailUserAnswer, { body: { code }, token }))
+          .user,
+    },
     /** The social providers this deployment has configured, in SPEC's order. */
     async socialProviders(): Promise<Contract.SocialProvider[]> {
       return (await call('/v1/auth/social', Contract.socialProvidersAnswer)).providers

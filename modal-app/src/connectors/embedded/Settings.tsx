@@ -3,6 +3,8 @@ import type { ViewProps } from '../../core/Feature.ts'
 import { embeddedTexts } from './texts.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
+type Change = { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string }
+
 type SettingsSlice = {
   busy: boolean
   error?: string | undefined
@@ -17,7 +19,7 @@ type SettingsSlice = {
  */
 export default function Settings({ snapshot, ui }: ViewProps) {
   const slice = snapshot.embeddedWallet as
-    | { settings: SettingsSlice; user?: { email: string; provider?: string } }
+    | { settings: SettingsSlice; user?: { email: string; provider?: string }; change?: Change }
     | undefined
   const id = useId()
   const [password, setPassword] = useState('')
@@ -27,6 +29,7 @@ export default function Settings({ snapshot, ui }: ViewProps) {
   return (
     <div className="view">
       <p data-testid="embedded-user">{texts.settings.loggedIn(user.email, provider)}</p>
+      <ChangeEmail change={slice.change} current={user.email} ui={ui} />
       <section aria-labelledby={`${id}-phrase`}>
         <h2 className="label" id={`${id}-phrase`}>
           {texts.settings.phraseTitle}
@@ -104,5 +107,86 @@ export default function Settings({ snapshot, ui }: ViewProps) {
         )}
       </section>
     </div>
+  )
+}
+
+/** Changing the email, SPEC's way: the new address, the current address's code, then the new one's. */
+function ChangeEmail({
+  change,
+  current,
+  ui,
+}: {
+  change?: Change | undefined
+  current: string
+  ui: ViewProps['ui']
+}) {
+  const id = useId()
+  const [value, setValue] = useState('')
+  const asking = change && change.step !== 'done'
+  const label =
+    change?.step === 'current'
+      ? texts.settings.currentCode(current)
+      : change?.step === 'new'
+        ? texts.settings.newCode(change.email)
+        : texts.settings.newEmail
+  return (
+    <section aria-labelledby={`${id}-email`}>
+      <h2 className="label" id={`${id}-email`}>
+        {texts.settings.emailTitle}
+      </h2>
+      {change?.step === 'done' && (
+        <p role="status" data-testid="email-changed">
+          {texts.settings.changed(change.email)}
+        </p>
+      )}
+      {asking ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault()
+            void ui.changeEmail(value)
+            setValue('')
+          }}
+        >
+          <label className="label" htmlFor={`${id}-value`}>
+            {label}
+          </label>
+          <input
+            // A new field for each step, so the browser offers the right autofill and starts empty.
+            key={change.step}
+            id={`${id}-value`}
+            className="search"
+            type={change.step === 'email' ? 'email' : 'text'}
+            inputMode={change.step === 'email' ? 'email' : 'numeric'}
+            autoComplete={change.step === 'email' ? 'email' : 'one-time-code'}
+            value={value}
+            disabled={change.busy}
+            aria-invalid={change.error ? true : undefined}
+            aria-describedby={`${id}-error`}
+            onChange={(event) => setValue(event.target.value)}
+          />
+          <p className="error-text" role="alert" id={`${id}-error`}>
+            {change.error ?? ''}
+          </p>
+          <div className="actions actions-row">
+            <button type="button" className="button button-secondary" onClick={() => ui.changeEmail()}>
+              {texts.settings.cancelChange}
+            </button>
+            <button
+              type="submit"
+              className="button"
+              disabled={change.busy}
+              aria-busy={change.busy || undefined}
+            >
+              {change.step === 'email' ? texts.settings.sendCode : texts.settings.confirmCode}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" className="button button-secondary" onClick={() => ui.changeEmail()}>
+          {texts.settings.change}
+        </button>
+      )}
+    </section>
   )
 }

@@ -59,6 +59,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let restorable = false
   let opening = false
   /** The recovery phrase while the visitor looks at it, and the settings' own state. */
+  /** Changing the email: which code is awaited, for which new address, and how it went. */
+  let change:
+    | { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string | undefined }
+    | undefined
   let settings = {
     busy: false,
     error: undefined as string | undefined,
@@ -77,6 +81,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   const signedIn = () =>
     (['eip155', 'solana'] as const).some((ns) => kernel.connectionOf(ns)?.wallet.id === walletId)
   const clearSettings = () => {
+    change = undefined
     settings = { busy: false, error: undefined, phrase: undefined, forgetting: false }
   }
   const go = (view: string) =>
@@ -235,6 +240,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           approval: approvals.slice(),
           signedIn: signedIn() && session !== undefined,
           settings: { ...settings, min: Sealing.passwordMin },
+          change,
         },
       }
     },
@@ -355,6 +361,43 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
               ? texts.wallet.wrong
               : Errors.messageOf(error, texts.initFailed)
           settings = { ...settings, busy: false, error: message }
+          kernel.shake()
+        }
+        changed()
+      },
+      /** One step of changing the email: the new address, then each code in turn. */
+      async changeEmail(value?: string) {
+        if (!session) return
+        if (value === undefined) {
+          change = change && change.step !== 'done' ? undefined : { step: 'email', email: '', busy: false }
+          return changed()
+        }
+        if (!change || change.busy || change.step === 'done') return
+        const current = change
+        const token = session.token
+        const shape = current.step === 'email' ? Contract.emailAddress : Contract.oneTimeCode
+        const parsed = S.parse(shape, value.trim())
+        if (!parsed.ok) {
+          change = { ...current, error: parsed.message }
+          return changed()
+        }
+        change = { ...current, busy: true, error: undefined }
+        changed()
+        try {
+          if (current.step === 'email') {
+            await account.changeEmail.start(token, parsed.value)
+            change = { step: 'current', email: parsed.value, busy: false }
+          } else if (current.step === 'current') {
+            await account.changeEmail.verify(token, parsed.value)
+            change = { ...current, step: 'new', busy: false }
+          } else {
+            const user = await account.changeEmail.confirm(token, parsed.value)
+            session = { token, user: { ...session.user, email: user.email } }
+            secrets.keepSession(session)
+            change = { ...current, step: 'done', busy: false }
+          }
+        } catch (error) {
+          change = { ...current, busy: false, error: Errors.messageOf(error, texts.initFailed) }
           kernel.shake()
         }
         changed()
