@@ -20,8 +20,6 @@ export type Pending = {
   reject(error: unknown): void
 }
 
-export type Approvals = ReturnType<typeof create>
-
 /**
  * @example
  * const approvals = Approvals.create(kernel, (pending) => Requests.sign(wallet, pending.request, pending.chainId, rpc))

@@ -57,7 +57,7 @@ export function relay(
 }
 
 /** The methods this wallet signs; others it refuses with 4200 (EIP-1193). */
-export const signs = [
+const signs = [
   'personal_sign',
   'eth_signTypedData_v4',
   'eth_sendTransaction',
@@ -242,7 +242,7 @@ function typedDataOf(data: unknown): TypedDataDefinition {
  * gas with a 20% margin, EIP-1559 fees of twice the base fee plus the tip). A chain id other than the
  * wallet's is refused (EIP-1193's 4901), so a dApp cannot have the visitor sign for a chain they do not see.
  */
-export async function complete(
+async function complete(
   fields: S.Infer<typeof transactionShape>,
   from: string,
   chainId: Caip.ChainId,

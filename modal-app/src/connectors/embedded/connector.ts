@@ -18,7 +18,7 @@ const icon =
   'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="8" fill="%231f4ed8"/%3E%3Cpath d="M8 11h16v10H8z" fill="none" stroke="%23fff" stroke-width="2"/%3E%3Cpath d="m8 11 8 6 8-6" fill="none" stroke="%23fff" stroke-width="2"/%3E%3C/svg%3E'
 
 /** The embedded wallet of a namespace, as the core lists and stores wallets. */
-export function walletOf(namespace: Caip.Namespace): PageWallet {
+function walletOf(namespace: Caip.Namespace): PageWallet {
   return { id, namespace, name: viewTexts.walletName, icon, rdns, chains: [] }
 }
 

@@ -10,6 +10,7 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
 import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
+import * as Manage from './Manage.ts'
 import * as Requests from './Requests.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
@@ -58,17 +59,6 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   /** A login a window of the modal origin keeps from an earlier page load, which a click brings back. */
   let restorable = false
   let opening = false
-  /** The recovery phrase while the visitor looks at it, and the settings' own state. */
-  /** Changing the email: which code is awaited, for which new address, and how it went. */
-  let change:
-    | { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string | undefined }
-    | undefined
-  let settings = {
-    busy: false,
-    error: undefined as string | undefined,
-    phrase: undefined as string[] | undefined,
-    forgetting: false,
-  }
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let socialAbort: AbortController | undefined
   const approvals = Approvals.create(kernel, (pending) => {
@@ -80,10 +70,6 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   const changed = () => kernel.changed()
   const signedIn = () =>
     (['eip155', 'solana'] as const).some((ns) => kernel.connectionOf(ns)?.wallet.id === walletId)
-  const clearSettings = () => {
-    change = undefined
-    settings = { busy: false, error: undefined, phrase: undefined, forgetting: false }
-  }
   const go = (view: string) =>
     kernel.router.send(kernel.router.view() === view ? { type: 'REPLACE', view } : { type: 'PUSH', view })
 
@@ -148,6 +134,19 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       return undefined
     }
   }
+
+  const manage = Manage.create({
+    kernel,
+    account,
+    secrets,
+    session: () => session,
+    wallet: () => wallet,
+    renamed(next) {
+      session = next
+      secrets.keepSession(next)
+    },
+    forgetKept: () => void keepWindow({}),
+  })
 
   function sendCode(address: string, resend: boolean) {
     const parsed = S.parse(Contract.emailAddress, address)
@@ -239,8 +238,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           user: session?.user,
           approval: approvals.slice(),
           signedIn: signedIn() && session !== undefined,
-          settings: { ...settings, min: Sealing.passwordMin },
-          change,
+          ...manage.slice(),
         },
       }
     },
@@ -342,91 +340,12 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           if (kept) void loggedIn(kept)
         })
       },
-      showWalletSettings() {
-        clearSettings()
-        kernel.router.send({ type: 'PUSH', view: settingsView })
-      },
-      async revealPhrase(password: string) {
-        if (!session || !wallet || settings.busy) return
-        settings = { ...settings, busy: true, error: undefined }
-        changed()
-        try {
-          const stored = await account.wallet(session.token)
-          if (!stored) throw new Account.AccountError(texts.initFailed, 404)
-          ;(await Vault.recoveryShare(session, stored, password)).fill(0)
-          settings = { ...settings, busy: false, phrase: (await Vault.phraseOf(wallet)).split(' ') }
-        } catch (error) {
-          const message =
-            error instanceof Vault.WrongPasswordError
-              ? texts.wallet.wrong
-              : Errors.messageOf(error, texts.initFailed)
-          settings = { ...settings, busy: false, error: message }
-          kernel.shake()
-        }
-        changed()
-      },
-      /** One step of changing the email: the new address, then each code in turn. */
-      async changeEmail(value?: string) {
-        if (!session) return
-        if (value === undefined) {
-          change = change && change.step !== 'done' ? undefined : { step: 'email', email: '', busy: false }
-          return changed()
-        }
-        if (!change || change.busy || change.step === 'done') return
-        const current = change
-        const token = session.token
-        const shape = current.step === 'email' ? Contract.emailAddress : Contract.oneTimeCode
-        const parsed = S.parse(shape, value.trim())
-        if (!parsed.ok) {
-          change = { ...current, error: parsed.message }
-          return changed()
-        }
-        change = { ...current, busy: true, error: undefined }
-        changed()
-        try {
-          if (current.step === 'email') {
-            await account.changeEmail.start(token, parsed.value)
-            change = { step: 'current', email: parsed.value, busy: false }
-          } else if (current.step === 'current') {
-            await account.changeEmail.verify(token, parsed.value)
-            change = { ...current, step: 'new', busy: false }
-          } else {
-            const user = await account.changeEmail.confirm(token, parsed.value)
-            session = { token, user: { ...session.user, email: user.email } }
-            secrets.keepSession(session)
-            change = { ...current, step: 'done', busy: false }
-          }
-        } catch (error) {
-          change = { ...current, busy: false, error: Errors.messageOf(error, texts.initFailed) }
-          kernel.shake()
-        }
-        changed()
-      },
-      hidePhrase() {
-        settings = { ...settings, phrase: undefined }
-        changed()
-      },
-      askForget(asking: boolean) {
-        settings = { ...settings, forgetting: asking }
-        changed()
-      },
-      // In the click: a window that keeps the login is told to forget it too.
-      forgetBrowser() {
-        const user = session?.user
-        if (!user) return
-        if (kernel.storage.getLoginKept()) {
-          void keepWindow({})
-          kernel.storage.setLoginKept(false)
-        }
-        secrets.forget(user.id)
-        clearSettings()
-        void kernel.disconnect().catch(() => {})
-      },
+      ...manage.ui,
       approveRequest: approvals.approve,
       rejectRequest: approvals.reject,
     },
     back(view) {
-      if (view === settingsView) clearSettings()
+      if (view === settingsView) manage.clear()
       if (view === socialView) {
         socialAbort?.abort()
         social = undefined
@@ -450,7 +369,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       if (restorable) changed()
     },
     closed() {
-      clearSettings()
+      manage.clear()
       // SPEC: closing the modal with requests still waiting rejects them.
       approvals.rejectAll(new Errors.UserRejectedRequestError())
       socialAbort?.abort()

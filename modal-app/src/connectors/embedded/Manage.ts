@@ -1,0 +1,149 @@
+/**
+ * The logic of the embedded wallet's own page (`Settings.tsx`): the recovery phrase behind the recovery
+ * password, changing the email (SPEC: the current address's code, then the new one's), and a sign-out that
+ * forgets this browser. Nothing here outlives the page: leaving it or closing the modal clears it.
+ */
+import * as Contract from '@airlock/api/contract'
+import { Errors } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+import type { Kernel } from '../../core/Feature.ts'
+import type { Account, Session } from './Account.ts'
+import * as Sealing from './Sealing.ts'
+import type { Secrets } from './Secrets.ts'
+import * as Vault from './Vault.ts'
+import { settingsView } from './views.ts'
+import { viewTexts as texts } from './viewTexts.ts'
+
+type Change = {
+  step: 'email' | 'current' | 'new' | 'done'
+  email: string
+  busy: boolean
+  error?: string | undefined
+}
+
+export type ManageOptions = {
+  kernel: Pick<Kernel, 'router' | 'changed' | 'shake' | 'storage' | 'disconnect'>
+  account: Account
+  secrets: Secrets
+  /** The login and the opened wallet, as the runtime holds them now. */
+  session(): Session | undefined
+  wallet(): Vault.Wallet | undefined
+  /** The login changed (a new email): the runtime keeps it. */
+  renamed(session: Session): void
+  /** In the click: the window that keeps the login forgets it. */
+  forgetKept(): void
+}
+
+export function create(options: ManageOptions) {
+  const { kernel, account, secrets } = options
+  const changed = () => kernel.changed()
+  let change: Change | undefined
+  let page = {
+    busy: false,
+    error: undefined as string | undefined,
+    phrase: undefined as string[] | undefined,
+    forgetting: false,
+  }
+  const clear = () => {
+    change = undefined
+    page = { busy: false, error: undefined, phrase: undefined, forgetting: false }
+  }
+
+  /** The next step of changing the email, for the value the visitor typed. */
+  async function step(current: Change, session: Session, value: string): Promise<Change> {
+    const { token } = session
+    if (current.step === 'email') {
+      await account.changeEmail.start(token, value)
+      return { step: 'current', email: value, busy: false }
+    }
+    if (current.step === 'current') {
+      await account.changeEmail.verify(token, value)
+      return { ...current, step: 'new', busy: false }
+    }
+    const user = await account.changeEmail.confirm(token, value)
+    options.renamed({ token, user: { ...session.user, email: user.email } })
+    return { ...current, step: 'done', busy: false }
+  }
+
+  return {
+    clear,
+    slice: () => ({ settings: { ...page, min: Sealing.passwordMin }, change }),
+    ui: {
+      showWalletSettings() {
+        clear()
+        kernel.router.send({ type: 'PUSH', view: settingsView })
+      },
+      async revealPhrase(password: string) {
+        const session = options.session()
+        const wallet = options.wallet()
+        if (!session || !wallet || page.busy) return
+        page = { ...page, busy: true, error: undefined }
+        changed()
+        try {
+          const stored = await account.wallet(session.token)
+          if (!stored)
+            throw new Error(texts.initFailed)
+            // The password proves itself by opening the recovery share; the share itself is not kept.
+          ;(await Vault.recoveryShare(session, stored, password)).fill(0)
+          page = { ...page, busy: false, phrase: (await Vault.phraseOf(wallet)).split(' ') }
+        } catch (error) {
+          const message =
+            error instanceof Vault.WrongPasswordError
+              ? texts.wallet.wrong
+              : Errors.messageOf(error, texts.initFailed)
+          page = { ...page, busy: false, error: message }
+          kernel.shake()
+        }
+        changed()
+      },
+      hidePhrase() {
+        page = { ...page, phrase: undefined }
+        changed()
+      },
+      /** Without a value, starts (or cancels) a change; with one, takes the step it is at. */
+      async changeEmail(value?: string) {
+        const session = options.session()
+        if (!session) return
+        if (value === undefined) {
+          change = change && change.step !== 'done' ? undefined : { step: 'email', email: '', busy: false }
+          return changed()
+        }
+        if (!change || change.busy || change.step === 'done') return
+        const current = change
+        const parsed = S.parse(
+          current.step === 'email' ? Contract.emailAddress : Contract.oneTimeCode,
+          value.trim(),
+        )
+        if (!parsed.ok) {
+          change = { ...current, error: parsed.message }
+          return changed()
+        }
+        change = { ...current, busy: true, error: undefined }
+        changed()
+        try {
+          change = await step(current, session, parsed.value)
+        } catch (error) {
+          change = { ...current, busy: false, error: Errors.messageOf(error, texts.initFailed) }
+          kernel.shake()
+        }
+        changed()
+      },
+      askForget(asking: boolean) {
+        page = { ...page, forgetting: asking }
+        changed()
+      },
+      // In the click: a window that keeps the login is told to forget it too.
+      forgetBrowser() {
+        const user = options.session()?.user
+        if (!user) return
+        if (kernel.storage.getLoginKept()) {
+          options.forgetKept()
+          kernel.storage.setLoginKept(false)
+        }
+        secrets.forget(user.id)
+        clear()
+        void kernel.disconnect().catch(() => {})
+      },
+    },
+  }
+}
