@@ -108,7 +108,8 @@ const providerUrl = S.check(
  * scope, how it is answered and how its user endpoint writes a person) follows from its id
  * (`features/auth/Presets.ts`). `oidc`: OpenID Connect, discovered from `issuer`, the user read from the ID
  * token it signs (Google, Apple). `oauth2`: plain OAuth 2.0 whose ID token, if any, is not relied on: the
- * user is read from `userinfoUrl` with the access token (Discord's `https://discord.com/api/users/@me`).
+ * user is read from `userinfoUrl` with the access token (Discord's `https://discord.com/api/users/@me`;
+ * GitHub's `https://api.github.com/user`, whose verified addresses are read beside it, at `/user/emails`).
  * Endpoints come from the issuer's discovery document, unless `authorizationUrl` and `tokenUrl` name them
  * (providers that publish none: GitHub, Discord, Facebook, X).
  */

@@ -14,7 +14,11 @@ afterAll(() => oidc?.stop())
 /** An authorization URL as the API builds it, and the PKCE verifier behind its challenge. */
 function authorization(
   shape: Oidc.Shape,
-  { pkce = true, redirect = `${apiUrl}/v1/auth/social/${shape}/callback` } = {},
+  {
+    pkce = true,
+    redirect = `${apiUrl}/v1/auth/social/${shape}/callback`,
+    scope = 'openid email profile',
+  } = {},
 ) {
   const verifier = randomBytes(32).toString('base64url')
   const url = new URL(`${oidc.issuer}/auth`)
@@ -22,7 +26,7 @@ function authorization(
     client_id: oidc.clients[shape].clientId,
     response_type: 'code',
     redirect_uri: redirect,
-    scope: 'openid email profile',
+    scope,
     state: 'state-1',
     ...(pkce
       ? {
@@ -34,14 +38,15 @@ function authorization(
   return { url: url.href, verifier }
 }
 
-/** Logs `login` in and trades the code as the API would (client_secret_post, the PKCE verifier). */
-async function tokensOf(shape: Oidc.Shape, login: string) {
-  const { url, verifier } = authorization(shape)
+/** Logs `login` in and trades the code as the API would (client_secret_post, the PKCE verifier, JSON). */
+async function tokensOf(shape: Oidc.Shape, login: string, scope?: string) {
+  const { url, verifier } = authorization(shape, scope ? { scope } : {})
   const callback = await Oidc.signIn(url, login)
   expect(`${callback.origin}${callback.pathname}`).toBe(`${apiUrl}/v1/auth/social/${shape}/callback`)
   expect(callback.searchParams.get('state')).toBe('state-1')
   const response = await fetch(`${oidc.issuer}/token`, {
     method: 'POST',
+    headers: { Accept: 'application/json' },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code: callback.searchParams.get('code') ?? '',
@@ -52,9 +57,10 @@ async function tokensOf(shape: Oidc.Shape, login: string) {
     }),
   })
   expect(response.status).toBe(200)
-  const tokens = (await response.json()) as { access_token: string; id_token: string }
-  const payload = JSON.parse(Buffer.from(tokens.id_token.split('.')[1] ?? '', 'base64url').toString())
-  return { accessToken: tokens.access_token, idToken: payload as Record<string, unknown> }
+  const tokens = (await response.json()) as { access_token: string; id_token?: string }
+  const payload = tokens.id_token?.split('.')[1]
+  const idToken = payload && JSON.parse(Buffer.from(payload, 'base64url').toString())
+  return { accessToken: tokens.access_token, idToken: idToken as Record<string, unknown> | undefined }
 }
 
 describe('Oidc', () => {
@@ -66,9 +72,13 @@ describe('Oidc', () => {
       code_challenge_methods_supported: ['S256'],
       userinfo_endpoint: `${oidc.issuer}/me`,
     })
-    expect(Oidc.socialConfig(oidc).providers.github).toMatchObject({
+    expect(Oidc.socialConfig(oidc).providers.github).toEqual({
+      issuer: oidc.issuer,
+      ...oidc.clients.github,
       kind: 'oauth2',
-      userinfoUrl: `${oidc.issuer}/me`,
+      authorizationUrl: `${oidc.issuer}/auth`,
+      tokenUrl: `${oidc.issuer}/token`,
+      userinfoUrl: `${oidc.issuer}/shapes/github/user`,
     })
   })
 
@@ -86,14 +96,24 @@ describe('Oidc', () => {
     expect(idToken).not.toHaveProperty('preferred_username')
   })
 
-  it('answers a GitHub-shaped login at its user endpoint: id, login and email', async () => {
-    const { accessToken } = await tokensOf('github', 'unverified-linus')
-    const me = await fetch(`${oidc.issuer}/me`, { headers: { Authorization: `Bearer ${accessToken}` } })
-    expect(await me.json()).toMatchObject({
-      sub: 'unverified-linus',
-      preferred_username: 'unverified-linus',
+  it("answers a GitHub-shaped login as GitHub's API does: /user, then the addresses at /user/emails", async () => {
+    const { accessToken } = await tokensOf('github', 'unverified-linus', 'read:user user:email')
+    const ask = async (path: string) => {
+      const response = await fetch(`${oidc.issuer}/shapes/github${path}`, {
+        headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/vnd.github+json' },
+      })
+      return response.json()
+    }
+    expect(await ask('/user')).toMatchObject({
+      login: 'unverified-linus',
+      id: expect.any(Number),
+      email: null,
+    })
+    expect(await ask('/user/emails')).toContainEqual({
       email: 'unverified-linus@github.test',
-      email_verified: false,
+      primary: true,
+      verified: false,
+      visibility: 'private',
     })
   })
 

@@ -34,7 +34,7 @@ Airlock is running.
   API              ${stack.apiUrl}   (project: demo)
   WC relay         ${stack.relayUrl}
   Mail catcher     ${stack.mail.webUrl}   (read the login codes here; SMTP ${stack.mail.smtp.host}:${stack.mail.smtp.port})
-  Sign-in (OIDC)   ${stack.oidc.issuer}   (stands in for Google and GitHub; any login name works)
+  Sign-in (OIDC)   ${stack.oidc.issuer}   (stands in for Google, X, Discord, GitHub, Apple and Facebook; any login name works)
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token        ${testTokenAddress}
   Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}

@@ -9,8 +9,14 @@ import { databases } from '../../internal/testing.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
 import * as Oidc from './internal/oidc.ts'
-import { claimsOf } from './internal/oidcShapes.ts'
-import { idTokenProfile, presets } from './Presets.ts'
+import { claimsOf, githubId } from './internal/oidcShapes.ts'
+import { githubEmailsUrl, idTokenProfile, presets } from './Presets.ts'
+
+const userinfo = 'https://provider.test/me'
+
+/** A preset's reading of one user endpoint that answers `answer`. */
+const read = (provider: Contract.SocialProvider, answer: unknown) =>
+  presets[provider].user(async () => answer, new URL(userinfo))
 
 describe('the presets: how each provider writes a person', () => {
   it("counts Apple's string email_verified: 'true' is verified, 'false' is not", () => {
@@ -25,43 +31,114 @@ describe('the presets: how each provider writes a person', () => {
     expect(() => idTokenProfile({ ...claims, email_verified: 'yes' })).toThrow('email_verified')
   })
 
-  it("reads Discord's verified flag, and no address where it answers null", () => {
+  it("reads Discord's verified flag, and no address where it answers null", async () => {
     const user = { id: '80351110224678912', username: 'nelly', email: 'nelly@discord.test' }
-    expect(presets.discord.user({ ...user, verified: true }, 'discord')).toEqual({
+    expect(await read('discord', { ...user, verified: true })).toEqual({
       subject: '80351110224678912',
       email: 'nelly@discord.test',
       emailVerified: true,
       username: 'nelly',
     })
-    expect(presets.discord.user({ ...user, verified: false }, 'discord').emailVerified).toBe(false)
-    expect(presets.discord.user({ ...user, email: null }, 'discord')).toMatchObject({
+    expect((await read('discord', { ...user, verified: false })).emailVerified).toBe(false)
+    expect(await read('discord', { ...user, email: null })).toMatchObject({
       email: undefined,
       emailVerified: false,
     })
   })
 
-  it("takes Facebook's and X's answered address as confirmed, and none as none", () => {
-    expect(presets.facebook.user({ id: '10', name: 'Ada L', email: 'ada@fb.test' }, 'fb')).toEqual({
+  it("takes Facebook's and X's answered address as confirmed, and none as none", async () => {
+    expect(await read('facebook', { id: '10', name: 'Ada L', email: 'ada@fb.test' })).toEqual({
       subject: '10',
       email: 'ada@fb.test',
       emailVerified: true,
       username: undefined,
     })
-    expect(presets.facebook.user({ id: '10', name: 'Ada L' }, 'fb').emailVerified).toBe(false)
+    expect((await read('facebook', { id: '10', name: 'Ada L' })).emailVerified).toBe(false)
     const data = { id: '2244994945', username: 'ada' }
-    expect(presets.x.user({ data: { ...data, confirmed_email: 'ada@x.test' } }, 'x')).toEqual({
+    expect(await read('x', { data: { ...data, confirmed_email: 'ada@x.test' } })).toEqual({
       subject: '2244994945',
       email: 'ada@x.test',
       emailVerified: true,
       username: 'ada',
     })
-    expect(presets.x.user({ data }, 'x')).toMatchObject({ email: undefined, emailVerified: false })
+    expect(await read('x', { data })).toMatchObject({ email: undefined, emailVerified: false })
   })
 
-  it('refuses an answer of another shape: an error, never a person', () => {
-    expect(() => presets.x.user({ errors: [{ title: 'Unauthorized' }] }, 'x')).toThrow('x: data')
-    expect(() => presets.discord.user({ username: 'nelly' }, 'discord')).toThrow('discord: id')
-    expect(() => presets.facebook.user([], 'fb')).toThrow('fb')
+  it('refuses an answer of another shape: an error, never a person', async () => {
+    await expect(read('x', { errors: [{ title: 'Unauthorized' }] })).rejects.toThrow(`${userinfo}: data`)
+    await expect(read('discord', { username: 'nelly' })).rejects.toThrow(`${userinfo}: id`)
+    await expect(read('facebook', [])).rejects.toThrow(userinfo)
+  })
+
+  describe('GitHub: /user for who, /user/emails for the verified address', () => {
+    const user = { login: 'octocat', id: 583231, email: 'octo@public.test', name: 'The Octocat' }
+    const address = (email: string, primary: boolean, verified: boolean) => ({
+      email,
+      primary,
+      verified,
+      visibility: primary ? 'private' : null,
+    })
+    /** The preset's reading when `/user` answers `user` and `/user/emails` answers `emails`. */
+    const github = async (emails: unknown, answer: unknown = user) => {
+      const asked: string[] = []
+      const profile = await presets.github.user(async (url) => {
+        asked.push(url.href)
+        if (url.href === 'https://api.github.com/user') return answer
+        if (url.href === 'https://api.github.com/user/emails?per_page=100') return emails
+        throw new Error(`${url} answered 404`)
+      }, new URL('https://api.github.com/user'))
+      expect(asked.sort()).toEqual([
+        'https://api.github.com/user',
+        'https://api.github.com/user/emails?per_page=100',
+      ])
+      return profile
+    }
+
+    it('takes the primary address when verified, even listed after another verified one', async () => {
+      const emails = [address('old@example.test', false, true), address('Octo@Example.test', true, true)]
+      expect(await github(emails)).toEqual({
+        subject: '583231',
+        email: 'octo@example.test',
+        emailVerified: true,
+        username: 'octocat',
+      })
+    })
+
+    it('takes a verified address that is not the primary when the primary is not verified', async () => {
+      const emails = [
+        address('new@example.test', true, false),
+        address('unproven@example.test', false, false),
+        address('old@example.test', false, true),
+      ]
+      expect(await github(emails)).toMatchObject({ email: 'old@example.test', emailVerified: true })
+    })
+
+    it("vouches for no address when none is verified, whatever /user's public email says", async () => {
+      const emails = [address('octo@public.test', true, false), address('old@example.test', false, false)]
+      expect(await github(emails)).toMatchObject({ email: undefined, emailVerified: false })
+      expect(await github([])).toMatchObject({ email: undefined, emailVerified: false })
+      // A verified entry that is no address is passed over, not taken.
+      const odd = [address('not an address', true, true), address('old@example.test', false, true)]
+      expect(await github(odd)).toMatchObject({ email: 'old@example.test', emailVerified: true })
+    })
+
+    it('refuses answers of another shape: a string or fractional id, no login, emails that are no list', async () => {
+      const emails = [address('octo@example.test', true, true)]
+      await expect(github(emails, { ...user, id: '583231' })).rejects.toThrow(
+        'https://api.github.com/user: id',
+      )
+      await expect(github(emails, { ...user, id: 1.5 })).rejects.toThrow('id: expected an integer')
+      await expect(github(emails, { id: 583231 })).rejects.toThrow('login')
+      await expect(github({ message: 'Not Found' })).rejects.toThrow('user/emails?per_page=100')
+    })
+
+    it('asks for the addresses beside the configured /user, at GitHub or an Enterprise server', () => {
+      const emails = (url: string) => githubEmailsUrl(new URL(url)).href
+      expect(emails('https://api.github.com/user')).toBe('https://api.github.com/user/emails?per_page=100')
+      expect(emails('https://git.example.com/api/v3/user/')).toBe(
+        'https://git.example.com/api/v3/user/emails?per_page=100',
+      )
+    })
   })
 
   it('asks Apple for a form post exactly when the scope asks for the email or the name', () => {
@@ -148,6 +225,8 @@ describe.each(databases())('social login in each provider shape on $engine', ({ 
   }
 
   it.each([
+    // GitHub's primary address, listed after a verified older one: read from /user/emails, not taken first.
+    { provider: 'github', scope: 'read:user user:email', username: true },
     { provider: 'discord', scope: 'identify email', username: true },
     { provider: 'facebook', scope: 'email public_profile', username: false },
     // X's dev client takes its secret only as HTTP Basic, as X does: the login passes only if the API sends it so.
@@ -180,13 +259,31 @@ describe.each(databases())('social login in each provider shape on $engine', ({ 
     },
   )
 
-  it.each(['discord', 'facebook', 'x'])(
+  it.each(['github', 'discord', 'facebook', 'x'])(
     'refuses a %s login whose address is not confirmed',
     async (provider) => {
       const back = await Oidc.signIn((await authorize(provider)).href, fresh('unverified'))
       expect(toModal(await land(back))).toEqual({ error: 'email_not_verified' })
     },
   )
+
+  it('logs a GitHub person in by a verified address that is not the primary, when the primary is not verified', async () => {
+    const name = fresh('new-primary')
+    const back = await Oidc.signIn((await authorize('github')).href, name)
+    const user = await session(toModal(await land(back)).handoff)
+    expect(user).toEqual({
+      id: expect.any(String),
+      email: `${name}@previous.github.test`,
+      provider: 'github',
+      username: name,
+    })
+    // GitHub's person is its numeric id, whatever their login or addresses become.
+    const [identity] = await db.query<{ subject: string }>(
+      "select subject from auth_identities where provider = 'github' and username = $1",
+      [name],
+    )
+    expect(identity?.subject).toBe(String(githubId(name)))
+  })
 
   it('refuses an X login without an address (no users.email scope) as email_not_verified, linking nothing', async () => {
     const name = fresh('grace')

@@ -1,19 +1,22 @@
 /**
  * What each social provider is like, by its id: the scope it is asked for when the configuration names none,
  * how the client shows its secret at the token endpoint, how the provider answers the authorization, and
- * how its user endpoint (kind `oauth2`) writes a person. A provider's quirk is a line here, never a branch in
- * `Providers.ts`. ID tokens (kind `oidc`) are read alike for all: {@link idTokenProfile}.
+ * how its user endpoints (kind `oauth2`) tell who logged in. A provider's quirk is a line here, never a
+ * branch in `Providers.ts`. ID tokens (kind `oidc`) are read alike for all: {@link idTokenProfile}.
  * - `google` (`oidc`): `email_verified` in the ID token.
  * - `apple` (`oidc`): the ID token too, `email_verified` written `"true"`; answers by `response_mode=form_post`
  *   once the scope asks for `email` or `name` (the callback is then a POST).
- * - `github` (`oauth2`): `GET /user` `{ id, login, email }` or an OpenID userinfo; an address is verified
- *   only by `email_verified`, which GitHub's `/user` never writes.
+ * - `github` (`oauth2`): `GET /user` `{ id, login }` (its `email` is the public one, if any, and says nothing
+ *   of verification), then `GET /user/emails` `[{ email, primary, verified }]` (scope `user:email`): the
+ *   primary address if verified, else any verified one. Asked as its REST API wants
+ *   (`Accept: application/vnd.github+json`).
  * - `discord` (`oauth2`): `GET /users/@me` `{ id, username, email, verified }`.
  * - `facebook` (`oauth2`): `GET /me?fields=id,name,email` `{ id, name, email }`; it answers only a confirmed
  *   address, so one answered is verified.
  * - `x` (`oauth2`, the secret as HTTP Basic): `GET /2/users/me?user.fields=confirmed_email`
  *   `{ data: { id, username, confirmed_email } }`, the address only with the elevated `users.email` scope;
  *   without it the login is refused (`email_not_verified`).
+ * - `google` and `apple` configured as `oauth2`: an OpenID userinfo `{ sub, email, email_verified }`.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import * as Contract from '../../contract/index.ts'
@@ -29,6 +32,12 @@ export type Profile = {
   username: string | undefined
 }
 
+/**
+ * Asks one of the provider's user endpoints with the login's access token: its JSON answer. Throws when the
+ * endpoint answers anything but success.
+ */
+export type Ask = (url: URL) => Promise<unknown>
+
 export type Preset = {
   /** The scope asked for when the configuration names none. */
   scope: string
@@ -39,8 +48,13 @@ export type Preset = {
    * (`response_mode=form_post`) rather than redirecting with a query.
    */
   formPost(scope: string): boolean
-  /** The person of the user endpoint's JSON (kind `oauth2`); throws on an answer of another shape. */
-  user(answer: unknown, source: string): Profile
+  /** Headers its user endpoints want beside the access token. @default `{ accept: 'application/json' }` */
+  headers?: Readonly<Record<string, string>>
+  /**
+   * The person behind the access token (kind `oauth2`), asked of the configured user endpoint (and of any
+   * other the provider needs beside it); throws on an answer of another shape.
+   */
+  user(ask: Ask, userinfoUrl: URL): Promise<Profile>
 }
 
 // Apple writes email_verified as the string "true".
@@ -55,15 +69,14 @@ const idClaims = S.object({
   preferred_username: handle,
 })
 
-/** GitHub's `/user` (`id`, `login`) or an OpenID userinfo (`sub`, `preferred_username`). */
-const openIdUser = S.object({
-  id: S.optional(S.union(S.number(0, Number.MAX_SAFE_INTEGER), id)),
-  sub: S.optional(id),
-  login: handle,
-  preferred_username: handle,
-  email: S.optional(S.unknown),
-  email_verified: verifiedFlag,
+/** GitHub's `/user`: the numeric `id` and the `login`; its `email` (the public one) is not read. */
+const githubUser = S.object({
+  id: S.check(S.number(1, Number.MAX_SAFE_INTEGER), Number.isInteger, 'id: expected an integer'),
+  login: S.string(256, 1),
 })
+
+/** GitHub's `/user/emails`, one page. */
+const githubEmails = S.array(S.object({ email: S.unknown, primary: S.boolean, verified: S.boolean }), 100)
 
 /** Discord's `/users/@me`: `email` is null without the `email` scope. */
 const discordUser = S.object({
@@ -83,17 +96,23 @@ const xUser = S.object({
 
 const never = () => false
 
-/** The reading of an OpenID userinfo, or of GitHub's `/user`. */
-function openId(answer: unknown, source: string): Profile {
-  const user = parse(openIdUser, answer, source)
-  const subject = user.id === undefined ? user.sub : String(user.id)
-  if (subject === undefined) throw new Error(`${source} named no user`)
+/** A reading of one user endpoint's JSON: the configured one. */
+const answerOf =
+  (read: (answer: unknown, source: string) => Profile) =>
+  async (ask: Ask, url: URL): Promise<Profile> =>
+    read(await ask(url), String(url))
+
+/** An OpenID userinfo's person, or an ID token's: the same standard claims. */
+function openIdProfile(answer: unknown, source: string): Profile {
+  const claims = parse(idClaims, answer, source)
   return {
-    subject,
-    ...contact(user.email, user.email_verified),
-    username: user.login ?? user.preferred_username,
+    subject: claims.sub,
+    ...contact(claims.email, claims.email_verified),
+    username: claims.preferred_username,
   }
 }
+
+const openId = answerOf(openIdProfile)
 
 export const presets: Record<Contract.SocialProvider, Preset> = {
   google: { scope: 'openid email profile', clientAuth: 'post', formPost: never, user: openId },
@@ -104,37 +123,66 @@ export const presets: Record<Contract.SocialProvider, Preset> = {
     formPost: (scope) => /(^| )(email|name)( |$)/.test(scope),
     user: openId,
   },
-  github: { scope: 'read:user user:email', clientAuth: 'post', formPost: never, user: openId },
+  github: {
+    scope: 'read:user user:email',
+    clientAuth: 'post',
+    formPost: never,
+    // GitHub's REST API wants its media type, and pins a version so its answers keep their shape.
+    headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+    async user(ask, userinfoUrl) {
+      const emailsUrl = githubEmailsUrl(userinfoUrl)
+      const [user, emails] = await Promise.all([ask(userinfoUrl), ask(emailsUrl)])
+      const { id, login } = parse(githubUser, user, String(userinfoUrl))
+      const addresses = parse(githubEmails, emails, String(emailsUrl))
+      // `/user`'s email is only what the person chose to show; `/user/emails` alone tells what is verified.
+      const verified = addresses.filter(
+        (address) => address.verified && S.parse(Contract.emailAddress, address.email).ok,
+      )
+      const address = verified.find((each) => each.primary) ?? verified[0]
+      return { subject: String(id), ...contact(address?.email, true), username: login }
+    },
+  },
   discord: {
     scope: 'identify email',
     clientAuth: 'post',
     formPost: never,
-    user(answer, source) {
+    user: answerOf((answer, source) => {
       const user = parse(discordUser, answer, source)
       return { subject: user.id, ...contact(user.email, user.verified), username: user.username }
-    },
+    }),
   },
   facebook: {
     scope: 'email public_profile',
     clientAuth: 'post',
     formPost: never,
-    user(answer, source) {
+    user: answerOf((answer, source) => {
       const user = parse(facebookUser, answer, source)
       // Facebook leaves out an address its owner has not confirmed.
       return { subject: user.id, ...contact(user.email, true), username: undefined }
-    },
+    }),
   },
   x: {
     scope: 'tweet.read users.read users.email',
     // X takes a confidential client's secret only as HTTP Basic.
     clientAuth: 'basic',
     formPost: never,
-    user(answer, source) {
+    user: answerOf((answer, source) => {
       const { data } = parse(xUser, answer, source)
       // Only a confirmed address is ever answered; without the elevated scope, none: the login is refused.
       return { subject: data.id, ...contact(data.confirmed_email, true), username: data.username }
-    },
+    }),
   },
+}
+
+/**
+ * GitHub's `/user/emails`, beside its `/user` (`https://api.github.com/user`, or an Enterprise server's
+ * `/api/v3/user`), asking a page of 100, its most: the default 30 could leave the primary address on the next.
+ */
+export function githubEmailsUrl(userinfoUrl: URL): URL {
+  const url = new URL(userinfoUrl)
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/emails`
+  url.search = 'per_page=100'
+  return url
 }
 
 /**
@@ -142,12 +190,7 @@ export const presets: Record<Contract.SocialProvider, Preset> = {
  * nonce): the same standard claims for every OpenID provider.
  */
 export function idTokenProfile(claims: unknown): Profile {
-  const parsed = parse(idClaims, claims, 'the ID token')
-  return {
-    subject: parsed.sub,
-    ...contact(parsed.email, parsed.email_verified),
-    username: parsed.preferred_username,
-  }
+  return openIdProfile(claims, 'the ID token')
 }
 
 function parse<T>(shape: S.Shape<T>, value: unknown, source: string): T {

@@ -4,12 +4,13 @@
  * code, who they are. Each kind reads that its own way: `oidc` from the ID token openid-client has checked
  * (signature, issuer, audience, expiry, nonce), `oauth2` from the provider's user endpoint, asked with the
  * access token, never from an ID token (GitHub signs none). What differs by provider (scope, client
- * authentication, Apple's form post, each user endpoint's JSON) is its preset (`Presets.ts`).
+ * authentication, Apple's form post, which user endpoints to ask and how, their JSON) is its preset
+ * (`Presets.ts`).
  */
 import * as client from 'openid-client'
 import { isLoopback, type SocialProviderConfig } from '../../Config.ts'
 import type { SocialProvider } from '../../contract/index.ts'
-import { idTokenProfile, type Profile, presets } from './Presets.ts'
+import { type Ask, idTokenProfile, type Profile, presets } from './Presets.ts'
 
 export type { Profile }
 
@@ -27,11 +28,14 @@ export type Provider = {
 }
 
 /**
- * Each call to a provider may take this long: the callback makes up to three (token, keys, user), and all
- * of them end before the API's 10 s request time-out, so a slow provider still ends in a redirect to the
- * modal rather than a bare 503.
+ * Each call to a provider may take this long: the callback makes up to three in a row (token, then keys
+ * or the user endpoints, GitHub's two at once), and all of them end before the API's 10 s request time-out,
+ * so a slow provider still ends in a redirect to the modal rather than a bare 503.
  */
 const timeoutS = 3
+
+// GitHub's API refuses a request without a User-Agent; every provider is told who asks.
+const userAgent = 'airlock-api'
 
 type Tokens = Awaited<ReturnType<typeof client.authorizationCodeGrant>>
 
@@ -51,18 +55,22 @@ const kinds: Record<SocialProviderConfig['kind'], Kind> = {
   oauth2: {
     nonce: false,
     async profile(configuration, tokens, settings) {
-      const url = new URL(settings.userinfoUrl ?? '')
-      const headers = new Headers({ accept: 'application/json' })
-      const response = await client.fetchProtectedResource(
-        configuration,
-        tokens.access_token,
-        url,
-        'GET',
-        null,
-        headers,
-      )
-      if (!response.ok) throw new Error(`${url} answered ${response.status}`)
-      return presets[settings.id].user(await response.json(), String(url))
+      const preset = presets[settings.id]
+      const headers = { accept: 'application/json', ...preset.headers, 'user-agent': userAgent }
+      const ask: Ask = async (url) => {
+        const response = await client.fetchProtectedResource(
+          configuration,
+          tokens.access_token,
+          url,
+          'GET',
+          null,
+          new Headers(headers),
+        )
+        if (response.ok) return response.json()
+        await response.body?.cancel()
+        throw new Error(`${url} answered ${response.status}`)
+      }
+      return preset.user(ask, new URL(settings.userinfoUrl ?? ''))
     },
   },
 }

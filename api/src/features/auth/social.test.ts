@@ -148,10 +148,12 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     expect(await me(token)).toEqual({ status: 200, body: { user: { id: user.id, email: user.email } } })
   })
 
-  it('logs in through a GitHub-shaped OAuth 2.0 provider, reading the user from its user endpoint', async () => {
+  it('logs in through a GitHub-shaped OAuth 2.0 provider: the login from /user, the address from /user/emails', async () => {
     const name = fresh('linus')
     const authorization = locationOf(await start('github'))
     expect(authorization.searchParams.get('client_id')).toBe('airlock-github')
+    // `user:email` is what opens /user/emails.
+    expect(authorization.searchParams.get('scope')).toBe('read:user user:email')
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256')
     // OAuth 2.0 has no ID token to carry a nonce back.
     expect(authorization.searchParams.has('nonce')).toBe(false)

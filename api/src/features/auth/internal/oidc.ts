@@ -2,13 +2,13 @@
  * The development sign-in provider for social login: a real OpenID provider (oidc-provider) on loopback
  * standing in for the providers of SPEC §5, with one client per provider, each of its provider's shape
  * (`oidcShapes.ts`): `google` and `apple` are OpenID Connect (Apple answering by `form_post` and writing
- * `email_verified` as a string); `github` is plain OAuth 2.0 whose user comes from its userinfo (`/me`);
- * `discord`, `facebook` and `x` are OAuth 2.0 whose user endpoints answer their providers' JSON, under
- * `/shapes/<provider>/…`. All require PKCE (S256) and redirect only to the API's callback. Its own login
- * and consent pages take any login name, which becomes the subject; the email is `<login>@<provider>.test`,
- * verified unless the name starts with `unverified`. It lives with the API (exported as
- * `@airlock/api/oidc-dev`) so the API's own tests and the dev stack run the same provider: devnet depends on
- * the API, not the other way round.
+ * `email_verified` as a string); `github`, `discord`, `facebook` and `x` are OAuth 2.0 whose user endpoints
+ * answer their providers' JSON, under `/shapes/<provider>/…` (GitHub's token endpoint answering JSON only
+ * to `Accept: application/json`, as GitHub's does). All require PKCE (S256) and redirect only to the API's
+ * callback. Its own login and consent pages take any login name, which becomes the subject; the email is
+ * `<login>@<provider>.test`, verified unless the name starts with `unverified` (GitHub's addresses: see
+ * `oidcShapes.ts`). It lives with the API (exported as `@airlock/api/oidc-dev`) so the API's own tests and
+ * the dev stack run the same provider: devnet depends on the API, not the other way round.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -35,6 +35,7 @@ type Context = {
   oidc?: { client?: { clientId: string } }
   status: number
   body: unknown
+  type: string
 }
 
 export { type Shape, shapes } from './oidcShapes.ts'
@@ -127,11 +128,21 @@ export async function start(options: StartOptions): Promise<Instance> {
     ctx.status = 401
     ctx.body = { error: 'invalid_client', error_description: 'the client secret goes in HTTP Basic' }
   })
+  // GitHub answers its token endpoint as a form unless asked for JSON.
+  provider.use(async (ctx, next) => {
+    await next()
+    const json = /application\/json/i.test(ctx.headers.accept ?? '')
+    if (ctx.path !== '/token' || ctx.oidc?.client?.clientId !== clients.github.clientId || json) return
+    if (typeof ctx.body !== 'object' || ctx.body === null) return
+    const fields = Object.entries(ctx.body).map(([key, value]) => [key, String(value)])
+    ctx.body = new URLSearchParams(fields).toString()
+    ctx.type = 'application/x-www-form-urlencoded'
+  })
   const callback = provider.callback()
   handler = (req, res) => {
     const url = new URL(req.url ?? '/', issuer)
     if (!url.pathname.startsWith('/shapes/')) return callback(req, res)
-    Shapes.userEndpoint(url, req.headers.authorization, (value) => provider.AccessToken.find(value), shapeOf)
+    Shapes.userEndpoint(url, req.headers, (value) => provider.AccessToken.find(value), shapeOf)
       .then(({ status, body }) => res.writeHead(status, { 'content-type': 'application/json' }).end(body))
       .catch((error: unknown) => res.writeHead(500).end(String(error)))
   }
@@ -152,8 +163,8 @@ export async function start(options: StartOptions): Promise<Instance> {
 /**
  * The API's `social` block for a running provider: every SPEC provider, each in its real shape. `google`
  * and `apple` are discovered OpenID Connect; the OAuth 2.0 ones name their endpoints as their real providers
- * need (they publish no discovery document) and read their user endpoints: `github` its userinfo (with
- * `openid` in the scope, which oidc-provider's userinfo needs), the others `/shapes/…`.
+ * need (they publish no discovery document) and read their user endpoints under `/shapes/…` (GitHub's
+ * `/user`, whose `/user/emails` the API asks beside it).
  */
 export function socialConfig(instance: Instance) {
   const { issuer, clients } = instance
@@ -170,7 +181,7 @@ export function socialConfig(instance: Instance) {
       google: { issuer, ...clients.google, kind: 'oidc' as const },
       x: oauth2('x', `${issuer}/shapes/x/2/users/me?user.fields=confirmed_email`),
       discord: oauth2('discord', `${issuer}/shapes/discord/users/@me`),
-      github: { ...oauth2('github', `${issuer}/me`), scope: 'openid email profile' },
+      github: oauth2('github', `${issuer}/shapes/github/user`),
       apple: { issuer, ...clients.apple, kind: 'oidc' as const },
       facebook: oauth2('facebook', `${issuer}/shapes/facebook/me?fields=id,name,email`),
     },

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { get } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Oidc from './oidc.ts'
-import { clientAuth, type Shape } from './oidcShapes.ts'
+import { clientAuth, githubId, type Shape } from './oidcShapes.ts'
 
 const apiUrl = 'http://127.0.0.1:8787'
 let op: Oidc.Instance
@@ -11,8 +12,16 @@ beforeAll(async () => {
 })
 afterAll(() => op?.stop())
 
-/** The token response of a login as `login` at `shape`'s client, asking `scope`, trading the code as `auth`. */
-async function tokenResponse(shape: Shape, login: string, scope: string, auth = clientAuth[shape]) {
+/**
+ * The token response of a login as `login` at `shape`'s client, asking `scope`, trading the code as `auth`
+ * and asking for `accept` (JSON, as openid-client does; `*\/*` is what a bare fetch asks).
+ */
+async function tokenResponse(
+  shape: Shape,
+  login: string,
+  scope: string,
+  { auth = clientAuth[shape], accept = 'application/json' } = {},
+) {
   const verifier = randomBytes(32).toString('base64url')
   const redirect = `${apiUrl}/v1/auth/social/${shape}/callback`
   const { clientId, clientSecret } = op.clients[shape]
@@ -30,7 +39,10 @@ async function tokenResponse(shape: Shape, login: string, scope: string, auth = 
   const basic = auth === 'client_secret_basic'
   return fetch(`${op.issuer}/token`, {
     method: 'POST',
-    headers: basic ? { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` } : {},
+    headers: {
+      Accept: accept,
+      ...(basic ? { Authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}` } : {}),
+    },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code: back.searchParams.get('code') ?? '',
@@ -56,6 +68,71 @@ async function ask(path: string, token?: string) {
 }
 
 describe('the development provider in each provider shape', () => {
+  it("answers GitHub's /user: a numeric id, the login, and no public email", async () => {
+    const token = await accessToken('github', 'linus', 'read:user user:email')
+    expect(await ask('/github/user', token)).toEqual({
+      status: 200,
+      body: {
+        login: 'linus',
+        id: githubId('linus'),
+        name: 'linus',
+        avatar_url: 'https://github.test/linus.png',
+        type: 'User',
+        email: null,
+      },
+    })
+    expect(Number.isSafeInteger(githubId('linus'))).toBe(true)
+    expect(githubId('linus')).not.toBe(githubId('linus2'))
+  })
+
+  it("answers GitHub's /user/emails: the primary after an older address, verified by the login name", async () => {
+    const emails = async (login: string) =>
+      (await ask('/github/user/emails', await accessToken('github', login, 'read:user user:email'))).body
+    expect(await emails('linus')).toEqual([
+      { email: 'linus@previous.github.test', primary: false, verified: true, visibility: null },
+      { email: 'linus@github.test', primary: true, verified: true, visibility: 'private' },
+    ])
+    expect(await emails('unverified-linus')).toEqual([
+      expect.objectContaining({ primary: false, verified: false }),
+      expect.objectContaining({ primary: true, verified: false }),
+    ])
+    expect(await emails('new-primary-linus')).toEqual([
+      expect.objectContaining({ email: 'new-primary-linus@previous.github.test', verified: true }),
+      expect.objectContaining({ email: 'new-primary-linus@github.test', primary: true, verified: false }),
+    ])
+  })
+
+  it('answers 404 at /user/emails without the user:email scope, as GitHub does; /user still answers', async () => {
+    const token = await accessToken('github', 'linus', 'read:user')
+    expect(await ask('/github/user/emails', token)).toEqual({ status: 404, body: { message: 'Not Found' } })
+    expect((await ask('/github/user', token)).status).toBe(200)
+  })
+
+  it("refuses a request to GitHub's API without a User-Agent (403), as GitHub does", async () => {
+    const token = await accessToken('github', 'linus', 'read:user user:email')
+    // fetch always sends a User-Agent; node:http sends none unless told.
+    const status = (headers: Record<string, string>) =>
+      new Promise<number | undefined>((resolve, reject) =>
+        get(`${op.issuer}/shapes/github/user`, { headers }, (response) => {
+          response.resume()
+          resolve(response.statusCode)
+        }).on('error', reject),
+      )
+    expect(await status({ Authorization: `Bearer ${token}` })).toBe(403)
+    expect(await status({ Authorization: `Bearer ${token}`, 'User-Agent': 'airlock-test' })).toBe(200)
+  })
+
+  it("answers GitHub's token request as a form unless asked for JSON, as GitHub does", async () => {
+    const form = await tokenResponse('github', 'linus', 'read:user', { accept: '*/*' })
+    expect(form.headers.get('content-type')).toMatch(/^application\/x-www-form-urlencoded/)
+    expect(new URLSearchParams(await form.text()).get('access_token')).toMatch(/^\S{20,}$/)
+    const json = await tokenResponse('github', 'linus', 'read:user')
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/)
+    // Other providers answer JSON either way.
+    const discord = await tokenResponse('discord', 'nelly', 'identify', { accept: '*/*' })
+    expect(discord.headers.get('content-type')).toMatch(/^application\/json/)
+  })
+
   it("answers Discord's /users/@me, with the email and its flag only under the email scope", async () => {
     const full = await accessToken('discord', 'nelly', 'identify email')
     expect(await ask('/discord/users/@me', full)).toEqual({
@@ -102,7 +179,7 @@ describe('the development provider in each provider shape', () => {
   })
 
   it("takes X's client secret only as HTTP Basic, as X does", async () => {
-    const posted = await tokenResponse('x', 'jack', 'users.read', 'client_secret_post')
+    const posted = await tokenResponse('x', 'jack', 'users.read', { auth: 'client_secret_post' })
     expect(posted.status).toBe(401)
     expect(await posted.json()).toMatchObject({ error: 'invalid_client' })
   })
@@ -116,7 +193,7 @@ describe('the development provider in each provider shape', () => {
     expect(await ask('/x/2/users/me', discord)).toEqual(unauthorized)
     expect(await ask('/discord/users/@me', x)).toEqual(unauthorized)
     expect((await ask('/facebook/me', discord)).status).toBe(401)
-    for (const path of ['/discord/nothing', '/google/me', '/myspace/me'])
+    for (const path of ['/discord/nothing', '/google/me', '/myspace/me', '/github/user/keys'])
       expect((await ask(path, discord)).status).toBe(404)
   })
 })
