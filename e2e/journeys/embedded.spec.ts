@@ -298,7 +298,7 @@ async function providerLogin(popup: Page, login: string) {
   await popup.locator('button[type="submit"]').click()
 }
 
-test('social logins run the real redirect, consent and code exchange in a window of the modal origin, and reach the wallet of the same verified email', async ({
+test('social logins (Google, GitHub and Apple shapes) run the real redirect, consent and code exchange in a window of the modal origin, and reach the wallet of the same verified email', async ({
   page,
   modal,
 }) => {
@@ -363,6 +363,24 @@ test('social logins run the real redirect, consent and code exchange in a window
     email: `${login}-gh@github.test`,
     username: `${login}-gh`,
     authProvider: 'github',
+    preferredAccountType: 'eoa',
+  })
+
+  // Apple's shape: the provider posts its answer back as a form (response_mode=form_post), in a real browser.
+  await modal.getByRole('button', { name: 'Disconnect all' }).click()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  await page.context().clearCookies()
+  await page.evaluate(() => window.airlock?.open())
+  const [apple] = await Promise.all([
+    page.context().waitForEvent('page'),
+    modal.getByRole('button', { name: 'Continue with Apple' }).click(),
+  ])
+  await providerLogin(apple, `${login}-apple`)
+  await choosePassword(modal)
+  await connected(page)
+  expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
+    email: `${login}-apple@apple.test`,
+    authProvider: 'apple',
     preferredAccountType: 'eoa',
   })
 })
