@@ -94,6 +94,7 @@ export const machine = setup({
     blocked: ({ context, event }) => event.type === 'CLOSE' && blocked(context, event.force),
     backBlocked: ({ context }) => closesOnBack(context) && blocked(context, false),
     closesOnBack: ({ context }) => closesOnBack(context),
+    approving: ({ context }) => currentView(context) === 'ApproveTransaction',
   },
 }).createMachine({
   id: 'router',
@@ -124,9 +125,15 @@ export const machine = setup({
     },
     open: {
       on: {
-        OPEN: {
-          actions: assign(({ context, event }) => ({ history: event.view ? [event.view] : context.history })),
-        },
+        // A request waiting in ApproveTransaction stays in front: a host opening another view would hide it.
+        OPEN: [
+          { guard: 'approving' },
+          {
+            actions: assign(({ context, event }) => ({
+              history: event.view ? [event.view] : context.history,
+            })),
+          },
+        ],
         PUSH: { actions: assign(({ context, event }) => ({ history: [...context.history, event.view] })) },
         REPLACE: {
           actions: assign(({ context, event }) => ({

@@ -26,25 +26,44 @@ export type Pending = {
  * connector.request = (c, request) => approvals.ask(request, c.chainId)
  */
 export function create(
-  kernel: Pick<Kernel, 'router' | 'changed' | 'origin' | 'configured' | 'snackbar' | 'transacted'>,
+  kernel: Pick<Kernel, 'router' | 'changed' | 'origin' | 'configured' | 'snackbar' | 'transacted' | 'timers'>,
   sign: (pending: Pending) => Promise<unknown>,
 ) {
   const queue: Pending[] = []
   let busy = false
   let openedForIt = false
 
-  /** The request at the head was answered: the next one shows, or the modal goes back to where it was. */
-  function next() {
-    queue.shift()
+  /** Shows the first request: the modal opens for it, or the view is pushed over what the visitor sees. */
+  function show() {
+    if (kernel.router.view() === approveView) return
+    openedForIt = !kernel.router.isOpen()
+    kernel.router.send(
+      openedForIt ? { type: 'OPEN', view: approveView } : { type: 'PUSH', view: approveView },
+    )
+  }
+
+  /**
+   * `answered` was answered: it leaves the queue (where it may no longer be, left by the visitor while it was
+   * being signed), the next one shows, or the modal goes back to where it was.
+   */
+  function next(answered: Pending) {
+    const at = queue.indexOf(answered)
+    if (at >= 0) queue.splice(at, 1)
     busy = false
-    if (queue.length === 0 && kernel.router.view() === approveView)
+    if (queue.length > 0) show()
+    else if (kernel.router.view() === approveView)
       kernel.router.send(openedForIt ? { type: 'CLOSE', force: true } : { type: 'BACK' })
     kernel.changed()
   }
 
+  /**
+   * The visitor left the view or closed the modal: nothing that waited is signed. A request already approved
+   * and being signed is not taken back: it may be on its way to the chain, and its answer says what happened.
+   */
   const rejectAll = (error: unknown) => {
-    for (const pending of queue.splice(0)) pending.reject(error)
-    busy = false
+    const signing = busy ? queue[0] : undefined
+    for (const pending of queue.splice(0)) if (pending !== signing) pending.reject(error)
+    if (signing) queue.push(signing)
   }
 
   return {
@@ -52,12 +71,7 @@ export function create(
     ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
       return new Promise((resolve, reject) => {
         queue.push({ request, chainId, resolve, reject })
-        if (queue.length === 1) {
-          openedForIt = !kernel.router.isOpen()
-          kernel.router.send(
-            openedForIt ? { type: 'OPEN', view: approveView } : { type: 'PUSH', view: approveView },
-          )
-        }
+        if (queue.length === 1) show()
         kernel.changed()
       })
     },
@@ -65,7 +79,7 @@ export function create(
       console.error(Methods.notAllowedLog)
       if (!kernel.router.isOpen()) kernel.router.send({ type: 'OPEN' })
       return new Promise((_, reject) =>
-        setTimeout(() => {
+        kernel.timers.setTimeout(() => {
           kernel.snackbar.show('error', Methods.notAllowed)
           reject(new Errors.UnsupportedMethodError(Methods.notAllowed))
         }, notAllowedDelayMs),
@@ -96,15 +110,14 @@ export function create(
         head.reject(error)
         kernel.snackbar.show('error', Errors.messageOf(error, 'Something went wrong'))
       }
-      next()
+      next(head)
     },
     reject() {
       const head = queue[0]
       if (!head || busy) return
       head.reject(new Errors.UserRejectedRequestError())
-      next()
+      next(head)
     },
-    /** The visitor left the view or closed the modal: nothing that waited is signed. */
     rejectAll,
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The embedded wallet's runtime inside the modal's kernel, without a DOM: the views' actions (`ui`), the
- * snapshot's `embeddedWallet` slice and the router's view, against the real API (PGlite, project `demo`), the
- * mail catcher for the codes and, for reads, anvil behind the API's relay.
+ * The embedded wallet's runtime in the modal's kernel, without a DOM, driven as its views drive it: the
+ * runtime's `ui` actions in, the snapshot's `embeddedWallet` slice, the router's view, the kernel's
+ * connections and the state mirrored on the host out. Against real parts: the Airlock API in this process
+ * (PGlite, project `demo`), maildev for the mailed codes, and anvil behind the API's relay.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Config as ApiConfig, Database, Projects, Service } from '@airlock/api'
 import { closedPort } from '@airlock/api/testing'
-import { Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
+import { Errors, type PageWallet, type State } from '@airlock/bridge-protocol'
 import { type Address, type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
@@ -18,7 +19,8 @@ import * as Mail from '../../../../devnet/src/Mail.ts'
 import * as Api from '../../api/Api.ts'
 import type { Feature, Kernel } from '../../core/Feature.ts'
 import * as Modal from '../../core/Modal.ts'
-import type { Timers } from '../../core/Snackbar.ts'
+import { autoCloseDelay, type Timers } from '../../core/Snackbar.ts'
+import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import * as Features from '../../features/index.ts'
 import type { Host } from '../Connector.ts'
@@ -26,22 +28,23 @@ import * as Account from './Account.ts'
 import * as Embedded from './testing.ts'
 import { approveView, codeView, walletView } from './views.ts'
 
-/** The modal origin the API serves wallet shares to (as `testing.ts` configures it). */
+/** The modal origin the API serves wallet shares to (the one `testing.ts` configures). */
 const modalOrigin = 'http://127.0.0.1:5174'
 /** The dApp page the modal serves, as the handshake reported it. */
 const page = 'http://localhost:5173'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 const password = 'correct horse battery staple'
 
-// ---- the browser the modal frame runs in ----
+// ---- the browser the modal's frame runs in ----
 
-/** Every request the modal frame sent, as `METHOD /path`. */
+/** Every request the frame sent, as `METHOD /path`. */
 const sent: string[] = []
+const sentTo = (path: string) => sent.filter((line) => line.endsWith(` ${path}`)).length
 const realFetch = globalThis.fetch
 /**
- * A browser sends `Origin` on the frame's cross-origin calls by itself; Node's fetch does not. The runtime
- * builds its API client with the global fetch and takes none of its own, so the global is wrapped, before the
- * modal is built, to say what the browser would (the API serves wallet shares to the modal origin only).
+ * A browser adds `Origin` to the frame's cross-origin calls by itself; Node's fetch does not, and the API
+ * serves wallet shares to the modal origin only. The runtime builds its API client on the global fetch and
+ * takes none of its own, so the global is wrapped, before any modal is built, to send what a browser sends.
  */
 const fromModalFrame: typeof fetch = (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input))
@@ -50,9 +53,8 @@ const fromModalFrame: typeof fetch = (input, init) => {
   headers.set('Origin', modalOrigin)
   return realFetch(input, { ...init, headers })
 }
-const sentTo = (path: string) => sent.filter((line) => line.endsWith(` ${path}`)).length
 
-/** The modal origin's `localStorage`, kept by the frame (first-party, or partitioned and lasting). */
+/** The modal origin's `localStorage` in a browser that lets the frame keep it (the session, the share). */
 class BrowserStorage implements Storage {
   readonly #items = new Map<string, string>()
   get length() {
@@ -63,21 +65,28 @@ class BrowserStorage implements Storage {
   setItem = (key: string, value: string) => void this.#items.set(key, String(value))
   removeItem = (key: string) => void this.#items.delete(key)
   clear = () => this.#items.clear()
-  /** The keys holding `part`. */
+  /** The keys that hold `part`. */
   keys = (part: string) => [...this.#items.keys()].filter((key) => key.includes(part))
 }
 let browser: BrowserStorage
 
-beforeAll(() => {
-  vi.stubGlobal('fetch', fromModalFrame)
-})
-afterAll(() => {
-  vi.unstubAllGlobals()
-})
+/** A browser of its own for the next modal: nothing kept, nothing sent yet. */
+function newBrowser() {
+  browser = new BrowserStorage()
+  vi.stubGlobal('localStorage', browser)
+  sent.length = 0
+}
+
+/** The session the frame keeps for the page, as the runtime stored it. */
+function keptSession(): Account.Session | undefined {
+  const [key] = browser.keys('embedded/session')
+  const text = key === undefined ? null : browser.getItem(key)
+  return text ? (JSON.parse(text) as Account.Session) : undefined
+}
 
 // ---- the modal ----
 
-/** The kernel's clock, moved by the test: `now`, and timers that fire only when it passes them. */
+/** The kernel's clock, moved by the test: `now`, and timers that fire only as it passes them. */
 function manualClock(start = Date.now()) {
   let now = start
   let serial = 0
@@ -122,16 +131,27 @@ type Slice = {
   approval?: { origin: string; description: { title: string }; busy: boolean; pending: number } | undefined
 }
 
+/** What the core's and the embedded wallet's views may do. */
+type Ui = CoreUi & {
+  sendEmailCode(address: string): void
+  resendEmailCode(): void
+  verifyEmailCode(code: string): Promise<void>
+  submitRecovery(password: string): Promise<void>
+  approveRequest(): Promise<void>
+  rejectRequest(): void
+}
+
 /**
- * The modal as `compose.ts` builds it, over the real API client, plus a feature that only keeps the kernel
- * it is lent: how a test reads connections and sends the router what only the core sends.
+ * The modal as `compose.ts` builds it, on the real API's client, with one more feature that only keeps the
+ * kernel it is lent: how the test reads connections and sends the router what only the core sends. Started
+ * with a host that has no wallets of its own, then opened on Connect, as a visitor opens it to log in.
  */
 async function modalOf(api: Api.Client, clock: Clock = manualClock()) {
-  let kernel: Kernel | undefined
+  let lent: Kernel | undefined
   const probe: Feature = {
     id: 'probe',
-    load: async (lent) => {
-      kernel = lent
+    load: async (kernel) => {
+      lent = kernel
       return {}
     },
   }
@@ -157,39 +177,40 @@ async function modalOf(api: Api.Client, clock: Clock = manualClock()) {
     walletGrace: 20,
   })
   await modal.start({ host: host as unknown as Host, origin: page })
-  // The visitor opened the modal (Connect) to log in.
   modal.api.open(undefined)
-  if (!kernel) throw new Error('the kernel was not lent')
-  const core = kernel
+  if (!lent) throw new Error('the kernel was not lent')
+  const kernel = lent
   return {
     modal,
-    kernel: core,
+    kernel,
     clock,
-    ui: modal.ui,
+    ui: modal.ui as Ui,
     slice: () => modal.getSnapshot().embeddedWallet as Slice,
     view: () => modal.getSnapshot().view,
+    isOpen: () => modal.getSnapshot().open,
     /** The state the host mirrors, as last pushed. */
     state: () => states.at(-1) as State,
-    request: (request: Omit<Request, 'namespace'> & { namespace?: Request['namespace'] }) =>
-      modal.api.request({ namespace: 'eip155', ...request } as Request),
-    /** The embedded wallet's connection of each namespace: its wallet and first address. */
+    /** A dApp's EIP-1193 request, as the host passes it on. */
+    request: async (method: string, params?: unknown[]): Promise<unknown> =>
+      modal.api.request({ namespace: 'eip155', method, ...(params ? { params } : {}) }),
+    /** The kernel's connection of each namespace: its wallet and first address. */
     connected: () =>
       (['eip155', 'solana'] as const).map((namespace) => {
-        const connection = core.connectionOf(namespace)
+        const connection = kernel.connectionOf(namespace)
         return connection && { wallet: connection.wallet.id, address: connection.accounts[0]?.address }
       }),
   }
 }
 type Harness = Awaited<ReturnType<typeof modalOf>>
 
-/** Resolves once `check` passes; PBKDF2 and the API take a moment. */
-const until = (check: () => void) => vi.waitFor(check, { timeout: 15_000, interval: 20 })
+/** Resolves once `check` passes: PBKDF2 and the API take a moment. */
+const until = (check: () => void | Promise<void>) => vi.waitFor(check, { timeout: 15_000, interval: 20 })
 
-/** The code of the `n`th mail to `address` (1 for the first), once it arrived. */
-async function codeOf(mail: Mail.Inbox, address: string, n = 1): Promise<string> {
+/** The code in the `n`th mail to `address` (1 for the first), once it arrived. */
+async function codeOf(inbox: Mail.Inbox, address: string, n = 1): Promise<string> {
   let code: string | undefined
   await until(async () => {
-    const messages = await mail.messages(address)
+    const messages = await inbox.messages(address)
     expect(messages).toHaveLength(n)
     code = messages[0]?.code
   })
@@ -197,27 +218,78 @@ async function codeOf(mail: Mail.Inbox, address: string, n = 1): Promise<string>
   return code
 }
 
-/** The session this browser keeps for the page, as the runtime stored it. */
-function keptSession(): Account.Session | undefined {
-  const [key] = browser.keys('embedded/session')
-  const text = key === undefined ? null : browser.getItem(key)
-  return text ? (JSON.parse(text) as Account.Session) : undefined
-}
-
 let serial = 0
 const newAddress = () => `visitor${++serial}-${Date.now()}@mail.example`
 
-/** Logs in by email from Connect, as the views do it, and waits for the recovery step or the connection. */
-async function emailLogin(context: Harness, mail: Mail.Inbox, address: string, n = 1) {
+/** Logs in by email from Connect, as the views do it: the address, then the code of the `n`th mail. */
+async function emailLogin(context: Harness, address: string, n = 1) {
   context.ui.sendEmailCode(address)
   await until(() => expect(context.view()).toBe(codeView))
   await context.ui.verifyEmailCode(await codeOf(mail, address, n))
+}
+
+/** The first login's last step: the recovery password creates the wallet, and it connects. */
+async function createWallet(context: Harness) {
+  await until(() => expect(context.slice().recovery?.mode).toBe('create'))
+  await context.ui.submitRecovery(password)
+  await until(() => expect(context.connected().every(Boolean)).toBe(true))
+}
+
+/** What a request to the modal ended with: its result, or its error's code and message. */
+const outcome = (call: Promise<unknown>) =>
+  call.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ code: Errors.codeOf(error), message: Errors.messageOf(error, '') }),
+  )
+
+// ---- the API ----
+
+/**
+ * An API of the test's own, for what `testing.ts` does not offer: a data folder on disk (so a second
+ * instance finds what the first wrote), a given port and configuration (so it stands in for the first at
+ * the same address), and a clock (the kernel's, so the test can pass the API's 30 s throttle).
+ */
+async function serve(
+  options: { dataDir?: string; port?: number; config?: ApiConfig.Config; now?: () => number } = {},
+) {
+  const port = options.port ?? (await closedPort())
+  const config: ApiConfig.Config = options.config ?? {
+    apiUrl: `http://127.0.0.1:${port}`,
+    modalOrigin,
+    chains: [],
+    email: { smtp: mail.smtp, from: 'login@airlock.example', secret: randomBytes(24).toString('base64') },
+    wallet: { key: randomBytes(32).toString('hex') },
+  }
+  const db = await Database.open({ url: undefined, dataDir: options.dataDir ?? 'memory://' })
+  await Projects.add(db, 'demo', ['http://localhost:*'])
+  const running = await Service.listen(Service.create({ db, config, now: options.now }), { apiPort: port })
+  const api = Api.create({ baseUrl: running.apiUrl, projectId: 'demo' })
+  return {
+    api,
+    account: Account.create({ endpoint: api.endpoint }),
+    config,
+    port,
+    async stop() {
+      await running.stop()
+      await db.close()
+    },
+  }
+}
+
+const anvilRpc = async (method: string, params: unknown[] = []) => {
+  const response = await realFetch(anvil.rpcUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await response.json()) as { result: unknown }).result
 }
 
 let mail: Mail.Instance
 let anvil: Anvil.Instance
 let stack: Embedded.Stack
 beforeAll(async () => {
+  vi.stubGlobal('fetch', fromModalFrame)
   ;[mail, anvil] = await Promise.all([
     Mail.start({ smtpPort: 0, webPort: 0 }),
     closedPort().then((port) => Anvil.start({ port, chainId: 31337 })),
@@ -231,25 +303,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
   await Promise.all([mail?.stop(), anvil?.stop()])
-})
-
-beforeEach(() => {
-  browser = new BrowserStorage()
-  vi.stubGlobal('localStorage', browser)
-  sent.length = 0
+  vi.unstubAllGlobals()
 })
 
 describe('the email login', () => {
+  beforeEach(newBrowser)
+
   it('refuses an invalid address without asking the API', async () => {
     const context = await modalOf(stack.api)
     context.ui.sendEmailCode('not an address')
-    expect(context.slice().email.error).toBe('Invalid email')
+    expect(context.slice().email).toMatchObject({ sending: false, error: 'Invalid email' })
     expect(context.view()).toBe('Connect')
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(sentTo('/v1/auth/email')).toBe(0)
   })
 
-  it('mails a code, holds a resend back for 30 s by the kernel’s clock, and keeps the code view on a wrong code', async () => {
+  it('mails a code, holds a resend back for 30 s, keeps the code view on a wrong code, and creates the wallet with the right one', async () => {
     const context = await modalOf(stack.api)
     const address = newAddress()
     context.ui.sendEmailCode(`  ${address} `)
@@ -259,6 +328,7 @@ describe('the email login', () => {
     const code = await codeOf(mail, address)
     expect(sentTo('/v1/auth/email')).toBe(1)
 
+    // SPEC's throttle by the kernel's clock, the seconds rounded up, and the API not asked.
     context.clock.advance(12_300)
     context.ui.resendEmailCode()
     expect(context.slice().code.error).toBe('Please try again after 18 seconds')
@@ -269,6 +339,7 @@ describe('the email login', () => {
 
     await context.ui.verifyEmailCode(code === '000000' ? '111111' : '000000')
     expect(context.slice().code).toMatchObject({ verifying: false, error: 'Invalid code' })
+    expect(context.modal.getSnapshot().shake).toBe(true)
     expect(context.view()).toBe(codeView)
     expect(context.slice().user).toBeUndefined()
 
@@ -277,5 +348,329 @@ describe('the email login', () => {
     expect(context.slice().recovery).toMatchObject({ mode: 'create', busy: false })
     expect(context.slice().user).toEqual({ id: expect.any(String), email: address })
     expect(context.connected()).toEqual([undefined, undefined])
+    const session = keptSession()
+    if (!session) return expect.fail('no session kept')
+
+    // The view asks for 10 characters; the runtime, given fewer, creates nothing either.
+    vi.spyOn(console, 'error').mockImplementationOnce(() => {})
+    await context.ui.submitRecovery('too short')
+    expect(context.slice().recovery).toMatchObject({ mode: 'create', busy: false, error: expect.any(String) })
+    expect(context.view()).toBe(walletView)
+    expect(await stack.account.wallet(session.token)).toBeUndefined()
+    expect(browser.keys('embedded/share/')).toEqual([])
+
+    await context.ui.submitRecovery(password)
+    await until(() => expect(context.connected().every(Boolean)).toBe(true))
+    const stored = await stack.account.wallet(session.token)
+    if (!stored) return expect.fail('no wallet stored')
+    expect(context.connected()).toEqual([
+      { wallet: 'embedded', address: stored.addresses.eip155 },
+      { wallet: 'embedded', address: stored.addresses.solana },
+    ])
+    expect(context.slice().recovery).toBeUndefined()
+    expect(browser.keys('embedded/share/')).toHaveLength(1)
+    await until(() => expect(context.state().status).toBe('connected'))
+    expect(context.state()).toMatchObject({
+      user: { email: address, authProvider: 'email', preferredAccountType: 'eoa' },
+      namespaces: {
+        eip155: { chainId: 'eip155:31337', accounts: [{ address: stored.addresses.eip155 }] },
+        solana: { chainId: solanaDevnet, accounts: [{ address: stored.addresses.solana }] },
+      },
+    })
+    expect(context.state().user).toEqual({
+      email: address,
+      authProvider: 'email',
+      preferredAccountType: 'eoa',
+    })
+  })
+
+  it('says when the mail server is down, throttles nothing, and mails the same address at once when it is back', async () => {
+    const port = await closedPort()
+    const down = await Embedded.start({ smtp: { host: '127.0.0.1', port } })
+    let back: Mail.Instance | undefined
+    try {
+      const context = await modalOf(down.api)
+      const address = newAddress()
+      context.ui.sendEmailCode(address)
+      await until(() => expect(context.slice().email.sending).toBe(false))
+      expect(context.slice().email.error).toBe('The email could not be sent. Try again.')
+      expect(context.view()).toBe('Connect')
+      expect(context.slice().code).toMatchObject({ email: '', retryAt: 0 })
+
+      back = await Mail.start({ smtpPort: port, webPort: 0 })
+      context.ui.sendEmailCode(address)
+      await until(() => expect(context.view()).toBe(codeView))
+      expect(context.slice().email.error).toBeUndefined()
+      expect(sentTo('/v1/auth/email')).toBe(2)
+      expect(await codeOf(back, address)).toMatch(/^\d{6}$/)
+    } finally {
+      await down.stop()
+      await back?.stop()
+    }
+  })
+
+  it('takes a code mailed by one API instance at the next one over the same database', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'airlock-runtime-'))
+    const first = await serve({ dataDir })
+    let second: Awaited<ReturnType<typeof serve>> | undefined
+    try {
+      const context = await modalOf(first.api)
+      const address = newAddress()
+      context.ui.sendEmailCode(address)
+      await until(() => expect(context.view()).toBe(codeView))
+      const code = await codeOf(mail, address)
+
+      await first.stop()
+      second = await serve({ dataDir, port: first.port, config: first.config })
+      await context.ui.verifyEmailCode(code)
+      await createWallet(context)
+      const session = keptSession()
+      if (!session) return expect.fail('no session kept')
+      expect(await second.account.me(session.token)).toEqual({ id: session.user.id, email: address })
+      expect((await second.account.wallet(session.token))?.addresses.eip155).toBe(
+        context.connected()[0]?.address,
+      )
+    } finally {
+      await second?.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('requests to the embedded wallet', () => {
+  let context: Harness
+  let me: Address
+  beforeAll(async () => {
+    newBrowser()
+    context = await modalOf(stack.api)
+    await emailLogin(context, newAddress())
+    await createWallet(context)
+    me = context.connected()[0]?.address as Address
+    context.modal.api.close(undefined)
+    expect(context.isOpen()).toBe(false)
+  })
+
+  const sign = (message: string) => outcome(context.request('personal_sign', [toHex(message), me]))
+  const shown = () => context.slice().approval
+
+  it('opens ApproveTransaction for personal_sign, holds the host’s close, and closes again on reject with 4001', async () => {
+    const signing = sign('Hello from the dApp')
+    await until(() => expect(context.view()).toBe(approveView))
+    expect(context.isOpen()).toBe(true)
+    expect(shown()).toMatchObject({
+      origin: page,
+      busy: false,
+      pending: 1,
+      description: { title: 'Sign a message', message: { text: 'Hello from the dApp' } },
+    })
+    // SPEC: closing is blocked while ApproveTransaction shows.
+    context.modal.api.close(undefined)
+    expect(context.view()).toBe(approveView)
+
+    context.ui.rejectRequest()
+    expect(await signing).toEqual({ code: 4001, message: 'User rejected the request.' })
+    expect(context.isOpen()).toBe(false)
+    expect(shown()).toBeUndefined()
+  })
+
+  it('signs on approve with the wallet’s key, then closes', async () => {
+    const signing = sign('Sign in to the shop')
+    await until(() => expect(context.view()).toBe(approveView))
+    void context.ui.approveRequest()
+    const answer = await signing
+    if (!('result' in answer)) return expect.fail(`refused: ${answer.message}`)
+    const signature = answer.result as Hex
+    expect(await verifyMessage({ address: me, message: 'Sign in to the shop', signature })).toBe(true)
+    expect(context.isOpen()).toBe(false)
+  })
+
+  it('shows queued requests one after the other, and closes after the last', async () => {
+    const first = sign('first')
+    const second = sign('second')
+    await until(() => expect(shown()?.pending).toBe(2))
+    expect(shown()?.description).toMatchObject({ message: { text: 'first' } })
+
+    void context.ui.approveRequest()
+    expect(await first).toEqual({ result: expect.stringMatching(/^0x[0-9a-f]{130}$/) })
+    expect(context.view()).toBe(approveView)
+    expect(context.isOpen()).toBe(true)
+    expect(shown()).toMatchObject({ pending: 1, description: { message: { text: 'second' } } })
+
+    context.ui.rejectRequest()
+    expect(await second).toMatchObject({ code: 4001 })
+    expect(context.isOpen()).toBe(false)
+  })
+
+  it('rejects everything waiting with 4001 when the modal is closed by force, and keeps none of it', async () => {
+    const first = sign('one')
+    const second = sign('two')
+    await until(() => expect(shown()?.pending).toBe(2))
+    context.kernel.router.send({ type: 'CLOSE', force: true })
+    expect(await first).toMatchObject({ code: 4001 })
+    expect(await second).toMatchObject({ code: 4001 })
+    expect(context.isOpen()).toBe(false)
+    expect(shown()).toBeUndefined()
+
+    const next = sign('three')
+    await until(() =>
+      expect(shown()).toMatchObject({ pending: 1, description: { message: { text: 'three' } } }),
+    )
+    context.ui.rejectRequest()
+    expect(await next).toMatchObject({ code: 4001 })
+  })
+
+  it('pushes the view over an open modal; going back rejects what waits and returns there', async () => {
+    context.modal.api.open(undefined)
+    expect(context.view()).toBe('Account')
+    const signing = sign('from the account view')
+    await until(() => expect(context.view()).toBe(approveView))
+    expect(context.modal.getSnapshot().canGoBack).toBe(true)
+    context.ui.back()
+    expect(await signing).toMatchObject({ code: 4001 })
+    expect(context.view()).toBe('Account')
+    expect(context.isOpen()).toBe(true)
+    context.modal.api.close(undefined)
+  })
+
+  it('opens for a disallowed method, says so only after 300 ms, and rejects with 4200', async () => {
+    // The account's balance snack (the API relays no Solana chain here) has had its time on the kernel's clock.
+    context.clock.advance(autoCloseDelay)
+    expect(context.modal.getSnapshot().snackbar).toBeUndefined()
+    // Approvals.ts waits on the global timer, not the kernel's: both clocks move together here.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const wait = async (ms: number) => {
+      context.clock.advance(ms)
+      await vi.advanceTimersByTimeAsync(ms)
+    }
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const tracing = outcome(context.request('debug_traceCall', [{ to: me }, 'latest']))
+      await wait(0)
+      expect(context.isOpen()).toBe(true)
+      expect(logged).toHaveBeenCalledWith('Requested RPC call is not allowed')
+      await wait(299)
+      expect(context.modal.getSnapshot().snackbar).toBeUndefined()
+      await wait(1)
+      expect(context.modal.getSnapshot().snackbar).toMatchObject({
+        variant: 'error',
+        message: 'Action not allowed',
+      })
+      expect(await tracing).toEqual({ code: 4200, message: 'Action not allowed' })
+      expect(context.view()).not.toBe(approveView)
+    } finally {
+      vi.useRealTimers()
+      logged.mockRestore()
+      context.modal.api.close(undefined)
+    }
+  })
+
+  it('answers eth_chainId, eth_accounts and eth_blockNumber (through the API’s relay) without asking the visitor', async () => {
+    expect(await context.request('eth_chainId')).toBe('0x7a69')
+    expect(await context.request('eth_accounts')).toEqual([me])
+    await anvilRpc('evm_mine')
+    const block = await anvilRpc('eth_blockNumber')
+    sent.length = 0
+    expect(await context.request('eth_blockNumber')).toBe(block)
+    expect(sentTo('/v1/rpc/eip155:31337')).toBe(1)
+    expect(context.isOpen()).toBe(false)
+    expect(shown()).toBeUndefined()
+  })
+
+  // A host's open() must not replace ApproveTransaction: the request would wait unseen, and every later one
+  // queue behind it unseen.
+  it('keeps a waiting request in view when the host opens the modal elsewhere', async () => {
+    const first = sign('waiting')
+    await until(() => expect(context.view()).toBe(approveView))
+    context.modal.api.open({ view: 'Account' })
+    const second = sign('queued')
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(context.view()).toBe(approveView)
+      expect(shown()).toMatchObject({ pending: 2, description: { message: { text: 'waiting' } } })
+    } finally {
+      context.kernel.router.send({ type: 'CLOSE', force: true })
+      await Promise.all([first, second])
+    }
+  })
+
+  // Leaving the view while an approved transaction is being sent must not tell the dApp 4001 while the
+  // transaction goes on chain, nor let its late answer drop the next request from the queue unanswered.
+  it('answers an approved transaction that is sent after the visitor left, and then shows the next request', async () => {
+    await anvilRpc('anvil_setBalance', [me, toHex(10n ** 18n)])
+    const nonce = async () => Number(await anvilRpc('eth_getTransactionCount', [me, 'latest']))
+    const before = await nonce()
+    context.modal.api.open(undefined)
+    const sending = outcome(
+      context.request('eth_sendTransaction', [
+        { from: me, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+      ]),
+    )
+    await until(() => expect(context.view()).toBe(approveView))
+    void context.ui.approveRequest()
+    expect(shown()?.busy).toBe(true)
+    context.ui.back()
+    const later = sign('after')
+    // The approved transaction went out whatever the visitor did next.
+    await until(async () => expect(await nonce()).toBe(before + 1))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    try {
+      expect(await sending).toEqual({ result: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+      await until(() =>
+        expect(shown()).toMatchObject({ pending: 1, description: { message: { text: 'after' } } }),
+      )
+    } finally {
+      context.kernel.router.send({ type: 'CLOSE', force: true })
+      const settled = await Promise.race([
+        later,
+        new Promise((resolve) => setTimeout(resolve, 500, 'pending')),
+      ])
+      expect(settled).toMatchObject({ code: 4001 })
+    }
+  })
+})
+
+describe('signing out', () => {
+  beforeEach(newBrowser)
+
+  it('ends the session with the last namespace, keeps this browser’s share, and the next login needs no password', async () => {
+    const clock = manualClock()
+    const own = await serve({ now: clock.now })
+    try {
+      const context = await modalOf(own.api, clock)
+      const address = newAddress()
+      await emailLogin(context, address)
+      await createWallet(context)
+      const addresses = context.connected()
+      const session = keptSession()
+      if (!session) return expect.fail('no session kept')
+      const [shareKey = ''] = browser.keys('embedded/share/')
+      const share = browser.getItem(shareKey)
+      expect(share).toBeTruthy()
+
+      // One namespace let go keeps the login for the other.
+      await context.kernel.disconnect('eip155')
+      expect(context.connected()).toEqual([undefined, addresses[1]])
+      expect(await own.account.me(session.token)).toEqual(session.user)
+
+      await context.kernel.disconnect('solana')
+      expect(context.connected()).toEqual([undefined, undefined])
+      await expect(own.account.me(session.token)).rejects.toMatchObject({ status: 401 })
+      expect(keptSession()).toBeUndefined()
+      expect(context.slice().user).toBeUndefined()
+      expect(context.state().user).toBeUndefined()
+      expect(browser.getItem(shareKey)).toBe(share)
+
+      // Past SPEC's 30 s (the API's clock too), a new code logs in again and this browser's share opens the
+      // wallet: no recovery password.
+      clock.advance(30_000)
+      context.modal.api.open(undefined)
+      await emailLogin(context, address, 2)
+      await until(() => expect(context.connected().every(Boolean)).toBe(true))
+      expect(context.connected()).toEqual(addresses)
+      expect(context.slice().recovery).toBeUndefined()
+      expect(keptSession()?.token).not.toBe(session.token)
+    } finally {
+      await own.stop()
+    }
   })
 })

@@ -285,6 +285,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       async submitRecovery(password: string) {
         if (!recovery || !session || recovery.busy) return
         const current = recovery
+        if (password.length < Sealing.passwordMin) {
+          recovery = { ...current, error: texts.wallet.tooShort(Sealing.passwordMin) }
+          return changed()
+        }
         recovery = { ...current, busy: true, error: undefined }
         changed()
         try {
