@@ -298,6 +298,21 @@ async function providerLogin(popup: Page, login: string) {
   await popup.locator('button[type="submit"]').click()
 }
 
+/** Signs out, then logs in anew through `provider`'s window as `login` (the provider's own cookie dropped first, so it asks who logs in). */
+async function socialLogin(page: Page, modal: FrameLocator, provider: string, login: string) {
+  await modal.getByRole('button', { name: 'Disconnect all' }).click()
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+  await page.context().clearCookies()
+  await page.evaluate(() => window.airlock?.open())
+  const [popup] = await Promise.all([
+    page.context().waitForEvent('page'),
+    modal.getByRole('button', { name: `Continue with ${provider}` }).click(),
+  ])
+  await providerLogin(popup, login)
+  await choosePassword(modal)
+  await connected(page)
+}
+
 test('social logins (Google, GitHub and Apple shapes) run the real redirect, consent and code exchange in a window of the modal origin, and reach the wallet of the same verified email', async ({
   page,
   modal,
@@ -343,20 +358,9 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
     authProvider: 'google',
     preferredAccountType: 'eoa',
   })
-  await modal.getByRole('button', { name: 'Disconnect all' }).click()
-  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
 
-  // GitHub's shape: OAuth 2.0 and its user API, a handle besides the email; a new person, a new wallet. The
-  // provider's own login cookie is dropped first, so it asks who logs in rather than reusing Google's.
-  await page.context().clearCookies()
-  await page.evaluate(() => window.airlock?.open())
-  const [github] = await Promise.all([
-    page.context().waitForEvent('page'),
-    modal.getByRole('button', { name: 'Continue with GitHub' }).click(),
-  ])
-  await providerLogin(github, `${login}-gh`)
-  await choosePassword(modal)
-  await connected(page)
+  // GitHub's shape: OAuth 2.0 and its user API, a handle besides the email; a new person, a new wallet.
+  await socialLogin(page, modal, 'GitHub', `${login}-gh`)
   const other = ((await request(page, 'eth_accounts')).result as Address[])[0]
   expect(other).not.toBe(address)
   expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
@@ -367,17 +371,7 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
   })
 
   // Apple's shape: the provider posts its answer back as a form (response_mode=form_post), in a real browser.
-  await modal.getByRole('button', { name: 'Disconnect all' }).click()
-  await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
-  await page.context().clearCookies()
-  await page.evaluate(() => window.airlock?.open())
-  const [apple] = await Promise.all([
-    page.context().waitForEvent('page'),
-    modal.getByRole('button', { name: 'Continue with Apple' }).click(),
-  ])
-  await providerLogin(apple, `${login}-apple`)
-  await choosePassword(modal)
-  await connected(page)
+  await socialLogin(page, modal, 'Apple', `${login}-apple`)
   expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
     email: `${login}-apple@apple.test`,
     authProvider: 'apple',

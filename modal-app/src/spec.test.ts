@@ -17,34 +17,7 @@ import * as Snackbar from './core/Snackbar.ts'
 import * as Storage from './core/Storage.ts'
 import * as WalletRegistry from './features/all-wallets/WalletRegistry.ts'
 import { texts } from './shared/texts.ts'
-
-/** Timers the test advances by hand. */
-function manualClock() {
-  let now = 0
-  let next = 0
-  let pending: { id: number; at: number; callback: () => void }[] = []
-  const timers: Snackbar.Timers = {
-    setTimeout: (callback, ms) => {
-      pending.push({ id: ++next, at: now + ms, callback })
-      return next
-    },
-    clearTimeout: (id) => {
-      pending = pending.filter((timer) => timer.id !== id)
-    },
-  }
-  const advance = (ms: number) => {
-    const until = now + ms
-    for (;;) {
-      const due = pending.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0]
-      if (!due) break
-      pending = pending.filter((timer) => timer !== due)
-      now = due.at
-      due.callback()
-    }
-    now = until
-  }
-  return { timers, advance }
-}
+import { manualClock } from './testing/clock.ts'
 
 const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))

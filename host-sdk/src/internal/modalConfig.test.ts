@@ -53,4 +53,21 @@ describe('the modal’s config', () => {
       siwx: { required: true, legacy: true },
     })
   })
+
+  it('names the Telegram mini-app platform the page runs in, so the modal can filter its logins', () => {
+    const global = globalThis as { Telegram?: unknown }
+    global.Telegram = { WebApp: { platform: 'ios' } }
+    try {
+      expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
+        networks: ['eip155:1'],
+        telegramPlatform: 'ios',
+      })
+      global.Telegram = { WebApp: { platform: { not: 'a string' } } }
+      expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
+        networks: ['eip155:1'],
+      })
+    } finally {
+      delete global.Telegram
+    }
+  })
 })

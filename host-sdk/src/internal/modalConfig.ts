@@ -10,6 +10,9 @@ import type { AirlockOptions } from '../Airlock.ts'
  */
 export function modalConfig(options: AirlockOptions, embedded: boolean) {
   const signIn = options.siweConfig ?? options.siwx
+  // In a Telegram mini-app, its platform: the modal leaves out the logins that platform cannot complete.
+  const telegram = (globalThis as { Telegram?: { WebApp?: { platform?: unknown } } }).Telegram?.WebApp
+    ?.platform
   return {
     networks: options.networks,
     rpcUrls: options.rpcUrls,
@@ -25,5 +28,6 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     featuredWalletIds: options.featuredWalletIds,
     excludeWalletIds: options.excludeWalletIds,
     siwx: signIn && { ...signIn, legacy: !!options.siweConfig || undefined },
+    telegramPlatform: typeof telegram === 'string' ? telegram.slice(0, 32) : undefined,
   }
 }

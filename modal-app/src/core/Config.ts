@@ -73,6 +73,8 @@ const schema = S.object({
   /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`). */
   features: S.optional(S.record(S.union(S.boolean, S.array(S.string(32, 1, /^[A-Za-z]+$/), 16)), 64)),
   embedded: S.optional(S.boolean),
+  /** The Telegram mini-app platform the page runs in (`ios`, `android`, `macos`, …), which filters socials. */
+  telegramPlatform: S.optional(S.string(32, 1)),
   /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
   walletConnect: S.optional(
     S.object({
@@ -109,6 +111,7 @@ const known = [
   'featuredWalletIds',
   'excludeWalletIds',
   'siwx',
+  'telegramPlatform',
 ]
 
 /** What the URL said, or why it could not be used. */

@@ -4,6 +4,7 @@ import type { TokenBalance } from '../api/Api.ts'
 import { compose as create, type Options } from '../compose.ts'
 import type { Host } from '../connectors/Connector.ts'
 import { balanceRetryBlockMs } from '../features/account/Balances.ts'
+import { manualClock } from '../testing/clock.ts'
 import type { Config } from './Config.ts'
 import { shakeMs, swapDelay, type Timers } from './Snackbar.ts'
 import { create as createStorage, memory, type Storage } from './Storage.ts'
@@ -147,36 +148,6 @@ type Setup = {
   timers?: Timers
   now?: () => number
   loadRegistry?: Options['loadRegistry']
-}
-
-/** Timers the test advances by hand (the snackbar swap, the shake). */
-function manualClock() {
-  let now = 0
-  let next = 0
-  let pending: { id: number; at: number; callback: () => void }[] = []
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      pending.push({ id: ++next, at: now + ms, callback })
-      return next
-    },
-    clearTimeout: (id) => {
-      pending = pending.filter((timer) => timer.id !== id)
-    },
-  }
-  const advance = (ms: number) => {
-    const until = now + ms
-    for (;;) {
-      const due = pending.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0]
-      if (!due) break
-      pending = pending.filter((timer) => timer !== due)
-      now = due.at
-      due.callback()
-    }
-    now = until
-  }
-  /** How far off each pending timer is. */
-  const waiting = () => pending.map((timer) => timer.at - now)
-  return { timers, advance, waiting }
 }
 
 async function setup(options: Setup = {}) {

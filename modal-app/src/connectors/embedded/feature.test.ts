@@ -19,6 +19,19 @@ describe('the embedded wallet feature', () => {
     expect(embedded({ features: { email: false, socials: false } })).toBeUndefined()
   })
 
+  it('leaves out, in a Telegram mini-app, the logins its platform cannot finish (SPEC)', () => {
+    expect(socialsOf({ telegramPlatform: 'ios' })).toEqual(['x', 'discord', 'github', 'apple', 'facebook'])
+    expect(socialsOf({ telegramPlatform: 'macos' })).toEqual([
+      'google',
+      'discord',
+      'github',
+      'apple',
+      'facebook',
+    ])
+    expect(socialsOf({ telegramPlatform: 'android' })).toEqual(['google', 'discord', 'github', 'apple'])
+    expect(socialsOf({ telegramPlatform: 'tdesktop' })).toEqual(socialsOf({}))
+  })
+
   it('says SPEC’s words when its logic cannot load, and leaves the rows without actions', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     const feature = embedded({}, () => Promise.reject(new Error('chunk 404')))

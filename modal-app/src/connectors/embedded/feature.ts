@@ -14,12 +14,26 @@ import { approveView, codeView, settingsView, socialView, walletView } from './v
 /** SPEC's default social providers, in its order (Farcaster's login is not built yet). */
 const defaultSocials = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
 
+/**
+ * SPEC: in a Telegram mini-app, the providers whose login that platform cannot finish are left out (iOS
+ * removes Google, macOS removes X, Android removes Facebook and X).
+ */
+const telegramLeavesOut: Record<string, readonly string[]> = {
+  ios: ['google'],
+  macos: ['x'],
+  android: ['facebook', 'x'],
+}
+
 /** The social providers the host asked for (`features.socials`: a list, or false for none). */
-export function socialsOf(config: Pick<Config, 'features'>): string[] {
+export function socialsOf(config: Pick<Config, 'features' | 'telegramPlatform'>): string[] {
   const asked = config.features?.socials
   if (asked === false) return []
   const known: readonly string[] = defaultSocials
-  return Array.isArray(asked) ? asked.filter((provider) => known.includes(provider)) : [...defaultSocials]
+  const left = telegramLeavesOut[config.telegramPlatform ?? ''] ?? []
+  const chosen = Array.isArray(asked)
+    ? asked.filter((provider) => known.includes(provider))
+    : [...defaultSocials]
+  return chosen.filter((provider) => !left.includes(provider))
 }
 
 const unavailable = {
@@ -32,7 +46,7 @@ const unavailable = {
  * @example features.push(embedded(config))
  */
 export function embedded(
-  config: Pick<Config, 'features'>,
+  config: Pick<Config, 'features' | 'telegramPlatform'>,
   loadRuntime?: () => Promise<typeof import('./runtime.ts')>,
 ): Feature | undefined {
   const email = config.features?.email !== false

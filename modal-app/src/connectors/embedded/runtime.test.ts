@@ -23,6 +23,7 @@ import { autoCloseDelay, type Timers } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import * as Features from '../../features/index.ts'
+import { manualClock } from '../../testing/clock.ts'
 import type { Host } from '../Connector.ts'
 import * as Account from './Account.ts'
 import * as Embedded from './testing.ts'
@@ -86,33 +87,6 @@ function keptSession(): Account.Session | undefined {
 
 // ---- the modal ----
 
-/** The kernel's clock, moved by the test: `now`, and timers that fire only as it passes them. */
-function manualClock(start = Date.now()) {
-  let now = start
-  let serial = 0
-  let pending: { id: number; at: number; callback: () => void }[] = []
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      pending.push({ id: ++serial, at: now + ms, callback })
-      return serial
-    },
-    clearTimeout: (id) => {
-      pending = pending.filter((timer) => timer.id !== id)
-    },
-  }
-  const advance = (ms: number) => {
-    const until = now + ms
-    for (;;) {
-      const due = pending.filter((timer) => timer.at <= until).sort((a, b) => a.at - b.at)[0]
-      if (!due) break
-      pending = pending.filter((timer) => timer !== due)
-      now = due.at
-      due.callback()
-    }
-    now = until
-  }
-  return { now: () => now, timers, advance }
-}
 type Clock = ReturnType<typeof manualClock>
 
 /** What the embedded wallet's views read from the snapshot. */
@@ -146,7 +120,7 @@ type Ui = CoreUi & {
  * kernel it is lent: how the test reads connections and sends the router what only the core sends. Started
  * with a host that has no wallets of its own, then opened on Connect, as a visitor opens it to log in.
  */
-async function modalOf(api: Api.Client, clock: Clock = manualClock()) {
+async function modalOf(api: Api.Client, clock: Clock = manualClock(Date.now())) {
   let lent: Kernel | undefined
   const probe: Feature = {
     id: 'probe',
@@ -633,7 +607,7 @@ describe('signing out', () => {
   beforeEach(newBrowser)
 
   it('ends the session with the last namespace, keeps this browser’s share, and the next login needs no password', async () => {
-    const clock = manualClock()
+    const clock = manualClock(Date.now())
     const own = await serve({ now: clock.now })
     try {
       const context = await modalOf(own.api, clock)
