@@ -156,6 +156,16 @@ describe('router: closing', () => {
     expect(run(opened, { type: 'CLOSE', force: true })).toMatchObject({ open: false, effects: ['closed'] })
   })
 
+  it('keeps ApproveTransaction in front when the host opens another view, and opens others as before', () => {
+    const opened = run(start({ connected: true }), { type: 'OPEN', view: 'ApproveTransaction' }).state
+    expect(run(opened, { type: 'OPEN', view: 'Account' })).toMatchObject({
+      open: true,
+      view: 'ApproveTransaction',
+    })
+    const account = run(start({ connected: true }), { type: 'OPEN', view: 'Account' }).state
+    expect(run(account, { type: 'OPEN', view: 'Networks' })).toMatchObject({ open: true, view: 'Networks' })
+  })
+
   it('in embedded mode is open from the start', () => {
     expect(isOpen(start({ embedded: true }))).toBe(true)
   })
