@@ -59,7 +59,8 @@ type ManifestChunk = {
 /**
  * What loading each feature adds to the first chunk, gzipped: the chunks its lazy entries (views, logic)
  * import statically, less those the first chunk already has. A chunk two features share counts for both:
- * each may be the first to load it. A Send family (EVM, Solana, Bitcoin) is its own figure.
+ * each may be the first to load it. A Send family (EVM, Solana, Bitcoin) is its own figure, and so are the
+ * embedded wallet's parts that load only once a visitor logs in or is asked to approve.
  */
 function featureSizes(): Record<string, number> {
   const manifest = JSON.parse(readFileSync(root('modal-app/dist/.vite/manifest.json'), 'utf8')) as Record<
@@ -77,7 +78,10 @@ function featureSizes(): Record<string, number> {
   const first = closure(Object.keys(manifest).filter((key) => manifest[key]?.isEntry && key === 'index.html'))
   const groups = new Map<string, string[]>()
   for (const [key, chunk] of Object.entries(manifest)) {
-    const family = /src\/features\/([\w-]+)\/families\/(\w+)\.ts$/.exec(chunk.src ?? key)
+    const family =
+      /src\/features\/([\w-]+)\/families\/(\w+)\.ts$/.exec(chunk.src ?? key) ??
+      // The embedded wallet's key code (loaded at a login) and its request previews (at the first request).
+      /src\/connectors\/(embedded)\/(custody|Describe)\.ts$/.exec(chunk.src ?? key)
     const folder = /src\/(?:features|connectors)\/([\w-]+)\//.exec(chunk.src ?? key)
     if (!chunk.isDynamicEntry || !folder) continue
     const name = family ? `${family[1]}-${family[2]}` : (folder[1] as string)

@@ -7,7 +7,7 @@
  */
 import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
 import type { Kernel } from '../../core/Feature.ts'
-import { type Approval, describe } from './Describe.ts'
+import type { Approval, Description } from './Describe.ts'
 import { approveView } from './views.ts'
 
 /** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
@@ -16,13 +16,15 @@ const notAllowedDelayMs = 300
 export type Pending = {
   request: Request
   chainId: Caip.ChainId
+  /** What ApproveTransaction shows of it, worked out once (`Describe.ts` loads with the first request). */
+  description: Description
   resolve(value: unknown): void
   reject(error: unknown): void
 }
 
 /**
  * @example
- * const approvals = Approvals.create(kernel, (pending) => Requests.sign(wallet, pending.request, pending.chainId, rpc))
+ * const approvals = Approvals.create(kernel, (pending) => sign(wallet, pending.request, pending.chainId, rpc))
  * connector.request = (c, request) => approvals.ask(request, c.chainId)
  */
 export function create(
@@ -68,9 +70,11 @@ export function create(
 
   return {
     /** Resolves with the request's result once the visitor approved and it was signed. */
-    ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
+    async ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
+      const { describe } = await import('./Describe.ts')
+      const description = describe(request, kernel.configured(chainId))
       return new Promise((resolve, reject) => {
-        queue.push({ request, chainId, resolve, reject })
+        queue.push({ request, chainId, description, resolve, reject })
         if (queue.length === 1) show()
         kernel.changed()
       })
@@ -91,7 +95,7 @@ export function create(
       return (
         head && {
           origin: kernel.origin() ?? '',
-          description: describe(head.request, kernel.configured(head.chainId)),
+          description: head.description,
           busy,
           pending: queue.length,
         }

@@ -10,7 +10,7 @@ import type { Kernel } from '../../core/Feature.ts'
 import type { Account, Session } from './Account.ts'
 import * as Sealing from './Sealing.ts'
 import type { Secrets } from './Secrets.ts'
-import * as Vault from './Vault.ts'
+import type * as Vault from './Vault.ts'
 import { settingsView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
@@ -24,6 +24,8 @@ type Change = {
 export type ManageOptions = {
   kernel: Pick<Kernel, 'router' | 'changed' | 'shake' | 'storage' | 'disconnect'>
   account: Account
+  /** The key material code, loaded on demand (`custody.ts`). */
+  custody(): Promise<typeof import('./custody.ts')>
   secrets: Secrets
   /** The login and the opened wallet, as the runtime holds them now. */
   session(): Session | undefined
@@ -81,14 +83,14 @@ export function create(options: ManageOptions) {
         changed()
         try {
           const stored = await account.wallet(session.token)
-          if (!stored)
-            throw new Error(texts.initFailed)
-            // The password proves itself by opening the recovery share; the share itself is not kept.
+          if (!stored) throw new Error(texts.initFailed)
+          // The password proves itself by opening the recovery share; the share itself is not kept.
+          const { Vault } = await options.custody()
           ;(await Vault.recoveryShare(session, stored, password)).fill(0)
           page = { ...page, busy: false, phrase: (await Vault.phraseOf(wallet)).split(' ') }
         } catch (error) {
           const message =
-            error instanceof Vault.WrongPasswordError
+            error instanceof Sealing.WrongPasswordError
               ? texts.wallet.wrong
               : Errors.messageOf(error, texts.initFailed)
           page = { ...page, busy: false, error: message }

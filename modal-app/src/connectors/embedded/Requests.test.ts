@@ -20,6 +20,7 @@ import * as Anvil from '../../../../devnet/src/Anvil.ts'
 import * as Solana from '../../../../devnet/src/solana/Solana.ts'
 import * as base58 from '../../shared/encoding/base58.ts'
 import * as Requests from './Requests.ts'
+import * as Rpc from './Rpc.ts'
 import * as Secrets from './Secrets.ts'
 import * as Embedded from './testing.ts'
 import * as Vault from './Vault.ts'
@@ -36,7 +37,7 @@ let wallet: Vault.Wallet
 /** The wallet's EVM address. */
 let me: Address
 /** The relay through the API: the chains the API was configured with, as the modal reaches them. */
-let rpc: Requests.Rpc
+let rpc: Rpc.Rpc
 let chain: {
   test: ReturnType<typeof createTestClient>
   client: ReturnType<typeof createPublicClient>
@@ -57,7 +58,7 @@ beforeAll(async () => {
   const store = Secrets.create(() => 'https://shop.example', noStorage)
   wallet = await Vault.create({ account: stack.account, store }, session, 'correct horse battery staple')
   me = wallet.addresses.eip155 as Address
-  rpc = Requests.relay(stack.api.endpoint)
+  rpc = Rpc.relay(stack.api.endpoint)
   chain = {
     test: createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) }),
     client: createPublicClient({ transport: http(anvil.rpcUrl) }),

@@ -102,6 +102,11 @@ export async function recoveryKey(prfOutput: Uint8Array, userId: string): Promis
   }
 }
 
+/** The recovery password does not open the recovery share. */
+export class WrongPasswordError extends Error {
+  override name = 'WrongPasswordError'
+}
+
 /** The shortest recovery password taken: PBKDF2 slows each guess, it cannot make a short password long. */
 export const passwordMin = 10
 

@@ -72,7 +72,7 @@ describe('the vault', () => {
     expect(found.stored).toMatchObject(publicSide(wallet))
 
     await expect(Vault.recover(vault, session, found.stored, 'not the password at all')).rejects.toThrow(
-      Vault.WrongPasswordError,
+      Sealing.WrongPasswordError,
     )
     expect(fresh.share(session.user.id)).toBeUndefined()
     expect((await Vault.find(vault, session)).kind).toBe('recover')
@@ -90,7 +90,9 @@ describe('the vault', () => {
     if (!stored) return expect.fail('no wallet stored')
     const other = await stack.login('eve')
     const store = browser()
-    await expect(Vault.recover({ store }, other, stored, password)).rejects.toThrow(Vault.WrongPasswordError)
+    await expect(Vault.recover({ store }, other, stored, password)).rejects.toThrow(
+      Sealing.WrongPasswordError,
+    )
     expect(store.share(other.user.id)).toBeUndefined()
   })
 

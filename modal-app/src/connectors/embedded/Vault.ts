@@ -45,11 +45,6 @@ export type Found =
   /** A wallet this browser holds no share of: its recovery password opens it. */
   | { kind: 'recover'; stored: Contract.WalletBody }
 
-/** The recovery password does not open the recovery share. */
-export class WrongPasswordError extends Error {
-  override name = 'WrongPasswordError'
-}
-
 export type VaultOptions = { account: Account; store: ShareStore }
 
 /**
@@ -117,7 +112,7 @@ export async function recover(
 }
 
 /**
- * The recovery share the password opens; throws {@link WrongPasswordError} otherwise. Also how the visitor
+ * The recovery share the password opens; throws {@link Sealing.WrongPasswordError} otherwise. Also how the visitor
  * proves, before the recovery phrase is shown, that they are the one who chose the password.
  */
 export async function recoveryShare(
@@ -133,7 +128,7 @@ export async function recoveryShare(
     )
   } catch (cause) {
     if (cause instanceof Sealing.SealedShareError)
-      throw new WrongPasswordError('This recovery password does not open the wallet.', { cause })
+      throw new Sealing.WrongPasswordError('This recovery password does not open the wallet.', { cause })
     throw cause
   }
 }

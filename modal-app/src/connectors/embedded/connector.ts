@@ -5,7 +5,6 @@
  */
 import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
 import type { Connector, ConnectorContext } from '../Connector.ts'
-import * as Requests from './Requests.ts'
 import type { Wallet } from './Vault.ts'
 import { viewTexts } from './viewTexts.ts'
 
@@ -16,6 +15,20 @@ const namespaces: readonly Caip.Namespace[] = ['eip155', 'solana']
 
 const icon =
   'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="8" fill="%231f4ed8"/%3E%3Cpath d="M8 11h16v10H8z" fill="none" stroke="%23fff" stroke-width="2"/%3E%3Cpath d="m8 11 8 6 8-6" fill="none" stroke="%23fff" stroke-width="2"/%3E%3C/svg%3E'
+
+/** The methods this wallet signs; others it refuses with 4200 (EIP-1193). */
+const signs = [
+  'personal_sign',
+  'eth_signTypedData_v4',
+  'eth_sendTransaction',
+  'solana:signMessage',
+  'solana:signTransaction',
+  'solana:signAndSendTransaction',
+] as const
+
+function canSign(method: string): boolean {
+  return (signs as readonly string[]).includes(method)
+}
 
 /** The embedded wallet of a namespace, as the core lists and stores wallets. */
 function walletOf(namespace: Caip.Namespace): PageWallet {
@@ -82,7 +95,7 @@ export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
         return hooks.read(connection.chainId, request)
       if (method === 'eth_accounts') return connection.accounts.map((account) => account.address)
       if (method === 'eth_chainId') return Caip.toHexChainId(connection.chainId)
-      if (!Requests.canSign(method)) throw new Errors.UnsupportedMethodError()
+      if (!canSign(method)) throw new Errors.UnsupportedMethodError()
       return hooks.approve(request, connection.chainId)
     },
     approve() {

@@ -11,12 +11,12 @@ import * as Account from './Account.ts'
 import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
 import * as Manage from './Manage.ts'
-import * as Requests from './Requests.ts'
+import * as Rpc from './Rpc.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
 import { embeddedTexts } from './texts.ts'
-import * as Vault from './Vault.ts'
+import type * as Vault from './Vault.ts'
 import { approveView, codeView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
@@ -26,7 +26,8 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   if (!endpoint) return undefined
   const account = Account.create({ endpoint })
   const secrets = Secrets.create(kernel.origin)
-  const rpc = Requests.relay(endpoint)
+  const rpc = Rpc.relay(endpoint)
+  const custody = () => import('./custody.ts')
   // Only the providers the API can log in with get a button: one it has no client for would open a window
   // onto an error. Unknown until it answers, so none shows before.
   let socials: readonly string[] = []
@@ -63,7 +64,8 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let socialAbort: AbortController | undefined
   const approvals = Approvals.create(kernel, (pending) => {
     if (!wallet) return Promise.reject(new Errors.UnauthorizedError())
-    return Requests.sign(wallet, pending.request, pending.chainId, rpc)
+    const opened = wallet
+    return custody().then(({ sign }) => sign(opened, pending.request, pending.chainId, rpc))
   })
   let embeddedConnector: Embedded | undefined
 
@@ -80,7 +82,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     opening = true
     changed()
     try {
-      const found = await Vault.find({ account, store: secrets }, next)
+      const found = await (await custody()).Vault.find({ account, store: secrets }, next)
       if (found.kind === 'open') return ready(found.wallet)
       recovery =
         found.kind === 'create'
@@ -137,6 +139,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   const manage = Manage.create({
     kernel,
+    custody,
     account,
     secrets,
     session: () => session,
@@ -195,7 +198,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         if (!kept) return undefined
         session = kept
         try {
-          const found = await Vault.find({ account, store: secrets }, kept)
+          const found = await (await custody()).Vault.find({ account, store: secrets }, kept)
           if (found.kind === 'open') wallet = found.wallet
           return wallet
         } catch (error) {
@@ -292,6 +295,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         recovery = { ...current, busy: true, error: undefined }
         changed()
         try {
+          const { Vault } = await custody()
           const opened =
             current.mode === 'create'
               ? await Vault.create({ account, store: secrets }, session, password)
@@ -304,12 +308,12 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           ready(opened)
         } catch (error) {
           const message =
-            error instanceof Vault.WrongPasswordError
+            error instanceof Sealing.WrongPasswordError
               ? texts.wallet.wrong
               : error instanceof Account.AccountError
                 ? error.message
                 : texts.initFailed
-          if (!(error instanceof Vault.WrongPasswordError))
+          if (!(error instanceof Sealing.WrongPasswordError))
             console.error('[airlock]', texts.initFailed, error)
           recovery = { ...current, busy: false, error: message }
           kernel.shake()

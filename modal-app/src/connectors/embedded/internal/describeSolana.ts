@@ -5,11 +5,11 @@
  * memo, compute-budget).
  */
 import type { Schema } from '@airlock/bridge-protocol'
-import { type MessageCompiledInstruction, VersionedTransaction } from '@solana/web3.js'
 import { toCaip } from '../../../shared/Network.ts'
 import { approveTexts } from '../approveTexts.ts'
 import type { Description, Row } from '../Describe.ts'
 import { amount, type Context, cut, decimal, fail, limits, messageOf, textOf, whole } from './readable.ts'
+import * as Wire from './solanaMessage.ts'
 
 const { labels, values, warnings: warn, titles, solana: words } = approveTexts
 
@@ -38,8 +38,8 @@ function transaction(
   params: { address: string; transaction: Uint8Array; chain?: string | undefined },
   context: Context,
 ): Description {
-  const { message } = VersionedTransaction.deserialize(bytes(params.transaction))
-  const keys = message.staticAccountKeys.map((key) => key.toBase58())
+  const message = Wire.read(bytes(params.transaction))
+  const keys = message.staticAccountKeys
   const { network } = context
   const rows: Row[] = []
   const warnings: string[] = []
@@ -59,7 +59,7 @@ function transaction(
       label: labels.more,
       value: values.moreInstructions(instructions.length - limits.instructions),
     })
-  if (message.addressTableLookups.length > 0) warnings.push(warn.lookupTables)
+  if (message.lookupTables > 0) warnings.push(warn.lookupTables)
   if (onSolana && params.chain && toCaip(params.chain) !== onSolana.id)
     warnings.unshift(warn.otherChain(params.chain, onSolana.name))
   return { title, rows, warnings }
@@ -69,7 +69,7 @@ type Read = { row: Row; warning?: string }
 
 /** What one instruction does, as a row; the program id alone for a program this preview does not know. */
 function readInstruction(
-  instruction: MessageCompiledInstruction,
+  instruction: Wire.CompiledInstruction,
   keys: readonly string[],
   context: Context,
 ): Read {
