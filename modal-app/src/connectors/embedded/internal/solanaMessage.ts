@@ -17,7 +17,7 @@ export type Message = {
 }
 
 /** Bytes that are not a transaction of a version this reads. */
-export class WireError extends Error {
+class WireError extends Error {
   override name = 'WireError'
 }
 
