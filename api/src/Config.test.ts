@@ -166,6 +166,47 @@ describe('Config', () => {
       )
   })
 
+  it('takes a farcaster block with a relay and an IdRegistry on a configured EVM chain, with the email block', () => {
+    const optimism = {
+      id: 'eip155:10',
+      name: 'OP Mainnet',
+      rpcUrl: 'https://mainnet.optimism.io',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    }
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [optimism] }
+    const email = {
+      smtp: { host: 'smtp.example', port: 587 },
+      from: 'login@example.com',
+      secret: 'x'.repeat(32),
+    }
+    const farcaster = {
+      relayUrl: 'https://relay.farcaster.xyz',
+      idRegistry: { chainId: 'eip155:10', address: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b' },
+    }
+    expect(Config.parse({ ...base, email, farcaster }).farcaster).toEqual(farcaster)
+    const dev = { ...farcaster, relayUrl: 'http://127.0.0.1:8796' }
+    expect(Config.parse({ ...base, email, farcaster: dev }).farcaster).toEqual(dev)
+    const relayAt = (relayUrl: string) => ({ ...base, email, farcaster: { ...farcaster, relayUrl } })
+    expect(() => Config.parse(relayAt('http://relay.example'))).toThrow(
+      'farcaster.relayUrl must be an https origin, or http on 127.0.0.1, [::1] or localhost',
+    )
+    expect(() => Config.parse(relayAt('https://relay.example/v1'))).toThrow('farcaster.relayUrl')
+    expect(() => Config.parse({ ...base, farcaster })).toThrow(
+      'farcaster needs the email block: its sessions are kept under email.secret',
+    )
+    const elsewhere = { ...farcaster, idRegistry: { ...farcaster.idRegistry, chainId: 'eip155:8453' } }
+    expect(() => Config.parse({ ...base, email, farcaster: elsewhere })).toThrow(
+      'farcaster.idRegistry.chainId must be one of the configured chains',
+    )
+    const solana = {
+      ...farcaster,
+      idRegistry: { ...farcaster.idRegistry, chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' },
+    }
+    expect(() => Config.parse({ ...base, email, farcaster: solana })).toThrow('farcaster.idRegistry.chainId')
+    const short = { ...farcaster, idRegistry: { ...farcaster.idRegistry, address: '0x1234' } }
+    expect(() => Config.parse({ ...base, email, farcaster: short })).toThrow('farcaster.idRegistry.address')
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

@@ -174,6 +174,25 @@ const wallet = S.object({
   ),
 })
 
+/**
+ * Sign In With Farcaster (`features/auth/farcaster`): the relay the modal's sign-ins go through (Farcaster's
+ * is `https://relay.farcaster.xyz`), and the IdRegistry that says which fid a custody address owns
+ * (`idOf(address)`; Farcaster's is `0x00000000Fc6c5F01Fc30151999387Bb99A9f489b` on Optimism, `eip155:10`),
+ * read on one of the configured chains. Its sessions are the email login's, so it needs the `email` block.
+ */
+const farcaster = S.object({
+  relayUrl: S.check(
+    url(/^https?:\/\/[^/\s]+$/),
+    (value) => value.startsWith('https://') || isLoopback(value),
+    'farcaster.relayUrl must be an https origin, or http on 127.0.0.1, [::1] or localhost',
+  ),
+  idRegistry: S.object({
+    /** CAIP-2 id of an `eip155` chain of `chains`. */
+    chainId: S.string(80, 8, /^eip155:[0-9]{1,32}$/),
+    address: S.string(42, 42, /^0x[0-9a-fA-F]{40}$/),
+  }),
+})
+
 const fields = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
@@ -184,6 +203,7 @@ const fields = S.object({
   email: S.optional(email),
   social: S.optional(social),
   wallet: S.optional(wallet),
+  farcaster: S.optional(farcaster),
 })
 
 /** Rules across blocks, each with the text that names it, checked in this order. */
@@ -197,6 +217,15 @@ const rules: readonly [rule: (config: S.Infer<typeof fields>) => boolean, messag
     "wallet needs the email block: its routes take the email login's sessions",
   ],
   [
+    (config) => !config.farcaster || config.email !== undefined,
+    'farcaster needs the email block: its sessions are kept under email.secret',
+  ],
+  [
+    (config) =>
+      !config.farcaster || config.chains.some((chain) => chain.id === config.farcaster?.idRegistry.chainId),
+    'farcaster.idRegistry.chainId must be one of the configured chains',
+  ],
+  [
     (config) => !config.wallet || config.wallet.key.toLowerCase() !== config.email?.secret.toLowerCase(),
     'wallet.key must not be email.secret: a leaked HMAC secret must not open wallet shares',
   ],
@@ -208,6 +237,7 @@ export type Config = S.Infer<typeof schema>
 export type Chain = Config['chains'][number]
 export type Token = NonNullable<Chain['tokens']>[number]
 export type Email = NonNullable<Config['email']>
+export type Farcaster = NonNullable<Config['farcaster']>
 
 /**
  * Parses a configuration, throwing an error that names the bad field.

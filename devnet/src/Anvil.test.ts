@@ -33,6 +33,13 @@ describe('Anvil', () => {
     await expect(chainIdOf(node.rpcUrl)).rejects.toThrow()
   })
 
+  it('takes a free port for port 0 and names it in its RPC URL', async () => {
+    const node = await Anvil.start({ port: 0, chainId: 4243 })
+    running.push(node)
+    expect(node.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d+$/)
+    expect(await chainIdOf(node.rpcUrl)).toBe('0x1093')
+  })
+
   it('refuses a port that is already taken', async () => {
     running.push(await Anvil.start({ port: 18556, chainId: 1 }))
     await expect(Anvil.start({ port: 18556, chainId: 2 })).rejects.toThrow(/port 18556 .* already in use/)

@@ -7,6 +7,7 @@ import * as AnvilBinary from './AnvilBinary.ts'
 import { choosePort, type Launched, launch, once, sleep, terminate, urlHost } from './Process.ts'
 
 export type StartOptions = {
+  /** 0 picks a free one (tests). */
   port: number
   chainId: number
   /** Interface to bind; loopback by default so a devnet with well-known keys is never reachable from outside. */
@@ -34,9 +35,9 @@ const pollIntervalMs = 50
  */
 export async function start(options: StartOptions): Promise<Instance> {
   const host = options.host ?? '127.0.0.1'
-  const rpcUrl = `http://${urlHost(host)}:${options.port}`
-  await choosePort(host, options.port)
-  const node = launch('anvil', AnvilBinary.path(), anvilArgs(options, host))
+  const port = await choosePort(host, options.port)
+  const rpcUrl = `http://${urlHost(host)}:${port}`
+  const node = launch('anvil', AnvilBinary.path(), anvilArgs({ ...options, port }, host))
   const stop = once(() => terminate(node.child, stopGraceMs))
   try {
     await waitUntilReady(rpcUrl, options.chainId, node, options.timeoutMs ?? defaultTimeoutMs)

@@ -22,6 +22,13 @@ export const testCollectibleAddress: Address = '0xe7f1725E7734CE288F8367e1Bb143E
  */
 export const testItemsAddress: Address = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0'
 
+/**
+ * The devnet's stand-in for Farcaster's IdRegistry (`farcaster/IdRegistry.sol`: `idOf`, `custodyOf` and an open
+ * `register`) on every devnet chain: account 0's fourth contract (nonce 3). Sign In With Farcaster on the
+ * dev stack reads it on chain A.
+ */
+export const idRegistryAddress: Address = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9'
+
 const contracts = {
   testToken: { address: testTokenAddress },
   testCollectible: { address: testCollectibleAddress },

@@ -8,11 +8,12 @@ import {
   parseEventLogs,
   parseUnits,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from './Accounts.ts'
-import { testCollectibleAddress, testItemsAddress, testTokenAddress } from './Chains.ts'
+import { idRegistryAddress, testCollectibleAddress, testItemsAddress, testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as IdRegistry from './farcaster/IdRegistry.ts'
 import { testCollectibleAbi } from './TestCollectible.ts'
 import { testItemsAbi } from './TestItems.ts'
 import { testTokenAbi } from './TestToken.ts'
@@ -129,6 +130,18 @@ describe('Devnet', () => {
             args: [[0, 1, 2].map(() => account(holder).address), [1n, 2n, 3n]],
           }),
         ).toEqual(holder < Devnet.nftHolders ? [10n, 3n, 1n] : [0n, 0n, 0n])
+    },
+  )
+
+  it.each([0, 1] as const)(
+    'deploys an empty Farcaster IdRegistry at its address on chain %i, where a key may get a fid',
+    async (index) => {
+      const target = { rpcUrl: devnet.chains[index].rpcUrl }
+      expect(idRegistryAddress).toBe('0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9')
+      const custody = privateKeyToAccount(generatePrivateKey()).address
+      expect(await IdRegistry.idOf(target, account(0).address)).toBe(0n)
+      await IdRegistry.register(target, custody, 1n, { from: account(7).address })
+      expect(await IdRegistry.idOf(target, custody)).toBe(1n)
     },
   )
 

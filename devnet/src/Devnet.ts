@@ -1,7 +1,8 @@
 /**
  * The local two-chain devnet used by `npm start` and the tests: chain A (31337) and chain B (31338), each
- * with the ALT test token deployed at the same address and 1,000,000 ALT in every default account, and a
- * test NFT collection (an ERC-721 and an ERC-1155, at the same addresses too) held by accounts 0–3.
+ * with the ALT test token deployed at the same address and 1,000,000 ALT in every default account, a
+ * test NFT collection (an ERC-721 and an ERC-1155, at the same addresses too) held by accounts 0–3, and a
+ * stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids).
  */
 import {
   type Address,
@@ -21,10 +22,12 @@ import {
   defaultPort,
   devnetA,
   devnetB,
+  idRegistryAddress,
   testCollectibleAddress,
   testItemsAddress,
   testTokenAddress,
 } from './Chains.ts'
+import { idRegistryAbi, idRegistryBytecode } from './farcaster/IdRegistryContract.ts'
 import { testCollectibleAbi, testCollectibleBytecode } from './TestCollectible.ts'
 import { testItemsAbi, testItemsBytecode } from './TestItems.ts'
 import { testTokenAbi, testTokenBytecode } from './TestToken.ts'
@@ -128,8 +131,9 @@ function deployer(): Address {
 }
 
 /**
- * Deploys the token and the NFTs from account 0, in this order, so each lands at the CREATE address of its
- * nonce (0, 1, 2) that `Chains.ts` names. The NFTs are minted by their constructors: no transaction more.
+ * Deploys the token, the NFTs and the Farcaster IdRegistry from account 0, in this order, so each lands at
+ * the CREATE address of its nonce (0 to 3) that `Chains.ts` names. The NFTs are minted by their
+ * constructors: no transaction more.
  */
 async function deployContracts(client: Client): Promise<void> {
   const holders = Accounts.all()
@@ -159,6 +163,11 @@ async function deployContracts(client: Client): Promise<void> {
       }),
       testItemsAddress,
       'test items',
+    ],
+    [
+      await client.deployContract({ abi: idRegistryAbi, bytecode: idRegistryBytecode }),
+      idRegistryAddress,
+      'Farcaster IdRegistry',
     ],
   ]
   await Promise.all(

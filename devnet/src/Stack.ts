@@ -6,7 +6,8 @@
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
  * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
- * real shape; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
+ * real shape; a Farcaster relay (http://127.0.0.1:8796) for Sign In With Farcaster, whose fids the
+ * IdRegistry on chain A says; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
  * and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
@@ -26,8 +27,9 @@ import {
 import { type PreviewServer, preview } from 'vite'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
-import { testTokenAddress } from './Chains.ts'
+import { idRegistryAddress, testTokenAddress } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Farcaster from './farcaster/Farcaster.ts'
 import * as Mail from './Mail.ts'
 import * as Oidc from './Oidc.ts'
 import * as Reaper from './Reaper.ts'
@@ -56,6 +58,8 @@ export type StackOptions = {
   mailWebPort?: number
   /** The sign-in provider's port. @default 8795 */
   oidcPort?: number
+  /** The Farcaster relay's port. @default 8796 */
+  farcasterRelayPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -76,6 +80,8 @@ export type Stack = {
   mail: Mail.Instance
   /** The sign-in provider the API's social login uses for each of SPEC's providers. */
   oidc: Oidc.Instance
+  /** The relay of Sign In With Farcaster; `Farcaster.Relay.signIn` with it is a visitor's phone. */
+  farcasterRelay: Farcaster.Relay.Instance
   apiUrl: string
   modalUrl: string
   dappUrl: string
@@ -146,7 +152,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   try {
     const bitcoinPort = options.bitcoinPort ?? 19443
     const solanaPort = options.solanaPort ?? Solana.defaultPort
-    const [devnet, bitcoin, solana, mail, oidc] = await Promise.all([
+    const [devnet, bitcoin, solana, mail, oidc, farcasterRelay] = await Promise.all([
       Devnet.start(options.host ? { host: options.host } : {}).then((started) => {
         stops.push(started.stop)
         return started
@@ -175,6 +181,13 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
           return started
         },
       ),
+      Farcaster.Relay.start({
+        host: options.host,
+        port: options.farcasterRelayPort ?? Farcaster.Relay.defaultPort,
+      }).then((started) => {
+        stops.push(started.stop)
+        return started
+      }),
     ])
     await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
     await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
@@ -230,6 +243,10 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         secret: randomBytes(32).toString('hex'),
       } satisfies Config.Config['email'],
       social: Oidc.socialConfig(oidc),
+      farcaster: {
+        relayUrl: farcasterRelay.url,
+        idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
+      },
       wallet: { key: walletKey(dataDir) },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
@@ -247,6 +264,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       solana,
       mail,
       oidc,
+      farcasterRelay,
       apiUrl,
       modalUrl,
       dappUrl: `http://localhost:${dappPort}`,

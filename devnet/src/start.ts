@@ -7,7 +7,7 @@
  */
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
-import { testTokenAddress } from './Chains.ts'
+import { idRegistryAddress, testTokenAddress } from './Chains.ts'
 import * as Foreground from './Foreground.ts'
 import * as Stack from './Stack.ts'
 
@@ -35,6 +35,7 @@ Airlock is running.
   WC relay         ${stack.relayUrl}
   Mail catcher     ${stack.mail.webUrl}   (read the login codes here; SMTP ${stack.mail.smtp.host}:${stack.mail.smtp.port})
   Sign-in (OIDC)   ${stack.oidc.issuer}   (stands in for Google, X, Discord, GitHub, Apple and Facebook; any login name works)
+  Farcaster relay  ${stack.farcasterRelay.url}   (IdRegistry ${idRegistryAddress} on ${stack.devnet.chains[0].caipNetworkId})
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token        ${testTokenAddress}
   Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}

@@ -3,7 +3,8 @@
  * `POST /v1/auth/logout` and the change-email routes under `/v1/auth/email/change`; social login:
  * `GET /v1/auth/social` (the providers this deployment configures, for the modal's buttons),
  * `GET /v1/auth/social/{provider}/start?binding` and `…/callback` (browser navigations; Apple's callback is
- * a POST), `POST /v1/auth/social/exchange`.
+ * a POST), `POST /v1/auth/social/exchange`; Sign In With Farcaster: `POST /v1/auth/farcaster/channel` and
+ * `POST /v1/auth/farcaster/status`.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import { projectId, sdkField } from './common.ts'
@@ -144,3 +145,70 @@ export type SocialUser = S.Infer<typeof socialUser>
 /** A session opened by a social login: the same bearer token as an email login's, shown once. */
 export const socialSessionAnswer = S.object({ token: S.string(128, 16), user: socialUser })
 export type SocialSessionAnswer = S.Infer<typeof socialSessionAnswer>
+
+/**
+ * A Farcaster id: a positive whole number (the IdRegistry's `uint256`; every fid so far is far below 2^53).
+ */
+export const fid: S.Shape<number> = (value, path) => {
+  const n = S.number(1, Number.MAX_SAFE_INTEGER)(value, path)
+  if (!Number.isInteger(n)) throw new S.ShapeError(`${path ? `${path}: ` : ''}expected a whole number`)
+  return n
+}
+
+/** The text of a channel token that is missing or not 8–128 letters, digits, `-` and `_`. */
+export const invalidChannelToken = 'Invalid channel token'
+
+/** A Farcaster relay's channel token (the relay's is a UUID). */
+export const farcasterChannelToken: S.Shape<string> = (value) => {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{8,128}$/.test(value))
+    throw new S.ShapeError(invalidChannelToken)
+  return value
+}
+
+/**
+ * `POST /v1/auth/farcaster/channel`: the random binding the modal keeps for this sign-in (as a social
+ * login's, {@link socialBinding}); the status must show it again.
+ */
+export const farcasterChannelBody = S.object({ binding: socialBinding })
+export type FarcasterChannelBody = S.Infer<typeof farcasterChannelBody>
+
+/**
+ * A Sign In With Farcaster request: the relay's channel token (to ask `POST /v1/auth/farcaster/status`
+ * with), and the URL the visitor's Farcaster app opens (a link, or a QR code to scan).
+ */
+export const farcasterChannelAnswer = S.object({
+  channelToken: farcasterChannelToken,
+  url: S.string(4096, 8, /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/),
+})
+export type FarcasterChannelAnswer = S.Infer<typeof farcasterChannelAnswer>
+
+/** `POST /v1/auth/farcaster/status`: the channel, and the binding its creation was given. */
+export const farcasterStatusBody = S.object({ channelToken: farcasterChannelToken, binding: socialBinding })
+export type FarcasterStatusBody = S.Infer<typeof farcasterStatusBody>
+
+/** `POST /v1/auth/farcaster/status` while the visitor has not yet approved in their app: 202. */
+export const farcasterPendingAnswer = S.object({ state: S.literal('pending') })
+export type FarcasterPendingAnswer = S.Infer<typeof farcasterPendingAnswer>
+
+/**
+ * A person logged in by Sign In With Farcaster: `fid` is their Farcaster id, the one thing the API checked
+ * (their custody address signed, and owns it); `username` is what the relay called them, for display.
+ */
+export const farcasterUser = S.object({
+  id: S.string(64, 1),
+  provider: S.literal('farcaster'),
+  fid,
+  username: S.optional(S.string(256, 1)),
+})
+export type FarcasterUser = S.Infer<typeof farcasterUser>
+
+/** A session opened by Sign In With Farcaster: the same bearer token as an email login's, shown once. */
+export const farcasterSessionAnswer = S.object({ token: S.string(128, 16), user: farcasterUser })
+export type FarcasterSessionAnswer = S.Infer<typeof farcasterSessionAnswer>
+
+/**
+ * `GET /v1/auth/me` of any session: an email or social login's user is {@link emailUser} (so
+ * {@link emailUserAnswer} still parses it), a Farcaster login's, who has no email, {@link farcasterUser}.
+ */
+export const sessionUserAnswer = S.object({ user: S.union(emailUser, farcasterUser) })
+export type SessionUserAnswer = S.Infer<typeof sessionUserAnswer>

@@ -349,4 +349,23 @@ export const migrations: readonly Migration[] = [
       'delete from auth_codes where email <> lower(email) or new_email <> lower(new_email)',
     ],
   },
+  {
+    name: 'farcaster login',
+    statements: [
+      // A Farcaster login's user is its fid (auth_identities, provider 'farcaster'), with no email: the
+      // address stays unique among users who have one (a unique constraint takes any number of nulls).
+      'alter table users alter column email drop not null',
+      // A Sign In With Farcaster request: the relay's channel token (kept only as its HMAC), the nonce of
+      // ours the signed message must carry, and the HMAC of the modal's binding. One status that finds the
+      // sign-in completed takes the row, whatever comes of its checks; 5 minutes, then worthless.
+      `create table auth_farcaster_channels (
+        token_hash text primary key,
+        project_id text not null references projects (id) on delete cascade,
+        nonce text not null,
+        binding_hash text not null,
+        expires_at bigint not null
+      )`,
+      'create index auth_farcaster_channels_expiry on auth_farcaster_channels (expires_at)',
+    ],
+  },
 ]

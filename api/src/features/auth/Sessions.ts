@@ -1,5 +1,5 @@
 /**
- * Email-login sessions: what a right login code opens, for 30 days, in one project. Opening one draws a
+ * Login sessions: what a right login code (or a social or Farcaster login) opens, for 30 days, in one project. Opening one draws a
  * bearer token, handed out once; only its HMAC under the configuration's secret is stored, so neither a
  * copy of the database nor its hashes let anyone in.
  */
@@ -63,7 +63,7 @@ export async function find(
     user_id: string
     project_id: string
     expires_at: string
-    email: string
+    email: string | null
     created_at: string
   }>(
     `select s.id, s.user_id, s.project_id, s.expires_at, u.email, u.created_at

@@ -19,6 +19,8 @@ export const messages = {
   invalidSession: 'Invalid session',
   emailInUse: 'This email is already in use',
   sameEmail: 'This is already your email',
+  /** A user known only by an identity (a Farcaster login) has no address whose code could start a change. */
+  noEmail: 'This account has no email',
 } as const
 
 /** What each purpose's email asks of its reader, and what to do when they did not ask for it. */

@@ -5,7 +5,8 @@
  * - `POST /v1/auth/email/verify` `{ email, code }` → `{ token, user: { id, email } }`: the first login
  *   creates the user; `token` is the session's bearer credential (30 days), answered here only.
  * - `GET /v1/auth/me` → `{ user }`; `POST /v1/auth/logout` → `{ success: true }`, both with
- *   `Authorization: Bearer <token>`.
+ *   `Authorization: Bearer <token>`. A user with no email (a Farcaster login's) is
+ *   `{ id, provider: 'farcaster', fid, username? }` (`Contract.sessionUserAnswer`), and has no email to change.
  * - Changing the email (SPEC §4: the current address's code, then the new address's), with the bearer:
  *   `POST /v1/auth/email/change` `{ email }` mails a code to the current address;
  *   `POST /v1/auth/email/change/verify` `{ code }` takes it and mails one to the new address;
@@ -14,7 +15,8 @@
  *
  * Addresses are lower-cased whole when parsed (`Contract.emailAddress`), so `Ada@x.test` is `ada@x.test`.
  * Error texts, each answered as `{ message }`:
- * - 400 `Invalid email`, `Invalid code` (not 6 digits), `This is already your email`.
+ * - 400 `Invalid email`, `Invalid code` (not 6 digits), `This is already your email`, `This account has no
+ *   email` (a change asked by a user who has none).
  * - 401 `Invalid code` (wrong, used, or another project's), `The code has expired`, `Too many wrong codes.
  *   Ask for a new one.` (5 wrong codes lock it, a right one included after), `Invalid session`.
  * - 404 `Email login is not configured` (no `email` block in the configuration).
@@ -34,6 +36,8 @@ import { HttpError } from '../../http/errors.ts'
 import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
 import * as Codes from './Codes.ts'
+import * as Farcaster from './farcaster/routes.ts'
+import * as Identities from './Identities.ts'
 import * as Mailer from './Mailer.ts'
 import { codeMail, messages } from './messages.ts'
 import * as Sessions from './Sessions.ts'
@@ -67,6 +71,7 @@ export function create(options: AuthOptions): Hono<Env> {
   const mailer = config.email && Mailer.smtp(config.email)
   const app = new Hono<Env>()
   app.route('/', Social.create(options))
+  app.route('/', Farcaster.create(options))
 
   /** The request's project and the configuration's secret; 404 when email login is off. */
   const setup = (c: Context<Env>) => {
@@ -126,7 +131,14 @@ export function create(options: AuthOptions): Hono<Env> {
 
   app.get('/v1/auth/me', async (c) => {
     const { user } = await signedIn(c)
-    return c.json({ user: publicUser(user) } satisfies Contract.EmailUserAnswer)
+    const { email } = user
+    if (email !== null) return c.json({ user: { id: user.id, email } } satisfies Contract.EmailUserAnswer)
+    const farcaster = await Identities.of(db, user.id, 'farcaster')
+    if (!farcaster) throw new HttpError(401, messages.invalidSession)
+    const fid = Number(farcaster.subject)
+    return c.json({
+      user: Farcaster.publicUser(user.id, fid, farcaster.username),
+    } satisfies Contract.SessionUserAnswer)
   })
 
   app.post('/v1/auth/logout', async (c) => {
@@ -138,6 +150,7 @@ export function create(options: AuthOptions): Hono<Env> {
   app.post('/v1/auth/email/change', async (c) => {
     const { projectId, secret, mailer, user } = await signedIn(c)
     const { email } = parse(Contract.emailBody, await json(c))
+    if (user.email === null) throw new HttpError(400, messages.noEmail)
     if (email === user.email) throw new HttpError(400, messages.sameEmail)
     await sendCode(mailer, {
       email: user.email,
@@ -207,6 +220,6 @@ function tooSoon(wait: { reason: 'cooldown' | 'failures'; retryAfterMs: number }
 }
 
 /** What a user's own page may see of them. */
-function publicUser(user: Users.User): Contract.EmailUser {
+function publicUser(user: Users.EmailUser): Contract.EmailUser {
   return { id: user.id, email: user.email }
 }

@@ -10,7 +10,12 @@ import type { Amount } from './Balances.ts'
 
 const clients = new Map<string, PublicClient>()
 
-function clientOf(chain: Chain): PublicClient {
+/**
+ * The API's client of a configured EVM chain, one per RPC URL (Sign In With Farcaster reads its IdRegistry
+ * through it too).
+ * @example const fid = await Evm.clientOf(chain).readContract({ … })
+ */
+export function clientOf(chain: Chain): PublicClient {
   let client = clients.get(chain.rpcUrl)
   if (!client) {
     client = createPublicClient({

@@ -38,6 +38,9 @@ type Context = {
   type: string
 }
 
+// The stand-in Farcaster relay goes out beside the sign-in provider, under the package's one export of
+// development sign-in services.
+export * as FarcasterRelay from './farcasterRelay.ts'
 export { type Shape, shapes } from './oidcShapes.ts'
 
 export type StartOptions = {
