@@ -82,7 +82,7 @@ export type Session = S.Infer<typeof session>
 const user = S.object({
   email: S.optional(S.string(254, 3)),
   username: S.optional(S.string(256, 1)),
-  authProvider: S.picklist(['email', 'google', 'github', 'apple', 'facebook', 'x', 'discord']),
+  authProvider: S.picklist(['email', 'google', 'github', 'apple', 'facebook', 'x', 'discord', 'farcaster']),
   /** The account kind the wallet connects with: a plain key today (smart accounts come with their issue). */
   preferredAccountType: S.picklist(['eoa', 'smartAccount']),
 })

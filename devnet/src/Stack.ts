@@ -183,6 +183,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       ),
       Farcaster.Relay.start({
         host: options.host,
+        authKey: Farcaster.devAuthKey,
         port: options.farcasterRelayPort ?? Farcaster.Relay.defaultPort,
       }).then((started) => {
         stops.push(started.stop)

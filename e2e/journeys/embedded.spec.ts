@@ -6,6 +6,7 @@
  * same wallet with the password.
  */
 import { createPublicKey, verify } from 'node:crypto'
+import { Accounts, Farcaster } from '@airlock/devnet'
 import { solanaDevnetId } from '@airlock/devnet/chains'
 import type { Browser, FrameLocator, Page } from '@playwright/test'
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
@@ -377,4 +378,40 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
     authProvider: 'apple',
     preferredAccountType: 'eoa',
   })
+})
+
+test('Sign In With Farcaster: the view shows the relay’s link, the visitor’s app signs with a key that owns its fid, and a wallet opens', async ({
+  page,
+  modal,
+}) => {
+  await page.goto(page$)
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Continue with Farcaster' }).click()
+  const link = modal.getByTestId('farcaster-link')
+  await expect(modal.getByTestId('farcaster-qr').getByRole('img')).toBeVisible()
+  const url = (await link.getAttribute('href')) ?? ''
+  expect(new URL(url).searchParams.get('siweUri')).toBe('http://127.0.0.1:5174')
+  expect(await axeViolations(page)).toEqual([])
+
+  // The visitor's Farcaster app: a custody key that owns its fid on the dev chain's IdRegistry signs the
+  // Sign In With Farcaster message and completes the channel at the relay; the API checks both.
+  const custody = privateKeyToAccount(generatePrivateKey())
+  const fid = BigInt(Date.now())
+  await Farcaster.IdRegistry.register({ rpcUrl: 'http://127.0.0.1:8545' }, custody.address, fid, {
+    from: Accounts.all()[8]?.address,
+  })
+  const relay = { url: 'http://127.0.0.1:8796', authKey: Farcaster.devAuthKey }
+  await Farcaster.Relay.signIn(relay, url, { custody, fid: Number(fid), username: 'ada-fc' })
+  await choosePassword(modal)
+  await connected(page)
+  expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
+    username: 'ada-fc',
+    authProvider: 'farcaster',
+    preferredAccountType: 'eoa',
+  })
+  // The wallet's page names the visitor by their Farcaster name: there is no email to show or change.
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock wallet: ada-fc' }).click()
+  await expect(modal.getByTestId('embedded-user')).toHaveText('Logged in as ada-fc with Farcaster.')
+  await expect(modal.getByRole('button', { name: 'Change email' })).toHaveCount(0)
 })

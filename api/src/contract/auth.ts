@@ -87,7 +87,11 @@ export type SocialProvider = (typeof socialProviders)[number]
 export const socialProvider = S.picklist(socialProviders)
 
 /** `GET /v1/auth/social`: the providers this deployment configures, in {@link socialProviders}' order. */
-export const socialProvidersAnswer = S.object({ providers: S.array(socialProvider, 6) })
+export const socialProvidersAnswer = S.object({
+  providers: S.array(socialProvider, 6),
+  /** Whether Sign In With Farcaster is on (`/v1/auth/farcaster/…`). */
+  farcaster: S.optional(S.boolean),
+})
 export type SocialProvidersAnswer = S.Infer<typeof socialProvidersAnswer>
 
 /**

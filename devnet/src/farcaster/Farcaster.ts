@@ -5,3 +5,9 @@
  */
 export { FarcasterRelay as Relay } from '@airlock/api/oidc-dev'
 export * as IdRegistry from './IdRegistry.ts'
+
+/**
+ * The dev relay's app key: fixed, so a test acting as the visitor's Farcaster app (`Relay.signIn`) can complete
+ * a channel on the running stack. It opens nothing but that loopback stand-in.
+ */
+export const devAuthKey = 'airlock-dev-farcaster-relay-key'

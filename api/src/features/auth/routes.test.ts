@@ -481,7 +481,7 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       const answer = await list(social)
       expect(answer).toEqual({
         status: 200,
-        body: { providers: ['google', 'x', 'github'] },
+        body: { providers: ['google', 'x', 'github'], farcaster: false },
         cache: 'public, max-age=60',
         cors: modalOrigin,
       })
@@ -489,8 +489,8 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     })
 
     it('answers an empty list without social login, not a 404', async () => {
-      expect(await list(api)).toMatchObject({ status: 200, body: { providers: [] } })
-      expect(await list(bare)).toMatchObject({ status: 200, body: { providers: [] } })
+      expect(await list(api)).toMatchObject({ status: 200, body: { providers: [], farcaster: false } })
+      expect(await list(bare)).toMatchObject({ status: 200, body: { providers: [], farcaster: false } })
     })
 
     it("answers no project's page (CORS), needs a configured project", async () => {

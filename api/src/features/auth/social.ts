@@ -107,7 +107,10 @@ export function create(options: SocialOptions): Hono<Env> {
     const providers = Contract.socialProviders.filter((id) => social?.providers.has(id))
     // The list changes only with the configuration: a minute's cache spares the modal a call per open.
     c.header('Cache-Control', `public, max-age=${listMaxAgeS}`)
-    return c.json({ providers } satisfies Contract.SocialProvidersAnswer)
+    return c.json({
+      providers,
+      farcaster: config.farcaster !== undefined,
+    } satisfies Contract.SocialProvidersAnswer)
   })
 
   app.get('/v1/auth/social/:provider/start', async (c) => {

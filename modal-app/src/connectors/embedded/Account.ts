@@ -26,12 +26,16 @@ export class AccountError extends Error {
 
 export type Session = { token: string; user: User }
 
-/** Who logged in: an email login's user, or a provider's, with its handle when it has one. */
+/**
+ * Who logged in: an email login's user, a provider's (with its handle when it has one), or a Farcaster
+ * account's, which has a fid and a name but no email.
+ */
 export type User = {
   id: string
-  email: string
-  provider?: Contract.SocialProvider | undefined
+  email?: string | undefined
+  provider?: Contract.SocialProvider | 'farcaster' | undefined
   username?: string | undefined
+  fid?: number | undefined
 }
 
 export type AccountOptions = {
@@ -127,9 +131,23 @@ export function create(options: AccountOptions) {
         (await call('/v1/auth/email/change/confirm', Contract.emailUserAnswer, { body: { code }, token }))
           .user,
     },
-    /** The social providers this deployment has configured, in SPEC's order. */
-    async socialProviders(): Promise<Contract.SocialProvider[]> {
-      return (await call('/v1/auth/social', Contract.socialProvidersAnswer)).providers
+    /** The social providers this deployment has configured, in SPEC's order, and whether Farcaster is on. */
+    socialProviders: () => call('/v1/auth/social', Contract.socialProvidersAnswer),
+    /**
+     * Sign In With Farcaster: `channel` opens one (its URL is what the visitor's Farcaster app opens), and
+     * `status` answers `pending` until the visitor approved there, then the session.
+     */
+    farcaster: {
+      channel: (binding: string) =>
+        call('/v1/auth/farcaster/channel', Contract.farcasterChannelAnswer, { body: { binding } }),
+      async status(channelToken: string, binding: string): Promise<Session | 'pending'> {
+        const answer = await call(
+          '/v1/auth/farcaster/status',
+          S.union(Contract.farcasterPendingAnswer, Contract.farcasterSessionAnswer),
+          { body: { channelToken, binding } },
+        )
+        return 'state' in answer ? 'pending' : answer
+      },
     },
     storeWallet: (token: string, wallet: Contract.WalletBody): Promise<Contract.WalletAnswer> =>
       call('/v1/wallet', Contract.walletAnswer, { body: wallet, token }),

@@ -18,8 +18,9 @@ const session = S.object({
   token: S.string(128, 16),
   user: S.object({
     id: S.string(64, 1),
-    email: S.string(Contract.emailMax, 3),
-    provider: S.optional(Contract.socialProvider),
+    email: S.optional(S.string(Contract.emailMax, 3)),
+    provider: S.optional(S.union(Contract.socialProvider, S.literal('farcaster'))),
+    fid: S.optional(S.number(1, Number.MAX_SAFE_INTEGER)),
     username: S.optional(S.string(256, 1)),
   }),
 })

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { ViewProps } from '../../core/Feature.ts'
 import { embeddedTexts } from './texts.ts'
+import { nameOf } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 type Change = { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string }
@@ -19,7 +20,11 @@ type SettingsSlice = {
  */
 export default function Settings({ snapshot, ui }: ViewProps) {
   const slice = snapshot.embeddedWallet as
-    | { settings: SettingsSlice; user?: { email: string; provider?: string }; change?: Change }
+    | {
+        settings: SettingsSlice
+        user?: { email?: string; username?: string; fid?: number; provider?: string }
+        change?: Change
+      }
     | undefined
   const id = useId()
   const [password, setPassword] = useState('')
@@ -28,8 +33,9 @@ export default function Settings({ snapshot, ui }: ViewProps) {
   const provider = user.provider ? embeddedTexts.providers[user.provider] : undefined
   return (
     <div className="view">
-      <p data-testid="embedded-user">{texts.settings.loggedIn(user.email, provider)}</p>
-      <ChangeEmail change={slice.change} current={user.email} ui={ui} />
+      <p data-testid="embedded-user">{texts.settings.loggedIn(nameOf(user), provider)}</p>
+      {/* A Farcaster account has no email to change. */}
+      {user.email && <ChangeEmail change={slice.change} current={user.email} ui={ui} />}
       <section aria-labelledby={`${id}-phrase`}>
         <h2 className="label" id={`${id}-phrase`}>
           {texts.settings.phraseTitle}

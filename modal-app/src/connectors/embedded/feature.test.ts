@@ -5,7 +5,7 @@ import { embedded, socialsOf } from './feature.ts'
 describe('the embedded wallet feature', () => {
   it('is on by default, with SPEC’s social providers in its order', () => {
     expect(embedded({})?.connectRows).toEqual({ email: expect.any(Function), social: expect.any(Function) })
-    expect(socialsOf({})).toEqual(['google', 'x', 'discord', 'github', 'apple', 'facebook'])
+    expect(socialsOf({})).toEqual(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'])
   })
 
   it('follows the host: socials picked or off, email off, and nothing at all when both are', () => {
@@ -20,15 +20,29 @@ describe('the embedded wallet feature', () => {
   })
 
   it('leaves out, in a Telegram mini-app, the logins its platform cannot finish (SPEC)', () => {
-    expect(socialsOf({ telegramPlatform: 'ios' })).toEqual(['x', 'discord', 'github', 'apple', 'facebook'])
-    expect(socialsOf({ telegramPlatform: 'macos' })).toEqual([
-      'google',
+    expect(socialsOf({ telegramPlatform: 'ios' })).toEqual([
+      'x',
       'discord',
+      'farcaster',
       'github',
       'apple',
       'facebook',
     ])
-    expect(socialsOf({ telegramPlatform: 'android' })).toEqual(['google', 'discord', 'github', 'apple'])
+    expect(socialsOf({ telegramPlatform: 'macos' })).toEqual([
+      'google',
+      'discord',
+      'farcaster',
+      'github',
+      'apple',
+      'facebook',
+    ])
+    expect(socialsOf({ telegramPlatform: 'android' })).toEqual([
+      'google',
+      'discord',
+      'farcaster',
+      'github',
+      'apple',
+    ])
     expect(socialsOf({ telegramPlatform: 'tdesktop' })).toEqual(socialsOf({}))
   })
 

@@ -9,10 +9,10 @@ import type { Config } from '../../core/Config.ts'
 import type { Feature } from '../../core/Feature.ts'
 import { EmailRow, SocialRow } from './Rows.tsx'
 import { embeddedTexts } from './texts.ts'
-import { approveView, codeView, settingsView, socialView, walletView } from './views.ts'
+import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 
-/** SPEC's default social providers, in its order (Farcaster's login is not built yet). */
-const defaultSocials = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
+/** SPEC's default social providers, in its order. */
+const defaultSocials = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const
 
 /**
  * SPEC: in a Telegram mini-app, the providers whose login that platform cannot finish are left out (iOS
@@ -79,6 +79,11 @@ export function embedded(
               .embeddedWallet?.recovery?.mode ?? 'create'
           ],
         component: lazy(() => import('./Recovery.tsx')),
+      },
+      {
+        name: farcasterView,
+        title: () => embeddedTexts.continueWith('Farcaster'),
+        component: lazy(() => import('./ConnectingFarcaster.tsx')),
       },
       {
         name: settingsView,

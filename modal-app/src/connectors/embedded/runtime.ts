@@ -10,6 +10,7 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
 import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
+import * as Farcaster from './Farcaster.ts'
 import * as Manage from './Manage.ts'
 import * as Rpc from './Rpc.ts'
 import * as Sealing from './Sealing.ts'
@@ -17,7 +18,7 @@ import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
 import { embeddedTexts } from './texts.ts'
 import type * as Vault from './Vault.ts'
-import { approveView, codeView, settingsView, socialView, walletView } from './views.ts'
+import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /** The logic, or undefined where it cannot run: a modal with no API to log in with. */
@@ -34,7 +35,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   if (options.socials.length > 0)
     account.socialProviders().then(
       (configured) => {
-        socials = options.socials.filter((provider) => (configured as readonly string[]).includes(provider))
+        const on: readonly string[] = configured.providers
+        socials = options.socials.filter(
+          (provider) => on.includes(provider) || (provider === 'farcaster' && configured.farcaster === true),
+        )
         changed()
       },
       (error: unknown) => console.warn('[airlock] Could not read the social providers.', error),
@@ -137,6 +141,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     }
   }
 
+  const farcaster = Farcaster.create({ kernel, account, loggedIn: (next) => void loggedIn(next) })
   const manage = Manage.create({
     kernel,
     custody,
@@ -242,6 +247,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           approval: approvals.slice(),
           signedIn: signedIn() && session !== undefined,
           ...manage.slice(),
+          farcaster: farcaster.slice(),
         },
       }
     },
@@ -268,6 +274,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       },
       // Called in the click: the provider's window opens only then.
       socialLogin(provider: string) {
+        if (provider === 'farcaster') return void farcaster.begin()
         const parsed = S.parse(Contract.socialProvider, provider)
         if (!parsed.ok) return
         social = { provider: parsed.value }
@@ -353,6 +360,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       rejectRequest: approvals.reject,
     },
     back(view) {
+      if (view === farcasterView) farcaster.stop()
       if (view === settingsView) manage.clear()
       if (view === socialView) {
         socialAbort?.abort()
@@ -365,7 +373,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       const { user } = session
       return {
         user: {
-          email: user.email,
+          ...(user.email ? { email: user.email } : {}),
           ...(user.username ? { username: user.username } : {}),
           authProvider: user.provider ?? 'email',
           preferredAccountType: 'eoa',
@@ -377,6 +385,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       if (restorable) changed()
     },
     closed() {
+      farcaster.stop()
       manage.clear()
       // SPEC: closing the modal with requests still waiting rejects them.
       approvals.rejectAll(new Errors.UserRejectedRequestError())

@@ -18,6 +18,7 @@ export const embeddedTexts = {
     facebook: 'Facebook',
     x: 'X',
     discord: 'Discord',
+    farcaster: 'Farcaster',
   } as Record<string, string>,
   codeTitle: 'Confirm email',
   walletTitle: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },

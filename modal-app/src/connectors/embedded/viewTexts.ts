@@ -10,6 +10,13 @@ export const viewTexts = {
     resent: 'A new code is on its way.',
     mailHint: 'It expires in 10 minutes. Check your spam folder if it does not arrive.',
   },
+  farcaster: {
+    scan: 'Scan with your phone’s camera, or open the link in your Farcaster app, and approve the sign-in there.',
+    qr: 'QR code of the Farcaster sign-in link',
+    open: 'Open in Farcaster',
+    waiting: 'Waiting for your approval in Farcaster…',
+    expired: 'The sign-in request expired. Try again.',
+  },
   social: {
     waiting: (provider: string) => `Finish logging in with ${provider} in the window that opened.`,
     retry: 'Try again',

@@ -5,8 +5,17 @@ export const walletView = 'EmbeddedWallet'
 /** SPEC's own name: closing is blocked while it shows (`core/Router.ts`). */
 export const approveView = 'ApproveTransaction'
 export const settingsView = 'EmbeddedSettings'
+/** SPEC's own name for Sign In With Farcaster's view. */
+export const farcasterView = 'ConnectingFarcaster'
 
 /** What the Account view reads of the embedded wallet: whether it is the wallet shown, and who logged in. */
-export type AccountSlice = { embeddedWallet: { signedIn: boolean; user?: { email: string } | undefined } }
+export type AccountSlice = { embeddedWallet: { signedIn: boolean; user?: Named | undefined } }
+
+type Named = { email?: string | undefined; username?: string | undefined; fid?: number | undefined }
+
+/** How the visitor is named: their email, else their Farcaster name, else their fid. */
+export function nameOf(user: Named): string {
+  return user.email ?? user.username ?? `fid ${user.fid ?? ''}`
+}
 /** What the Account view may ask of it. */
 export type AccountUi = { showWalletSettings(): void }

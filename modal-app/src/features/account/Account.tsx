@@ -1,8 +1,9 @@
 import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
 import { embeddedTexts } from '../../connectors/embedded/texts.ts'
-import type {
-  AccountSlice as EmbeddedSlice,
-  AccountUi as EmbeddedUi,
+import {
+  type AccountSlice as EmbeddedSlice,
+  type AccountUi as EmbeddedUi,
+  nameOf,
 } from '../../connectors/embedded/views.ts'
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
@@ -87,7 +88,7 @@ export default function Account({
       {snapshot.embeddedWallet?.signedIn && (
         <button type="button" className="row" onClick={() => ui.showWalletSettings?.()}>
           <span className="row-label">
-            {embeddedTexts.settingsRow(snapshot.embeddedWallet.user?.email ?? '')}
+            {embeddedTexts.settingsRow(nameOf(snapshot.embeddedWallet.user ?? {}))}
           </span>
         </button>
       )}

@@ -323,6 +323,11 @@ describe.each(databases())('Sign In With Farcaster on $engine', ({ open }) => {
     )
   })
 
+  it('is named in the providers list the modal reads', async () => {
+    const response = await api.request('/v1/auth/social?projectId=demo&st=airlock&sv=0.1.0')
+    expect(await response.json()).toMatchObject({ farcaster: true })
+  })
+
   it("answers the modal origin only, not the project's pages", async () => {
     const response = await api.request('/v1/auth/farcaster/channel?projectId=demo&st=airlock&sv=0.1.0', {
       method: 'POST',

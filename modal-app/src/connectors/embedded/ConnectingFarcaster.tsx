@@ -1,0 +1,50 @@
+import type { ViewProps } from '../../core/Feature.ts'
+import { QrCode } from '../../shared/ui/QrCode.tsx'
+import { viewTexts as texts } from './viewTexts.ts'
+
+/**
+ * SPEC's ConnectingFarcaster: the sign-in link as a QR code for a phone and as a link for a Farcaster app on
+ * this device, while the modal waits for the approval; when it failed or expired, why, and Try again.
+ */
+export default function ConnectingFarcaster({ snapshot, ui }: ViewProps) {
+  const state = snapshot.embeddedWallet?.farcaster as { url?: string; error?: string } | undefined
+  if (!state) return null
+  const { url, error } = state
+  return (
+    <div className="view view-center">
+      {url && (
+        <>
+          <div className="qr" data-testid="farcaster-qr">
+            <QrCode text={url} label={texts.farcaster.qr} />
+          </div>
+          <p className="muted">{texts.farcaster.scan}</p>
+          <a
+            className="button button-secondary"
+            href={url}
+            data-testid="farcaster-link"
+            rel="noopener noreferrer"
+          >
+            {texts.farcaster.open}
+          </a>
+        </>
+      )}
+      {error ? (
+        <>
+          <p className="error-text" role="alert" data-testid="farcaster-error">
+            {error}
+          </p>
+          <div className="actions">
+            <button type="button" className="button" onClick={() => ui.socialLogin('farcaster')}>
+              {texts.social.retry}
+            </button>
+          </div>
+        </>
+      ) : (
+        <p className="muted" role="status" aria-busy="true">
+          <span className="spinner" aria-hidden="true" />{' '}
+          {url ? texts.farcaster.waiting : texts.wallet.opening}
+        </p>
+      )}
+    </div>
+  )
+}

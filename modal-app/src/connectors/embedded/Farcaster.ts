@@ -1,0 +1,90 @@
+/**
+ * Sign In With Farcaster in the modal (the ConnectingFarcaster view): the API opens a channel at the Farcaster
+ * relay, the view shows its link as a QR code and a link, and the modal asks the API every 1.5 s until the
+ * visitor approved in their Farcaster app; the API checks the signed message and the fid's owner before it
+ * opens a session. The channel is bound to a random value this frame keeps, as a social login's is.
+ */
+import { Errors } from '@airlock/bridge-protocol'
+import type { Kernel } from '../../core/Feature.ts'
+import type { Account, Session } from './Account.ts'
+import { farcasterView } from './views.ts'
+import { viewTexts as texts } from './viewTexts.ts'
+
+/** How often the API is asked; the relay's channels live 5 minutes, so asking stops then. */
+const pollMs = 1_500
+const channelMs = 5 * 60_000
+
+type State = { url?: string | undefined; error?: string | undefined }
+
+export type FarcasterOptions = {
+  kernel: Pick<Kernel, 'router' | 'changed' | 'timers' | 'now'>
+  account: Account
+  /** The visitor approved: the runtime opens the wallet. */
+  loggedIn(session: Session): void
+}
+
+export function create({ kernel, account, loggedIn }: FarcasterOptions) {
+  let state: State | undefined
+  /** Each sign-in's number: a late answer to an abandoned one changes nothing. */
+  let attempt = 0
+  let timer: unknown
+
+  const stop = () => {
+    attempt++
+    kernel.timers.clearTimeout(timer)
+  }
+  const show = (next: State) => {
+    state = next
+    kernel.changed()
+  }
+
+  async function begin() {
+    stop()
+    const mine = attempt
+    const binding = bindingOf(globalThis.crypto.getRandomValues(new Uint8Array(32)))
+    show({})
+    if (kernel.router.view() !== farcasterView) kernel.router.send({ type: 'PUSH', view: farcasterView })
+    try {
+      const { channelToken, url } = await account.farcaster.channel(binding)
+      if (mine !== attempt) return
+      show({ url })
+      const until = kernel.now() + channelMs
+      const ask = async () => {
+        if (mine !== attempt) return
+        if (kernel.now() > until) return show({ url, error: texts.farcaster.expired })
+        try {
+          const answer = await account.farcaster.status(channelToken, binding)
+          if (mine !== attempt) return
+          if (answer === 'pending') timer = kernel.timers.setTimeout(() => void ask(), pollMs)
+          else {
+            stop()
+            loggedIn(answer)
+          }
+        } catch (error) {
+          if (mine === attempt) show({ url, error: Errors.messageOf(error, texts.initFailed) })
+        }
+      }
+      timer = kernel.timers.setTimeout(() => void ask(), pollMs)
+    } catch (error) {
+      if (mine === attempt) show({ error: Errors.messageOf(error, texts.initFailed) })
+    }
+  }
+
+  return {
+    slice: () => state,
+    begin,
+    /** The visitor left the view or closed the modal: nothing more is asked. */
+    stop() {
+      stop()
+      state = undefined
+    },
+  }
+}
+
+/** 32 random bytes as base64url: the binding the API's contract takes (`Contract.socialBinding`). */
+function bindingOf(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '')
+}
