@@ -122,6 +122,8 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
     { from: address, to, value: toHex(parseEther('0.25')) },
   ])
   await expect(modal.getByText(to, { exact: false }).first()).toBeVisible()
+  // The node's simulation, before the visitor decides: what leaves the wallet.
+  await expect(modal.getByText('−0.25 ETH')).toBeVisible()
   await approve(modal)
   const hash = (await sending).result as Hex
   const receipt = await clients.a.waitForTransactionReceipt({ hash })

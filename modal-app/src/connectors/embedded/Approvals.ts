@@ -30,6 +30,12 @@ export type Pending = {
 export function create(
   kernel: Pick<Kernel, 'router' | 'changed' | 'origin' | 'configured' | 'snackbar' | 'transacted' | 'timers'>,
   sign: (pending: Pending) => Promise<unknown>,
+  /** What the chain adds to a request's preview (a transaction's simulated balance changes), if anything. */
+  enrich: (
+    request: Request,
+    chainId: Caip.ChainId,
+    description: Description,
+  ) => Promise<Description> = async (_request, _chainId, description) => description,
 ) {
   const queue: Pending[] = []
   let busy = false
@@ -72,7 +78,7 @@ export function create(
     /** Resolves with the request's result once the visitor approved and it was signed. */
     async ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
       const { describe } = await import('./Describe.ts')
-      const description = describe(request, kernel.configured(chainId))
+      const description = await enrich(request, chainId, describe(request, kernel.configured(chainId)))
       return new Promise((resolve, reject) => {
         queue.push({ request, chainId, description, resolve, reject })
         if (queue.length === 1) show()

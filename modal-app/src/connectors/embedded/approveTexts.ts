@@ -124,4 +124,12 @@ export const approveTexts = {
     authority: 'This changes who controls a token account or mint.',
     lookupTables: 'Some accounts come from address lookup tables and are not shown.',
   },
+  /** What the node's simulation of a transaction says. */
+  simulation: {
+    change: 'Balance change (simulated)',
+    fails: (reason: string | undefined) =>
+      reason
+        ? `The network expects this transaction to fail: ${reason}`
+        : 'The network expects this transaction to fail.',
+  },
 } as const

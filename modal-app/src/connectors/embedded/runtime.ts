@@ -12,6 +12,7 @@ import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
 import * as Farcaster from './Farcaster.ts'
 import * as Manage from './Manage.ts'
+import * as Preview from './Preview.ts'
 import * as Rpc from './Rpc.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
@@ -34,11 +35,9 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let socials: readonly string[] = []
   if (options.socials.length > 0)
     account.socialProviders().then(
-      (configured) => {
-        const on: readonly string[] = configured.providers
-        socials = options.socials.filter(
-          (provider) => on.includes(provider) || (provider === 'farcaster' && configured.farcaster === true),
-        )
+      ({ providers, farcaster: fc }) => {
+        const on: readonly string[] = fc ? [...providers, 'farcaster'] : providers
+        socials = options.socials.filter((provider) => on.includes(provider))
         changed()
       },
       (error: unknown) => console.warn('[airlock] Could not read the social providers.', error),
@@ -66,11 +65,16 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let opening = false
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let socialAbort: AbortController | undefined
-  const approvals = Approvals.create(kernel, (pending) => {
-    if (!wallet) return Promise.reject(new Errors.UnauthorizedError())
-    const opened = wallet
-    return custody().then(({ sign }) => sign(opened, pending.request, pending.chainId, rpc))
-  })
+  const approvals = Approvals.create(
+    kernel,
+    (pending) => {
+      if (!wallet) return Promise.reject(new Errors.UnauthorizedError())
+      const opened = wallet
+      return custody().then(({ sign }) => sign(opened, pending.request, pending.chainId, rpc))
+    },
+    Preview.simulated({ rpc, kernel, from: () => wallet?.addresses.eip155 }),
+  )
+
   let embeddedConnector: Embedded | undefined
 
   const changed = () => kernel.changed()
