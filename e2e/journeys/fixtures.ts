@@ -229,6 +229,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const { readFileSync } = await import('node:fs')
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
   await frame.evaluate(source)
+  // A view that is still fading or rising in (the snackbar, a shake) has colours between two states: axe
+  // judges contrast on what stays, so the finite animations are let finish first.
+  await frame.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  )
   return frame.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }).axe
     const result = await axe.run()
