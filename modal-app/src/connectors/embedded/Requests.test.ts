@@ -14,11 +14,14 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
 import * as Anvil from '../../../../devnet/src/Anvil.ts'
 import * as Solana from '../../../../devnet/src/solana/Solana.ts'
 import * as base58 from '../../shared/encoding/base58.ts'
+import type { Network } from '../../shared/Network.ts'
+import { simulate } from './internal/simulateEvm.ts'
 import * as Requests from './Requests.ts'
 import * as Rpc from './Rpc.ts'
 import * as Secrets from './Secrets.ts'
@@ -348,5 +351,40 @@ describe('Solana signatures', () => {
       value: ({ err: unknown } | null)[]
     }
     expect(status.value[0]).toMatchObject({ err: null })
+  })
+})
+
+describe('the simulation ApproveTransaction shows', () => {
+  const network: Network = {
+    id: evm,
+    namespace: 'eip155',
+    name: 'Anvil',
+    nativeCurrency: ether,
+    rpcUrl: '',
+    testnet: true,
+  }
+
+  it('names what leaves the wallet, from the node’s traced transfers, before anything is signed', async () => {
+    await chain.test.setBalance({ address: me, value: 10n ** 18n })
+    const nonce = await chain.client.getTransactionCount({ address: me })
+    const to = privateKeyToAccount(generatePrivateKey()).address
+    const outcome = await simulate(rpc, evm, me, { to, value: toHex(25n * 10n ** 16n) }, network, 'en-US')
+    expect(outcome).toEqual({
+      rows: [{ label: 'Balance change (simulated)', value: '−0.25 ETH' }],
+      warnings: [],
+    })
+    // Nothing was sent: the nonce and the receiver are as they were.
+    expect(await chain.client.getTransactionCount({ address: me })).toBe(nonce)
+    expect(await chain.client.getBalance({ address: to })).toBe(0n)
+  })
+
+  it('warns that a transaction would fail, and names no balance change for it', async () => {
+    const reverting = privateKeyToAccount(generatePrivateKey()).address
+    // PUSH1 0 PUSH1 0 REVERT: every call fails, with no reason given.
+    await chain.test.setCode({ address: reverting, bytecode: '0x60006000fd' })
+    expect(await simulate(rpc, evm, me, { to: reverting, data: '0x12345678' }, network)).toEqual({
+      rows: [],
+      warnings: ['The network expects this transaction to fail.'],
+    })
   })
 })
