@@ -7,6 +7,7 @@
 import { Errors } from '@airlock/bridge-protocol'
 import type { Kernel } from '../../core/Feature.ts'
 import type { Account, Session } from './Account.ts'
+import { drawBinding } from './Social.ts'
 import { farcasterView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
@@ -41,7 +42,7 @@ export function create({ kernel, account, loggedIn }: FarcasterOptions) {
   async function begin() {
     stop()
     const mine = attempt
-    const binding = bindingOf(globalThis.crypto.getRandomValues(new Uint8Array(32)))
+    const binding = drawBinding()
     show({})
     if (kernel.router.view() !== farcasterView) kernel.router.send({ type: 'PUSH', view: farcasterView })
     try {
@@ -79,12 +80,4 @@ export function create({ kernel, account, loggedIn }: FarcasterOptions) {
       state = undefined
     },
   }
-}
-
-/** 32 random bytes as base64url: the binding the API's contract takes (`Contract.socialBinding`). */
-function bindingOf(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '')
 }

@@ -99,10 +99,11 @@ export async function login(
 }
 
 /**
- * The binding of one login (`Contract.socialBinding`): 32 random bytes, base64url. Kept in this closure
- * only: nothing stored, so no other page or later visitor of this browser can show it.
+ * The binding of one login (`Contract.socialBinding`; Sign In With Farcaster's too): 32 random bytes,
+ * base64url. Kept in the caller's closure only: nothing stored, so no other page or later visitor of this
+ * browser can show it.
  */
-function drawBinding(): string {
+export function drawBinding(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
   return base64.encode(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
