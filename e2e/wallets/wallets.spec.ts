@@ -207,8 +207,10 @@ test.describe('EVM wallet', () => {
       { from: evmAddress(), to: ANVIL_ACCOUNT_1, value: '0x1' },
     ])
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
-    const receipt = await nodeRpc('eth_getTransactionReceipt', [hash])
-    expect(receipt).toMatchObject({ status: '0x1', from: evmAddress().toLowerCase() })
+    // The node may answer the hash a moment before the block that holds it is mined.
+    await expect
+      .poll(() => nodeRpc('eth_getTransactionReceipt', [hash]))
+      .toMatchObject({ status: '0x1', from: evmAddress().toLowerCase() })
     // Reads go straight to the chain's RPC.
     expect(await evmCall(page, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1' })
   })
