@@ -254,7 +254,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
         own,
         signal,
         signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
-        modalSends: options.features?.send !== false,
+        // Send and Swaps each make transactions of the modal's own.
+        modalSends: options.features?.send !== false || options.features?.swaps !== false,
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {

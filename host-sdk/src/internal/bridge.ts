@@ -51,7 +51,7 @@ export type BridgeOptions = {
   /** After a refusal, the visitor closed the modal's alert. */
   dismissed(): void
   /**
-   * The dApp left the modal's Send on: while the modal shows, it may ask the page wallet to sign a
+   * The dApp left the modal's Send or Swaps on: while the modal shows, it may ask the page wallet to sign a
    * transaction the dApp did not ask for (the wallet's own prompt shows the person what they sign).
    */
   modalSends: boolean
@@ -87,7 +87,7 @@ export function start(options: BridgeOptions): () => void {
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
   // that very request (method and parameters) in flight. A modal origin that went bad cannot make the
   // page's wallet sign something the dApp never asked for, nor swap what it asked to be signed. Two
-  // exceptions the dApp chose: the sign-in message for this page, and, with Send on, a transaction while
+  // exceptions the dApp chose: the sign-in message for this page, and, with Send or Swaps on, a transaction while
   // the modal is on screen (never a message: those could be replayed elsewhere unseen).
   const inFlight = new Map<string, number>()
   const track = (key: string, step: 1 | -1) => inFlight.set(key, (inFlight.get(key) ?? 0) + step)

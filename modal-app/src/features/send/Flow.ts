@@ -4,8 +4,8 @@
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
+import { parseAmount } from '../../shared/Amount.ts'
 import type { Network } from '../../shared/Network.ts'
-import { parseAmount } from './Amount.ts'
 import type { Asset, Draft, Preview } from './Family.ts'
 import { sendTexts } from './texts.ts'
 

@@ -1,7 +1,7 @@
 import { type FormEvent, useId } from 'react'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
+import { formatUnits } from '../../shared/Amount.ts'
 import { formatQuantity } from '../../shared/format.ts'
-import { formatUnits } from './Amount.ts'
 import type { Holding } from './Flow.ts'
 import type { SendSlice, SendUi } from './runtime.ts'
 import { sendTexts } from './texts.ts'

@@ -173,7 +173,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
           publicKey: connection()?.accounts[0]?.publicKey,
           feeRate: form.feeRate,
         })
-        const { formatUnits } = await import('./Amount.ts')
+        const { formatUnits } = await import('../../shared/Amount.ts')
         form = { ...form, amount: formatUnits(max > 0n ? max : 0n, holding.decimals) }
         kernel.changed()
       } catch (error) {

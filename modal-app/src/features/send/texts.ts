@@ -2,6 +2,8 @@
  * Send's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`,
  * which the first chunk needs). SPEC's are quoted exactly.
  */
+import { amountTexts } from '../../shared/Amount.ts'
+
 export const sendTexts = {
   // SPEC §5.
   required: 'An amount and receiver address are required',
@@ -21,10 +23,7 @@ export const sendTexts = {
   send: 'Send',
   cancel: 'Cancel',
   balance: (amount: string) => `Balance: ${amount}`,
-  invalidAmount: 'Enter an amount as digits, like 1.5',
-  zeroAmount: 'The amount must be more than 0',
-  tooManyDecimals: (symbol: string, decimals: number) =>
-    decimals === 0 ? `${symbol} has no decimals` : `${symbol} has at most ${decimals} decimals`,
+  ...amountTexts,
   unknownToken: 'This token is not in your balance on this network',
   invalidAddress: (network: string) => `This is not an address on ${network}`,
   ownAddress: 'This is your own address',

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatUnits, parseAmount } from './Amount.ts'
-import { sendTexts } from './texts.ts'
+import { amountTexts, formatUnits, parseAmount } from './Amount.ts'
 
 describe('parseAmount', () => {
   it('reads plain decimals exactly, in base units', () => {
@@ -29,13 +28,13 @@ describe('parseAmount', () => {
       '1.2.3',
       'Infinity',
     ])
-      expect(parseAmount(text, 18, 'ETH'), text).toEqual({ ok: false, error: sendTexts.invalidAmount })
+      expect(parseAmount(text, 18, 'ETH'), text).toEqual({ ok: false, error: amountTexts.invalidAmount })
   })
 
   it('refuses more decimals than the asset has, never rounding', () => {
     expect(parseAmount('1.0000001', 6, 'USDC')).toEqual({
       ok: false,
-      error: sendTexts.tooManyDecimals('USDC', 6),
+      error: amountTexts.tooManyDecimals('USDC', 6),
     })
     expect(parseAmount('1.5', 0, 'ITEM')).toEqual({ ok: false, error: 'ITEM has no decimals' })
     // Trailing zeros add no precision.
@@ -43,12 +42,12 @@ describe('parseAmount', () => {
   })
 
   it('refuses zero', () => {
-    expect(parseAmount('0.000', 18, 'ETH')).toEqual({ ok: false, error: sendTexts.zeroAmount })
+    expect(parseAmount('0.000', 18, 'ETH')).toEqual({ ok: false, error: amountTexts.zeroAmount })
   })
 
   it("takes the locale's decimal comma where people write one", () => {
     expect(parseAmount('1,5', 9, 'SOL', 'de-DE')).toEqual({ ok: true, value: 1_500_000_000n })
-    expect(parseAmount('1,5', 9, 'SOL', 'en-US')).toEqual({ ok: false, error: sendTexts.invalidAmount })
+    expect(parseAmount('1,5', 9, 'SOL', 'en-US')).toEqual({ ok: false, error: amountTexts.invalidAmount })
   })
 })
 

@@ -3,7 +3,13 @@
  * 100000000000000000 wei, not 99999999999999991611392). Only plain decimals are taken: a sign, an exponent
  * (`1e18`), grouping separators or more decimals than the asset has are refused, never rounded.
  */
-import { sendTexts } from './texts.ts'
+/** What a refused amount says (Send's and Swap's forms show these). */
+export const amountTexts = {
+  invalidAmount: 'Enter an amount as digits, like 1.5',
+  zeroAmount: 'The amount must be more than 0',
+  tooManyDecimals: (symbol: string, decimals: number) =>
+    decimals === 0 ? `${symbol} has no decimals` : `${symbol} has at most ${decimals} decimals`,
+} as const
 
 export type Parsed = { ok: true; value: bigint } | { ok: false; error: string }
 
@@ -22,11 +28,11 @@ export function parseAmount(text: string, decimals: number, symbol: string, loca
   if (decimalSeparator(locale) === ',' && !plain.includes('.')) plain = plain.replace(',', '.')
   const match = /^(\d*)(?:\.(\d*))?$/.exec(plain)
   const [, whole = '', fraction = ''] = match ?? []
-  if (!match || (whole === '' && fraction === '')) return { ok: false, error: sendTexts.invalidAmount }
+  if (!match || (whole === '' && fraction === '')) return { ok: false, error: amountTexts.invalidAmount }
   if (fraction.replace(/0+$/, '').length > decimals)
-    return { ok: false, error: sendTexts.tooManyDecimals(symbol, decimals) }
+    return { ok: false, error: amountTexts.tooManyDecimals(symbol, decimals) }
   const value = BigInt(`${whole || '0'}${fraction.padEnd(decimals, '0').slice(0, decimals)}`)
-  if (value === 0n) return { ok: false, error: sendTexts.zeroAmount }
+  if (value === 0n) return { ok: false, error: amountTexts.zeroAmount }
   return { ok: true, value }
 }
 
