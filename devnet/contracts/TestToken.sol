@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-/// @title Airlock Test Token
-/// @notice A minimal ERC-20 for local devnets and tests. `mint` is open to anyone on purpose:
-///         tests fund arbitrary accounts without needing an owner key. Never deploy this anywhere real.
+/// @title Airlock test ERC-20
+/// @notice A minimal ERC-20 for local devnets and tests, named at deployment: the devnet deploys it as
+///         "Airlock Test Token" (ALT, 18 decimals) and as "Airlock Test USD" (tUSD, 6 decimals, like USDC).
+///         `mint` is open to anyone on purpose: tests fund arbitrary accounts without needing an owner key.
+///         Never deploy this anywhere real.
 contract TestToken {
-    string public constant name = "Airlock Test Token";
-    string public constant symbol = "ALT";
-    uint8 public constant decimals = 18;
+    string public name;
+    string public symbol;
+    uint8 public immutable decimals;
 
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
@@ -19,6 +21,12 @@ contract TestToken {
     error InsufficientBalance(address from, uint256 balance, uint256 needed);
     error InsufficientAllowance(address spender, uint256 allowance, uint256 needed);
     error InvalidReceiver(address to);
+
+    constructor(string memory name_, string memory symbol_, uint8 decimals_) {
+        name = name_;
+        symbol = symbol_;
+        decimals = decimals_;
+    }
 
     function transfer(address to, uint256 value) external returns (bool) {
         _transfer(msg.sender, to, value);

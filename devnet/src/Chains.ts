@@ -29,10 +29,34 @@ export const testItemsAddress: Address = '0x9fE46736679d2D9a65F0992F2272dE9f3c7f
  */
 export const idRegistryAddress: Address = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9'
 
+/** The devnet's "Airlock Test USD" (tUSD, 6 decimals, worth $1 like USDC): account 0's fifth contract (nonce 4). */
+export const testUsdAddress: Address = '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9'
+
+/**
+ * Uniswap v2 on every devnet chain, deployed by account 0 from Uniswap's own npm artifacts after the
+ * contracts above: WETH9 (nonce 5), the factory (nonce 6) and Router02 (nonce 7). Pools WETH/ALT, WETH/tUSD
+ * and ALT/tUSD hold liquidity at the devnet's prices (`dex/Pools.ts`).
+ */
+export const uniswapV2 = {
+  weth: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+  factory: '0x0165878A594ca255338adfa4d48449f69242Eb8F',
+  router: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
+} as const satisfies Record<string, Address>
+
+/** The devnet's ERC-20s, as the API's configuration lists a chain's `tokens`. */
+export const devnetTokens = {
+  ALT: { address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 },
+  tUSD: { address: testUsdAddress, name: 'Airlock Test USD', symbol: 'tUSD', decimals: 6 },
+} as const
+
 const contracts = {
   testToken: { address: testTokenAddress },
   testCollectible: { address: testCollectibleAddress },
   testItems: { address: testItemsAddress },
+  testUsd: { address: testUsdAddress },
+  weth: { address: uniswapV2.weth },
+  uniswapV2Factory: { address: uniswapV2.factory },
+  uniswapV2Router: { address: uniswapV2.router },
 } as const
 
 const nativeCurrency = { name: 'Ether', symbol: 'ETH', decimals: 18 } as const

@@ -11,8 +11,15 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from './Accounts.ts'
-import { idRegistryAddress, testCollectibleAddress, testItemsAddress, testTokenAddress } from './Chains.ts'
+import {
+  idRegistryAddress,
+  testCollectibleAddress,
+  testItemsAddress,
+  testTokenAddress,
+  testUsdAddress,
+} from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Pools from './dex/Pools.ts'
 import * as IdRegistry from './farcaster/IdRegistry.ts'
 import { testCollectibleAbi } from './TestCollectible.ts'
 import { testItemsAbi } from './TestItems.ts'
@@ -70,20 +77,39 @@ describe('Devnet', () => {
     expect(await client.readContract({ ...token, functionName: 'name' })).toBe('Airlock Test Token')
     expect(await client.readContract({ ...token, functionName: 'symbol' })).toBe('ALT')
     expect(await client.readContract({ ...token, functionName: 'decimals' })).toBe(18)
-    expect(await client.readContract({ ...token, functionName: 'totalSupply' })).toBe(10n * Devnet.mintAmount)
+    // Every account's million, and what the WETH/ALT and ALT/tUSD pools hold.
+    expect(await client.readContract({ ...token, functionName: 'totalSupply' })).toBe(
+      10n * Devnet.mintAmount + 2n * Pools.depth('ALT'),
+    )
   })
 
-  it('gives every default account 1,000,000 ALT on both chains', async () => {
+  it.each([0, 1] as const)('deploys tUSD, a 6-decimal test dollar, on chain %i', async (index) => {
+    const client = reader(index)
+    const token = { address: testUsdAddress, abi: testTokenAbi } as const
+    expect(testUsdAddress).toBe('0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9')
+    expect(await client.readContract({ ...token, functionName: 'name' })).toBe('Airlock Test USD')
+    expect(await client.readContract({ ...token, functionName: 'symbol' })).toBe('tUSD')
+    expect(await client.readContract({ ...token, functionName: 'decimals' })).toBe(6)
+    expect(await client.readContract({ ...token, functionName: 'totalSupply' })).toBe(
+      10n * Devnet.usdMintAmount + 2n * Pools.depth('tUSD'),
+    )
+  })
+
+  it('gives every default account 1,000,000 ALT and 1,000,000 tUSD on both chains', async () => {
     expect(Devnet.mintAmount).toBe(1_000_000n * 10n ** 18n)
+    expect(Devnet.usdMintAmount).toBe(1_000_000n * 10n ** 6n)
     for (const index of [0, 1] as const) {
       for (const { address } of Accounts.all()) {
-        const balance = await reader(index).readContract({
-          address: testTokenAddress,
-          abi: testTokenAbi,
-          functionName: 'balanceOf',
-          args: [address],
-        })
-        expect(balance).toBe(Devnet.mintAmount)
+        const balanceOf = (token: `0x${string}`) =>
+          reader(index).readContract({
+            address: token,
+            abi: testTokenAbi,
+            functionName: 'balanceOf',
+            args: [address],
+          })
+        // Account 0's too: it minted what it put in the pools on top.
+        expect(await balanceOf(testTokenAddress)).toBe(Devnet.mintAmount)
+        expect(await balanceOf(testUsdAddress)).toBe(Devnet.usdMintAmount)
       }
     }
   })

@@ -1,8 +1,9 @@
 /**
  * The local two-chain devnet used by `npm start` and the tests: chain A (31337) and chain B (31338), each
- * with the ALT test token deployed at the same address and 1,000,000 ALT in every default account, a
- * test NFT collection (an ERC-721 and an ERC-1155, at the same addresses too) held by accounts 0–3, and a
- * stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids).
+ * with the same contracts at the same addresses: the ALT test token and tUSD (a USDC-like test dollar), with
+ * 1,000,000 of each in every default account; a test NFT collection (an ERC-721 and an ERC-1155) held by
+ * accounts 0–3; a stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids); and
+ * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`).
  */
 import {
   type Address,
@@ -13,6 +14,7 @@ import {
   isAddressEqual,
   parseUnits,
   publicActions,
+  type TransactionReceipt,
 } from 'viem'
 import * as Accounts from './Accounts.ts'
 import * as Anvil from './Anvil.ts'
@@ -22,11 +24,16 @@ import {
   defaultPort,
   devnetA,
   devnetB,
+  devnetTokens,
   idRegistryAddress,
   testCollectibleAddress,
   testItemsAddress,
   testTokenAddress,
+  testUsdAddress,
+  uniswapV2,
 } from './Chains.ts'
+import * as Pools from './dex/Pools.ts'
+import * as UniswapV2 from './dex/UniswapV2.ts'
 import { idRegistryAbi, idRegistryBytecode } from './farcaster/IdRegistryContract.ts'
 import { testCollectibleAbi, testCollectibleBytecode } from './TestCollectible.ts'
 import { testItemsAbi, testItemsBytecode } from './TestItems.ts'
@@ -57,6 +64,9 @@ export type Instance = {
 /** Amount minted to each default account: 1,000,000 ALT (18 decimals). */
 export const mintAmount = parseUnits('1000000', 18)
 
+/** Amount of tUSD minted to each default account: 1,000,000 tUSD (6 decimals). */
+export const usdMintAmount = parseUnits('1000000', 6)
+
 /** How many of the default accounts, from account 0, hold the test NFTs. */
 export const nftHolders = 4
 
@@ -67,7 +77,8 @@ export const collectiblesPerHolder = 2n
 export const itemHoldings = { ids: [1n, 2n, 3n], values: [10n, 3n, 1n] } as const
 
 /**
- * Starts both chains, deploys the test token and the test NFTs on each and funds the default accounts.
+ * Starts both chains, deploys the test tokens, the test NFTs and Uniswap v2 on each, funds the default
+ * accounts and seeds the pools.
  * @example
  * const devnet = await Devnet.start({ ports: [18545, 18546] })
  * await devnet.stop()
@@ -102,7 +113,8 @@ async function setUp(description: DevnetChain, node: Anvil.Instance): Promise<Ru
   const chain: Chain = { ...description, rpcUrls: { default: { http: [node.rpcUrl] } } }
   const client = wallet(chain, node.rpcUrl)
   await deployContracts(client)
-  await fundAccounts(client)
+  await settle(client, [...mints(), ...Pools.funding()])
+  await settle(client, Pools.deposits())
   return {
     chainId: node.chainId,
     caipNetworkId: caipNetworkId(node.chainId),
@@ -130,71 +142,131 @@ function deployer(): Address {
   return first.address
 }
 
+/** A deployment of account 0's, checked to land at the address `Chains.ts` names. */
+type Deployment = Pools.Step & { expected: Address }
+
 /**
- * Deploys the token, the NFTs and the Farcaster IdRegistry from account 0, in this order, so each lands at
- * the CREATE address of its nonce (0 to 3) that `Chains.ts` names. The NFTs are minted by their
- * constructors: no transaction more.
+ * Deploys ALT, the NFTs, the Farcaster IdRegistry, tUSD and Uniswap v2 (WETH9, the factory, Router02) from
+ * account 0, in this order, so each lands at the CREATE address of its nonce (0 to 7) that `Chains.ts`
+ * names. The NFTs are minted by their constructors: no transaction more.
  */
 async function deployContracts(client: Client): Promise<void> {
   const holders = Accounts.all()
     .slice(0, nftHolders)
     .map((account) => account.address)
-  // Sent one after another so anvil assigns nonces in order; receipts are then awaited together.
-  const sent: [Hash, Address, string][] = [
-    [
-      await client.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode }),
-      testTokenAddress,
-      'test token',
-    ],
-    [
-      await client.deployContract({
-        abi: testCollectibleAbi,
-        bytecode: testCollectibleBytecode,
-        args: [holders, collectiblesPerHolder],
-      }),
-      testCollectibleAddress,
-      'test collectible',
-    ],
-    [
-      await client.deployContract({
-        abi: testItemsAbi,
-        bytecode: testItemsBytecode,
-        args: [holders, [...itemHoldings.ids], [...itemHoldings.values]],
-      }),
-      testItemsAddress,
-      'test items',
-    ],
-    [
-      await client.deployContract({ abi: idRegistryAbi, bytecode: idRegistryBytecode }),
-      idRegistryAddress,
-      'Farcaster IdRegistry',
-    ],
+  const uniswap = UniswapV2.bytecodes()
+  const { ALT, tUSD } = devnetTokens
+  const deployments: Deployment[] = [
+    {
+      what: 'test token',
+      expected: testTokenAddress,
+      send: () =>
+        client.deployContract({
+          abi: testTokenAbi,
+          bytecode: testTokenBytecode,
+          args: [ALT.name, ALT.symbol, ALT.decimals],
+        }),
+    },
+    {
+      what: 'test collectible',
+      expected: testCollectibleAddress,
+      send: () =>
+        client.deployContract({
+          abi: testCollectibleAbi,
+          bytecode: testCollectibleBytecode,
+          args: [holders, collectiblesPerHolder],
+        }),
+    },
+    {
+      what: 'test items',
+      expected: testItemsAddress,
+      send: () =>
+        client.deployContract({
+          abi: testItemsAbi,
+          bytecode: testItemsBytecode,
+          args: [holders, [...itemHoldings.ids], [...itemHoldings.values]],
+        }),
+    },
+    {
+      what: 'Farcaster IdRegistry',
+      expected: idRegistryAddress,
+      send: () => client.deployContract({ abi: idRegistryAbi, bytecode: idRegistryBytecode }),
+    },
+    {
+      what: 'test USD',
+      expected: testUsdAddress,
+      send: () =>
+        client.deployContract({
+          abi: testTokenAbi,
+          bytecode: testTokenBytecode,
+          args: [tUSD.name, tUSD.symbol, tUSD.decimals],
+        }),
+    },
+    {
+      what: 'WETH9',
+      expected: uniswapV2.weth,
+      send: () => client.deployContract({ abi: [], bytecode: uniswap.weth }),
+    },
+    {
+      what: 'Uniswap v2 factory',
+      expected: uniswapV2.factory,
+      // Account 0 may set where the protocol fee goes; it stays off (no feeTo), as on a fresh mainnet factory.
+      send: () =>
+        client.deployContract({ abi: UniswapV2.factoryAbi, bytecode: uniswap.factory, args: [deployer()] }),
+    },
+    {
+      what: 'Uniswap v2 router',
+      expected: uniswapV2.router,
+      send: () =>
+        client.deployContract({
+          abi: UniswapV2.routerAbi,
+          bytecode: uniswap.router,
+          args: [uniswapV2.factory, uniswapV2.weth],
+        }),
+    },
   ]
-  await Promise.all(
-    sent.map(async ([hash, expected, what]) => {
-      const { status, contractAddress } = await client.waitForTransactionReceipt({ hash })
-      if (status !== 'success' || !contractAddress || !isAddressEqual(contractAddress, expected))
-        throw new Error(
-          `${what} deployed at ${contractAddress} instead of ${expected}; account 0 must send no transaction first`,
-        )
-    }),
+  const receipts = await settle(client, deployments)
+  for (const [index, { what, expected }] of deployments.entries()) {
+    const contractAddress = receipts[index]?.contractAddress
+    if (!contractAddress || !isAddressEqual(contractAddress, expected))
+      throw new Error(
+        `${what} deployed at ${contractAddress} instead of ${expected}; account 0 must send no transaction first`,
+      )
+  }
+}
+
+/** Every default account gets {@link mintAmount} ALT and {@link usdMintAmount} tUSD. */
+function mints(): Pools.Step[] {
+  const amounts = [
+    [devnetTokens.ALT, mintAmount],
+    [devnetTokens.tUSD, usdMintAmount],
+  ] as const
+  return amounts.flatMap(([token, amount]) =>
+    Accounts.all().map(
+      ({ address }): Pools.Step => ({
+        what: `minting ${token.symbol}`,
+        send: (sender) =>
+          sender.writeContract({
+            address: token.address,
+            abi: testTokenAbi,
+            functionName: 'mint',
+            args: [address, amount],
+          }),
+      }),
+    ),
   )
 }
 
-async function fundAccounts(client: Client): Promise<void> {
+/**
+ * Sends the steps one after another, so anvil numbers them in order, then awaits their receipts together:
+ * a step may rely on an earlier batch, never on a step of its own batch.
+ */
+async function settle(client: Client, steps: readonly Pools.Step[]): Promise<TransactionReceipt[]> {
   const hashes: Hash[] = []
-  // Sent one after another so anvil assigns nonces in order; receipts are then awaited together.
-  for (const { address } of Accounts.all()) {
-    hashes.push(
-      await client.writeContract({
-        address: testTokenAddress,
-        abi: testTokenAbi,
-        functionName: 'mint',
-        args: [address, mintAmount],
-      }),
-    )
-  }
+  for (const step of steps) hashes.push(await step.send(client))
   const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })))
-  const failed = receipts.find((receipt) => receipt.status !== 'success')
-  if (failed) throw new Error(`minting ALT failed in transaction ${failed.transactionHash}`)
+  const failed = receipts.findIndex((receipt) => receipt.status !== 'success')
+  if (failed !== -1)
+    throw new Error(`${steps[failed]?.what} failed in transaction ${receipts[failed]?.transactionHash}`)
+  return receipts
 }

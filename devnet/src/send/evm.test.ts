@@ -18,6 +18,7 @@ import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../Accounts.ts'
 import * as Anvil from '../Anvil.ts'
+import { devnetTokens } from '../Chains.ts'
 import { choosePort } from '../Process.ts'
 import { testTokenAbi, testTokenBytecode } from '../TestToken.ts'
 
@@ -164,7 +165,11 @@ describe('EVM send family', () => {
       transport: http(node.rpcUrl),
     })
     const deployed = await reader().waitForTransactionReceipt({
-      hash: await admin.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode }),
+      hash: await admin.deployContract({
+        abi: testTokenAbi,
+        bytecode: testTokenBytecode,
+        args: [devnetTokens.ALT.name, devnetTokens.ALT.symbol, devnetTokens.ALT.decimals],
+      }),
       pollingInterval: 50,
     })
     if (!deployed.contractAddress) throw new Error('the test token was not deployed')

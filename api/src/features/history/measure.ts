@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks'
 import { type Address, encodeFunctionData, erc20Abi, parseEther } from 'viem'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
-import { testTokenAbi, testTokenBytecode } from '../../../../devnet/src/index.ts'
+import { devnetTokens, testTokenAbi, testTokenBytecode } from '../../../../devnet/src/index.ts'
 import * as Database from '../../Database.ts'
 import * as Prices from '../balances/Prices.ts'
 import * as Indexer from './Indexer.ts'
@@ -50,6 +50,7 @@ export async function measureCatchUp(
     const token = await chain.client.deployContract({
       abi: testTokenAbi,
       bytecode: testTokenBytecode,
+      args: [devnetTokens.ALT.name, devnetTokens.ALT.symbol, devnetTokens.ALT.decimals],
       account: from,
       chain: null,
     })
