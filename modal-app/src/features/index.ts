@@ -12,6 +12,7 @@ import { networks } from './networks/feature.ts'
 import { receive } from './receive/feature.ts'
 import { send } from './send/feature.ts'
 import { signIn } from './sign-in/feature.ts'
+import { swaps } from './swaps/feature.ts'
 
 /** What the features need from the page's environment; each field has a default for the browser. */
 export type Options = Parameters<typeof account>[0] &
@@ -30,6 +31,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     networks(),
     receive(),
     send(),
+    swaps(),
     ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc

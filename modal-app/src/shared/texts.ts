@@ -64,6 +64,7 @@ export const texts = {
   // `features/receive/texts.ts`), so they load with those chunks, not with the first.
   receive: { title: 'Receive' },
   send: { title: 'Send', previewTitle: 'Review' },
+  swap: { title: 'Swap', tokensTitle: 'Choose Token', previewTitle: 'Review Swap' },
   networks: {
     title: 'Choose Network',
     switching: (network: string) => `Switching to ${network}…`,

@@ -8,7 +8,7 @@ import {
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { truncateAddress } from '../../shared/format.ts'
-import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
+import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
@@ -21,8 +21,12 @@ import { tabTexts } from './texts.ts'
 const NftsTab = lazy(() => import('./NftsTab.tsx'))
 const ActivityTab = lazy(() => import('./ActivityTab.tsx'))
 
-/** The Receive and Send features' actions, when the host left them on. */
-type ReceiveUi = { showReceive?: (() => void) | undefined; showSend?: (() => void) | undefined }
+/** The Receive, Send and Swap features' actions, when the host left them on. */
+type ReceiveUi = {
+  showReceive?: (() => void) | undefined
+  showSend?: (() => void) | undefined
+  showSwap?: (() => void) | undefined
+}
 
 // The balance fields are there once the feature's logic has loaded.
 type AccountInfo = CoreAccountInfo & Partial<BalanceFields>
@@ -36,6 +40,7 @@ export default function Account({
     Partial<PairingSlice> &
     Partial<TabsSlice> &
     Partial<RecentSendsSlice> &
+    Partial<RecentSwapsSlice> &
     Partial<EmbeddedSlice>
   ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi & Partial<EmbeddedUi>
 }) {
@@ -52,6 +57,12 @@ export default function Account({
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
+        {/* Swaps are EVM's (SPEC §9's swap networks); elsewhere the button would lead to a refusal. */}
+        {'showSwap' in ui && account.namespace === 'eip155' && (
+          <button type="button" className="button button-secondary" onClick={() => ui.showSwap?.()}>
+            {tabTexts.swap}
+          </button>
+        )}
         {'showSend' in ui && (
           <button type="button" className="button button-secondary" onClick={() => ui.showSend?.()}>
             {tabTexts.send}
@@ -61,7 +72,9 @@ export default function Account({
       <Tabs
         account={account}
         current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'}
-        recent={snapshot.sends?.recent}
+        recent={[...(snapshot.sends?.recent ?? []), ...(snapshot.swapped?.recent ?? [])].sort(
+          (a, b) => b.time - a.time,
+        )}
         ui={ui}
       />
       <p className="label">{texts.account.network}</p>

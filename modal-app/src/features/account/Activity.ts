@@ -104,14 +104,15 @@ export function withRecent(
   return unlisted.length === 0 ? items : [...unlisted.map(itemOf), ...items]
 }
 
-/** A send of the modal's as the API would list it, so it shows as any other row does. */
+/** A send or swap of the modal's as the API would list it, so it shows as any other row does. */
 function itemOf(send: RecentSend): Item {
+  const { received } = send
   return {
     id: send.id,
     metadata: {
       minedAt: new Date(send.time).toISOString(),
       chain: send.chainId,
-      operationType: 'send',
+      operationType: received ? 'trade' : 'send',
       status: send.status,
       sentFrom: send.from,
       sentTo: send.to,
@@ -122,6 +123,15 @@ function itemOf(send: RecentSend): Item {
         direction: 'out',
         quantity: { numeric: decimalOf(send.amount, send.decimals) },
       },
+      ...(received
+        ? [
+            {
+              fungible_info: { name: received.symbol, symbol: received.symbol, icon: { url: '' } },
+              direction: 'in' as const,
+              quantity: { numeric: decimalOf(received.amount, received.decimals) },
+            },
+          ]
+        : []),
     ],
   }
 }

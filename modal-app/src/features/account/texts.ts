@@ -11,6 +11,7 @@ export const tabTexts = {
   noTokens: 'No tokens yet',
   receive: 'Receive',
   send: 'Send',
+  swap: 'Swap',
   /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
   showAccount: (namespace: string) => `Show the ${namespace} account`,
   disconnectAccount: (namespace: string) => `Disconnect the ${namespace} account`,
