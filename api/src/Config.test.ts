@@ -207,6 +207,34 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, email, farcaster: short })).toThrow('farcaster.idRegistry.address')
   })
 
+  it("takes a chain's swaps through a Uniswap v2 deployment, on eip155 chains only", () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174' }
+    const chain = {
+      id: 'eip155:1',
+      name: 'E',
+      rpcUrl: 'http://x',
+      nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+    }
+    const swaps = {
+      uniswapV2: {
+        router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+        factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+        weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      },
+    }
+    expect(Config.parse({ ...base, chains: [{ ...chain, swaps }] }).chains[0]?.swaps).toEqual(swaps)
+    expect(Config.parse({ ...base, chains: [chain] }).chains[0]?.swaps).toBeUndefined()
+    const router = { ...swaps.uniswapV2, router: '0x7a25' }
+    expect(() => Config.parse({ ...base, chains: [{ ...chain, swaps: { uniswapV2: router } }] })).toThrow(
+      'chains[0].swaps.uniswapV2.router',
+    )
+    expect(() => Config.parse({ ...base, chains: [{ ...chain, swaps: {} }] })).toThrow(
+      'chains[0].swaps.uniswapV2',
+    )
+    const solana = { ...chain, id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', swaps }
+    expect(() => Config.parse({ ...base, chains: [solana] })).toThrow('swaps are for eip155 chains only')
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

@@ -20,6 +20,22 @@ const token = S.object({
   iconUrl: S.optional(url(/^https?:\/\/\S+$/)),
 })
 
+const evmAddress = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
+
+/**
+ * Swaps on a chain (SPEC §7's `/v1/convert/*`, `features/swaps`): the DEX that quotes and makes them. A chain
+ * without it answers 'Network not supported for Swaps'.
+ */
+const swaps = S.object({
+  /**
+   * A Uniswap v2 deployment, or a fork with its router and pair code: `router` (Router02, the contract that
+   * swaps and that visitors approve), `factory` (which finds the pools) and `weth` (the wrapped native
+   * currency Router02 was deployed with). Mainnet's: router `0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D`,
+   * factory `0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f`, WETH `0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2`.
+   */
+  uniswapV2: S.object({ router: evmAddress, factory: evmAddress, weth: evmAddress }),
+})
+
 const chainFields = S.object({
   /** CAIP-2 id: `eip155:1`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`, `bip122:000000000019d6689c085ae165831e93`. */
   id: S.check(S.string(80), Caip.isChainId, Caip.invalidChainId),
@@ -36,10 +52,12 @@ const chainFields = S.object({
   testnet: S.optional(S.boolean),
   /** ERC-20 contracts or SPL mints whose balances `/v1/account/{address}/balance` reports on this chain. */
   tokens: S.optional(S.array(token, 200)),
+  /** Swaps on an `eip155` chain; none without it. */
+  swaps: S.optional(swaps),
 })
 
 /** A chain whose tokens are of its own family: EVM contracts on `eip155`, mints on `solana`, none on `bip122`. */
-const chain = S.check(
+const chainOfOneFamily = S.check(
   chainFields,
   (entry) =>
     (entry.tokens ?? []).every((item) =>
@@ -48,6 +66,12 @@ const chain = S.check(
         : entry.id.startsWith('solana:') && !item.address.startsWith('0x'),
     ),
   "a chain's tokens must be of its family: 0x contracts on eip155, base58 mints on solana, none on bip122",
+)
+
+const chain = S.check(
+  chainOfOneFamily,
+  (entry) => entry.swaps === undefined || entry.id.startsWith('eip155:'),
+  'swaps are for eip155 chains only',
 )
 
 const whole =
@@ -189,7 +213,7 @@ const farcaster = S.object({
   idRegistry: S.object({
     /** CAIP-2 id of an `eip155` chain of `chains`. */
     chainId: S.string(80, 8, /^eip155:[0-9]{1,32}$/),
-    address: S.string(42, 42, /^0x[0-9a-fA-F]{40}$/),
+    address: evmAddress,
   }),
 })
 
@@ -236,6 +260,7 @@ export const schema = rules.reduce((shape, [rule, message]) => S.check(shape, ru
 export type Config = S.Infer<typeof schema>
 export type Chain = Config['chains'][number]
 export type Token = NonNullable<Chain['tokens']>[number]
+export type Swaps = NonNullable<Chain['swaps']>
 export type Email = NonNullable<Config['email']>
 export type Farcaster = NonNullable<Config['farcaster']>
 

@@ -14,6 +14,7 @@ import * as Prices from './features/balances/Prices.ts'
 import * as Identity from './features/identity/Identity.ts'
 import * as ModalOrigin from './features/modal-origin/ModalOrigin.ts'
 import * as Origins from './features/modal-origin/Origins.ts'
+import type * as Swaps from './features/swaps/Adapter.ts'
 
 export type ServiceOptions = {
   db: Database
@@ -27,6 +28,11 @@ export type ServiceOptions = {
   prices?: Prices.PriceSource | undefined
   /** Where names and avatars come from. @default Identity.fromDatabase(db) */
   identity?: Identity.IdentitySource | undefined
+  /**
+   * Each chain's DEX, to swap through an aggregator (`Swaps.SwapAdapter`).
+   * @default Uniswap v2 where a chain's `swaps.uniswapV2` names one
+   */
+  swaps?: Swaps.AdapterOf | undefined
   /** The clock of the caches (tests move it). @default Date.now */
   now?: (() => number) | undefined
 }
@@ -50,6 +56,7 @@ export function create(options: ServiceOptions): Service {
       cache: Cache.create(db, options.now ?? Date.now),
       prices: options.prices ?? Prices.fromDatabase(db),
       identity: options.identity ?? Identity.fromDatabase(db),
+      swaps: options.swaps,
       now: options.now,
     }),
     modal: options.modalDir

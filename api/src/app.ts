@@ -20,6 +20,8 @@ import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
 import * as Siwx from './features/siwx/routes.ts'
+import type { AdapterOf } from './features/swaps/Adapter.ts'
+import * as Swaps from './features/swaps/routes.ts'
 import * as Wallet from './features/wallet/routes.ts'
 import * as Buckets from './http/buckets.ts'
 import { cors } from './http/cors.ts'
@@ -34,6 +36,8 @@ export type AppOptions = {
   cache: Cache
   prices: PriceSource
   identity: IdentitySource
+  /** Each chain's DEX for swaps. @default Uniswap v2 where a chain's `swaps.uniswapV2` names one */
+  swaps?: AdapterOf | undefined
   /** @default Date.now */
   now?: (() => number) | undefined
 }
@@ -79,6 +83,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))
   app.route('/', Rpc.create({ config }))
+  app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
   app.route('/', Analytics.create({ db, config }))
   app.route('/', Siwx.create({ db, config, now }))
   app.route('/', Auth.create({ db, config, now }))

@@ -130,6 +130,17 @@ describe.each(databases())('the API’s SPEC values on $engine', ({ open }) => {
         body: { message: 'The RPC of eip155:999 is unavailable' },
       })
     })
+
+    it("400 'Network not supported for Swaps' and 'Network not supported for Gas Price' on a chain without swaps", async () => {
+      expect(await json('/v1/convert/tokens?projectId=demo&chainId=eip155:31337')).toEqual({
+        status: 400,
+        body: { message: 'Network not supported for Swaps' },
+      })
+      expect(await json('/v1/convert/gas-price?projectId=demo&chainId=eip155:31337')).toEqual({
+        status: 400,
+        body: { message: 'Network not supported for Gas Price' },
+      })
+    })
   })
 
   describe('caches', () => {

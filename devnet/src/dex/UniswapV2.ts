@@ -43,6 +43,7 @@ export const factoryAbi = parseAbi([
   'constructor(address feeToSetter)',
   'function getPair(address tokenA, address tokenB) view returns (address pair)',
   'function allPairsLength() view returns (uint256)',
+  'function createPair(address tokenA, address tokenB) returns (address pair)',
 ])
 
 export const routerAbi = parseAbi([
