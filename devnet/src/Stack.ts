@@ -27,8 +27,9 @@ import {
 import { type PreviewServer, preview } from 'vite'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
-import { idRegistryAddress, testTokenAddress } from './Chains.ts'
+import { devnetTokens, idRegistryAddress, uniswapV2 } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
+import * as Pools from './dex/Pools.ts'
 import * as Farcaster from './farcaster/Farcaster.ts'
 import * as Mail from './Mail.ts'
 import * as Oidc from './Oidc.ts'
@@ -92,8 +93,8 @@ export type Stack = {
 /** The origins of the demo project: the demo dApp, and any localhost port for development. */
 export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
 
-/** Devnet prices the demo shows (USD). */
-export const demoPrices = { ETH: 3000, ALT: 1.25, rLTC: 90, SOL: 150, USDC: 1 } as const
+/** Devnet prices the demo shows (USD); the EVM chains' pools are seeded at theirs. */
+export const demoPrices = { ...Pools.prices, rLTC: 90, SOL: 150, USDC: 1 } as const
 
 /** What the Bitcoin wallet of the tests holds on the devnet from the start. */
 export const bitcoinFunding = 2
@@ -231,7 +232,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
           rpcUrl: running.rpcUrl,
           nativeCurrency: running.chain.nativeCurrency,
           testnet: true,
-          tokens: [{ address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 }],
+          tokens: Object.values(devnetTokens),
+          swaps: { uniswapV2 },
         })),
         { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
         { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
@@ -284,8 +286,9 @@ async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: stri
   await Projects.add(db, 'demo', demoOrigins)
   await Projects.setAnalytics(db, 'demo', true)
   await Registry.seed(db)
-  await Registry.putMonogram(db, 'token', 'alt', 'ALT')
-  const icon = `${apiUrl}/public/getTokenImage/alt?projectId=demo`
+  const tokens = Object.values(devnetTokens)
+  for (const token of tokens)
+    await Registry.putMonogram(db, 'token', token.symbol.toLowerCase(), token.symbol.toUpperCase())
   await Prices.set(
     db,
     devnet.chains.flatMap((running) => [
@@ -298,15 +301,15 @@ async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: stri
         symbol: 'ETH',
         iconUrl: null,
       },
-      {
+      ...tokens.map((token) => ({
         chainId: running.caipNetworkId,
-        address: testTokenAddress,
+        address: token.address,
         currency: 'usd' as const,
-        price: demoPrices.ALT,
-        name: 'Airlock Test Token',
-        symbol: 'ALT',
-        iconUrl: icon,
-      },
+        price: demoPrices[token.symbol],
+        name: token.name,
+        symbol: token.symbol,
+        iconUrl: `${apiUrl}/public/getTokenImage/${token.symbol.toLowerCase()}?projectId=demo`,
+      })),
     ]),
   )
 }
