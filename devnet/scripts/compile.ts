@@ -19,12 +19,20 @@ type Target = {
    * ABIs that would run to hundreds of lines as JSON (an ERC-721, an ERC-1155).
    */
   abi: 'json' | 'signatures'
+  /** Where the module goes, under `src/`. @default `${contract}.ts` */
+  out?: string
 }
 
 const targets: Target[] = [
   { contract: 'TestToken', name: 'testToken', abi: 'json' },
   { contract: 'TestCollectible', name: 'testCollectible', abi: 'signatures' },
   { contract: 'TestItems', name: 'testItems', abi: 'signatures' },
+  {
+    contract: 'UniversalResolver',
+    name: 'universalResolver',
+    abi: 'signatures',
+    out: 'ens/UniversalResolverContract.ts',
+  },
 ]
 
 const contractsDir = fileURLToPath(new URL('../contracts/', import.meta.url))
@@ -117,7 +125,7 @@ const output = compile()
 const written = targets.map((target) => {
   const artifact = output.contracts?.[`${target.contract}.sol`]?.[target.contract]
   if (!artifact) throw new Error(`solc produced no ${target.contract} artifact`)
-  const path = `${srcDir}${target.contract}.ts`
+  const path = `${srcDir}${target.out ?? `${target.contract}.ts`}`
   writeFileSync(path, render(target, artifact, version))
   return path
 })

@@ -43,6 +43,20 @@ export const uniswapV2 = {
   router: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
 } as const satisfies Record<string, Address>
 
+/**
+ * ENS on every devnet chain (`ens/Ens.ts`), deployed by account 0 after everything above and the pools'
+ * seeding (nonces 35 to 39): the registry, the public resolver (also the reverse records' resolver), the
+ * universal resolver viem calls (`chain.contracts.ensUniversalResolver`), the offchain resolver of the
+ * project's name suffix (`airlock.id`; its gateway is the API's) and the reverse registrar.
+ */
+export const ens = {
+  registry: '0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8',
+  publicResolver: '0x851356ae760d987E095750cCeb3bC6014560891C',
+  universalResolver: '0xf5059a5D33d5853360D16C683c16e67980206f36',
+  offchainResolver: '0x95401dc811bb5740090279Ba06cfA8fcF6113778',
+  reverseRegistrar: '0x998abeb3E57409262aE5b751f60747921B33613E',
+} as const satisfies Record<string, Address>
+
 /** The devnet's ERC-20s, as the API's configuration lists a chain's `tokens`. */
 export const devnetTokens = {
   ALT: { address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 },
@@ -57,6 +71,8 @@ const contracts = {
   weth: { address: uniswapV2.weth },
   uniswapV2Factory: { address: uniswapV2.factory },
   uniswapV2Router: { address: uniswapV2.router },
+  ensRegistry: { address: ens.registry },
+  ensUniversalResolver: { address: ens.universalResolver },
 } as const
 
 const nativeCurrency = { name: 'Ether', symbol: 'ETH', decimals: 18 } as const

@@ -2,8 +2,9 @@
  * The local two-chain devnet used by `npm start` and the tests: chain A (31337) and chain B (31338), each
  * with the same contracts at the same addresses: the ALT test token and tUSD (a USDC-like test dollar), with
  * 1,000,000 of each in every default account; a test NFT collection (an ERC-721 and an ERC-1155) held by
- * accounts 0–3; a stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids); and
- * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`).
+ * accounts 0–3; a stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids);
+ * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`); and ENS with CCIP-read,
+ * `alice.eth` and `bob.eth`, and the project's name suffix answered by the API's gateway (`ens/Ens.ts`).
  */
 import {
   type Address,
@@ -34,6 +35,7 @@ import {
 } from './Chains.ts'
 import * as Pools from './dex/Pools.ts'
 import * as UniswapV2 from './dex/UniswapV2.ts'
+import * as Ens from './ens/Ens.ts'
 import { idRegistryAbi, idRegistryBytecode } from './farcaster/IdRegistryContract.ts'
 import { testCollectibleAbi, testCollectibleBytecode } from './TestCollectible.ts'
 import { testItemsAbi, testItemsBytecode } from './TestItems.ts'
@@ -44,6 +46,8 @@ export type StartOptions = {
   ports?: readonly [number, number]
   /** Interface anvil binds; loopback by default. */
   host?: string
+  /** ENS's gateway, its signers and the project's name suffix; a test's own API passes its URL here. */
+  ens?: Ens.Options
 }
 
 export type RunningChain = {
@@ -95,7 +99,7 @@ export async function start(options: StartOptions = {}): Promise<Instance> {
   }
   try {
     const [a, b] = [valueOrThrow(results[0]), valueOrThrow(results[1])]
-    const chains = await Promise.all([setUp(devnetA, a), setUp(devnetB, b)])
+    const chains = await Promise.all([setUp(devnetA, a, options.ens), setUp(devnetB, b, options.ens)])
     return { chains, stop }
   } catch (error) {
     // Never leave a half-started devnet holding ports.
@@ -109,12 +113,19 @@ function valueOrThrow<T>(result: PromiseSettledResult<T>): T {
   return result.value
 }
 
-async function setUp(description: DevnetChain, node: Anvil.Instance): Promise<RunningChain> {
+async function setUp(
+  description: DevnetChain,
+  node: Anvil.Instance,
+  ens: Ens.Options | undefined,
+): Promise<RunningChain> {
   const chain: Chain = { ...description, rpcUrls: { default: { http: [node.rpcUrl] } } }
   const client = wallet(chain, node.rpcUrl)
   await deployContracts(client)
   await settle(client, [...mints(), ...Pools.funding()])
   await settle(client, Pools.deposits())
+  // Last, so that no earlier contract's address moves. Each ENS step names its gas, so all go in one batch.
+  const ensDeployments = Ens.deployments(ens)
+  expectAt(ensDeployments, await settle(client, [...ensDeployments, ...Ens.records(ens)]))
   return {
     chainId: node.chainId,
     caipNetworkId: caipNetworkId(node.chainId),
@@ -225,7 +236,11 @@ async function deployContracts(client: Client): Promise<void> {
         }),
     },
   ]
-  const receipts = await settle(client, deployments)
+  expectAt(deployments, await settle(client, deployments))
+}
+
+/** Checks that each deployment landed where `Chains.ts` says; `receipts` start with theirs. */
+function expectAt(deployments: readonly Deployment[], receipts: readonly TransactionReceipt[]): void {
   for (const [index, { what, expected }] of deployments.entries()) {
     const contractAddress = receipts[index]?.contractAddress
     if (!contractAddress || !isAddressEqual(contractAddress, expected))
