@@ -1,22 +1,47 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type * as Contract from '@airlock/api/contract'
 import { closedPort } from '@airlock/api/testing'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
 import * as Mail from '../../../../devnet/src/Mail.ts'
 import * as base64 from '../../shared/encoding/base64.ts'
+import { manualClock } from '../../testing/clock.ts'
 import * as Account from './Account.ts'
 import * as Keys from './Keys.ts'
 import * as Sealing from './Sealing.ts'
 import * as Shares from './Shares.ts'
 import * as Embedded from './testing.ts'
 
+/** An API that takes requests and never answers them; `heard` counts them. */
+function stalling() {
+  const server = createServer(() => void stalled.heard++)
+  const stalled = {
+    heard: 0,
+    url: '',
+    stop: () => {
+      server.closeAllConnections()
+      server.close()
+    },
+  }
+  return new Promise<typeof stalled>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      stalled.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      resolve(stalled)
+    }),
+  )
+}
+
 let mail: Mail.Instance
 let stack: Embedded.Stack
+let stalled: Awaited<ReturnType<typeof stalling>>
 beforeAll(async () => {
   mail = await Mail.start({ smtpPort: 0, webPort: 0 })
   stack = await Embedded.start({ smtp: mail.smtp })
+  stalled = await stalling()
 })
 afterAll(async () => {
+  stalled?.stop()
   await stack?.stop()
   await mail?.stop()
 })
@@ -109,6 +134,31 @@ describe('the embedded wallet’s account client', () => {
       message: 'Wallet shares are only served to the modal origin',
       status: 403,
     })
+  })
+
+  it('waits SPEC’s 30 s for an answer: still waiting at 29.999 s, given up with ‘Request was aborted’ at 30 s', async () => {
+    const clock = manualClock()
+    const account = Account.create({
+      endpoint: (path) => `${stalled.url}${path}?projectId=demo`,
+      timers: clock.timers,
+    })
+    let settled = false
+    const sending = refusal(account.sendCode(address())).finally(() => {
+      settled = true
+    })
+    await vi.waitFor(() => expect(stalled.heard).toBe(1))
+    clock.advance(29_999)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(settled).toBe(false)
+    clock.advance(1)
+    expect(await sending).toEqual({ message: 'Request was aborted', status: 0, retryAfter: undefined })
+  })
+
+  it('clears its time limit once the API answered', async () => {
+    const clock = manualClock()
+    const account = Account.create({ endpoint: stack.api.endpoint, fetch: stack.fetch, timers: clock.timers })
+    await account.socialProviders()
+    expect(clock.waiting()).toEqual([])
   })
 
   it('fails with status 0 when the API cannot be reached', async () => {

@@ -6,9 +6,10 @@
  * something to send twice.
  */
 import * as Contract from '@airlock/api/contract'
-import { Errors } from '@airlock/bridge-protocol'
+import { Async, Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 
+/** SPEC §9: connect, device, one-time code and social requests wait 30 s at most. */
 const timeoutMs = 30_000
 
 /** The API refused (`status`, its own message), or could not be reached (`status` 0). */
@@ -43,6 +44,8 @@ export type AccountOptions = {
   endpoint(path: string): string
   /** @default globalThis.fetch */
   fetch?: typeof fetch | undefined
+  /** The clock of the 30 s limit (the kernel's in the modal, a manual one in tests). @default the global timers */
+  timers?: Async.Timers | undefined
 }
 
 export type Account = ReturnType<typeof create>
@@ -54,6 +57,7 @@ export type Account = ReturnType<typeof create>
  */
 export function create(options: AccountOptions) {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const timers = options.timers ?? Async.realTimers
 
   async function call<T>(
     path: string,
@@ -63,21 +67,31 @@ export function create(options: AccountOptions) {
     const headers: Record<string, string> = {}
     if (init.body !== undefined) headers['Content-Type'] = 'application/json'
     if (init.token) headers.Authorization = `Bearer ${init.token}`
+    const controller = new AbortController()
+    let timedOut = false
+    const timer = timers.setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, timeoutMs)
     let response: Response
+    let text: string
     try {
       response = await fetcher(options.endpoint(path), {
         method: init.body === undefined ? 'GET' : 'POST',
         headers,
         credentials: 'omit',
         cache: 'no-store',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: controller.signal,
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       })
-    } catch (cause) {
-      const timedOut = cause instanceof DOMException && cause.name === 'TimeoutError'
+      // Read under the same limit: an API may send its headers and then stall.
+      text = await response.text()
+    } catch {
       throw new AccountError(timedOut ? texts.timeout : texts.unreachable, 0)
+    } finally {
+      timers.clearTimeout(timer)
     }
-    const answer: unknown = await response.json().catch(() => undefined)
+    const answer = jsonOf(text)
     if (!response.ok) {
       const wait = Number(response.headers.get('Retry-After'))
       throw new AccountError(
@@ -158,4 +172,12 @@ const texts = {
   timeout: 'Request was aborted',
   unreachable: 'The Airlock service could not be reached. Check your connection and try again.',
   unexpected: 'Something went wrong',
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }

@@ -10,6 +10,7 @@
  * server receives, and is worth nothing without the binding.
  */
 import * as Contract from '@airlock/api/contract'
+import { Async } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import * as base64 from '../../shared/encoding/base64.ts'
 import * as Protocol from './social/protocol.ts'
@@ -21,8 +22,8 @@ export type LoginOptions = {
   fetch?: typeof fetch | undefined
   /** The modal frame's window, which opens the login window and hears from it. @default window */
   self?: Window | undefined
-  /** How long the exchange may take (SPEC §9: social requests). @default 30_000 */
-  timeoutMs?: number | undefined
+  /** The clock of the exchange's 30 s limit (SPEC §9: social requests). @default the global timers */
+  timers?: Async.Timers | undefined
   /** Abandons the login (the modal closed): the window closes and the login fails with `cancelled`. */
   signal?: AbortSignal | undefined
 }
@@ -71,6 +72,7 @@ export class SocialLoginError extends Error {
 
 /** How often the window is looked at, in case the visitor closed it. */
 const closedPollMs = 300
+/** SPEC §9: a social request waits 30 s at most. */
 const exchangeTimeoutMs = 30_000
 /** Every exchange refusal is `{ message }` (`api/src/http/errors.ts`). */
 const refusal = S.object({ message: S.string(500, 1) })
@@ -155,12 +157,13 @@ async function exchange(
   const { signal } = options
   if (signal?.aborted) throw new SocialLoginError('cancelled')
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const timers = options.timers ?? Async.realTimers
   const controller = new AbortController()
   let timedOut = false
-  const timer = setTimeout(() => {
+  const timer = timers.setTimeout(() => {
     timedOut = true
     controller.abort()
-  }, options.timeoutMs ?? exchangeTimeoutMs)
+  }, exchangeTimeoutMs)
   const onAbort = () => controller.abort()
   signal?.addEventListener('abort', onAbort, { once: true })
   let status: number
@@ -181,7 +184,7 @@ async function exchange(
     const reason = signal?.aborted ? 'cancelled' : timedOut ? 'timeout' : 'unavailable'
     throw new SocialLoginError(reason, { cause: error })
   } finally {
-    clearTimeout(timer)
+    timers.clearTimeout(timer)
     signal?.removeEventListener('abort', onAbort)
   }
   return sessionOf(status, text)

@@ -26,7 +26,7 @@ import { viewTexts as texts } from './viewTexts.ts'
 export function setup(kernel: Kernel, options: { socials: readonly string[] }): Runtime | undefined {
   const endpoint = kernel.api.endpoint
   if (!endpoint) return undefined
-  const account = Account.create({ endpoint })
+  const account = Account.create({ endpoint, timers: kernel.timers })
   const secrets = Secrets.create(kernel.origin)
   const rpc = Rpc.relay(endpoint)
   const custody = () => import('./custody.ts')
@@ -284,7 +284,11 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         social = { provider: parsed.value }
         socialAbort?.abort()
         socialAbort = new AbortController()
-        const login = Social.login(parsed.value, { endpoint, signal: socialAbort.signal })
+        const login = Social.login(parsed.value, {
+          endpoint,
+          signal: socialAbort.signal,
+          timers: kernel.timers,
+        })
         go(socialView)
         changed()
         login.then(
