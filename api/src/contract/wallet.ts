@@ -56,7 +56,8 @@ export type WalletAddresses = S.Infer<typeof walletAddresses>
 
 /**
  * `POST /v1/wallet`: a new wallet's public side, the auth share (which the API encrypts under a key of its
- * configuration), and the recovery share sealed under the visitor's passkey (which the API cannot open).
+ * configuration), and the recovery share sealed under a key from the visitor's recovery password (which the
+ * API does not hold).
  * `GET /v1/wallet` answers the same shape: the auth share in clear again, the recovery share still sealed.
  */
 export const walletBody = S.object({

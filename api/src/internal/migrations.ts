@@ -301,7 +301,8 @@ export const migrations: readonly Migration[] = [
       // The embedded wallet's custody (features/wallet), one row per user, written once. (`wallets` is the
       // registry's.) fingerprint: 8 bytes of SHA-256 over the EVM address, as hex. auth_share is sealed
       // under the configuration's wallet.key (AES-256-GCM, bound to the user), never under anything stored
-      // here; recovery_share is sealed by the modal under the visitor's passkey, and nothing here opens it.
+      // here; recovery_share is sealed by the modal under a key from the visitor's recovery password, and
+      // nothing here opens it.
       // read_at: when a session last took the shares.
       `create table embedded_wallets (
         user_id uuid primary key references users (id) on delete cascade,

@@ -2,7 +2,7 @@
  * The embedded wallets: one per user, whatever the project, stored once and never overwritten, so a stolen
  * session cannot swap a visitor's wallet for one it knows. Each address belongs to one user's wallet. The
  * auth share is stored sealed under the configuration's key (`Sealing.ts`), the recovery share as the modal
- * sealed it under the visitor's passkey: nothing in a row opens either.
+ * sealed it under a key from the visitor's recovery password: nothing in a row opens either.
  */
 import type { Database } from '../../Database.ts'
 

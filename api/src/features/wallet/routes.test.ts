@@ -84,10 +84,10 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     expect(read).toEqual({ status: 200, body: { ...made.body }, cache: 'no-store' })
     expect(S.parse(Contract.walletBody, read.body).ok).toBe(true)
     expect(bytes(read.body.authShare)).toEqual(made.authShare)
-    // The recovery share comes back as sealed: the passkey's key opens it, for this user and kind only.
+    // The recovery share comes back as sealed: the recovery password's key opens it, for this user and kind only.
     const sealed = bytes(read.body.recoveryShare)
-    expect(await Modal.open(sealed, made.passkey, user.id, 'recovery')).toEqual(made.recoveryShare)
-    await expect(Modal.open(sealed, made.passkey, user.id, 'auth')).rejects.toThrow()
+    expect(await Modal.open(sealed, made.recoveryKey, user.id, 'recovery')).toEqual(made.recoveryShare)
+    await expect(Modal.open(sealed, made.recoveryKey, user.id, 'auth')).rejects.toThrow()
     // One wallet per user, whatever the project of the session.
     const other = await Sessions.open(db, { userId: user.id, projectId: 'other', secret, now: clock })
     expect((await get({ token: other.token, projectId: 'other' })).body).toEqual(read.body)

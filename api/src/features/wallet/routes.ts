@@ -3,11 +3,11 @@
  * session (`Authorization: Bearer <token>`), and `Origin` the configured modal origin:
  * - `POST /v1/wallet` `{ fingerprint, addresses: { eip155, solana }, authShare, recoveryShare }` → 201
  *   `{ fingerprint, addresses }`: stores the user's wallet once. The auth share is kept sealed under
- *   `wallet.key`; the recovery share as the modal sealed it under the visitor's passkey.
+ *   `wallet.key`; the recovery share as the modal sealed it under the visitor's recovery password.
  * - `GET /v1/wallet` → `{ fingerprint, addresses, authShare, recoveryShare }`: the auth share opened, the
  *   recovery share still sealed. A known browser combines its device share with the auth share; a new one
- *   opens the recovery share with the passkey first, and drops the auth share if it cannot. A recovery-only
- *   route would protect nothing more: the same session could read this one.
+ *   opens the recovery share with the recovery password first, and drops the auth share if it cannot. A
+ *   recovery-only route would protect nothing more: the same session could read this one.
  *
  * Every answer carries `Cache-Control: no-store`. Error texts, each answered as `{ message }`:
  * - 400 for a body that does not check out (`Submission.ts` names what).

@@ -53,17 +53,18 @@ export async function open(
   )
 }
 
-/** An AES-256-GCM key, as the passkey's PRF gives the modal (or the API's `wallet.key`, from its hex). */
+/** An AES-256-GCM key, as the recovery password gives the modal (or the API's `wallet.key`, from its hex). */
 export function aesKey(raw: Uint8Array = crypto.getRandomValues(new Uint8Array(32))): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', new Uint8Array(raw), 'AES-GCM', false, ['encrypt', 'decrypt'])
 }
 
-/** A wallet as the modal posts it, with its shares in clear and the passkey key that sealed its recovery share. */
+/** A wallet as the modal posts it, with its shares in clear and the key that sealed its recovery share. */
 export type Made = {
   body: Contract.WalletBody
   authShare: Uint8Array
   recoveryShare: Uint8Array
-  passkey: CryptoKey
+  /** What the modal derives from the visitor's recovery password (`Sealing.passwordKey`). */
+  recoveryKey: CryptoKey
 }
 
 /** A new wallet of `userId`: random keys, real addresses, a 32-byte secret's shares. */
@@ -74,14 +75,14 @@ export async function makeWallet(userId: string): Promise<Made> {
   const share = (x: number) => new Uint8Array([1, ...tag, ...crypto.getRandomValues(new Uint8Array(32)), x])
   const authShare = share(2)
   const recoveryShare = share(3)
-  const passkey = await aesKey()
+  const recoveryKey = await aesKey()
   const body = {
     fingerprint: bytesToHex(tag),
     addresses: { eip155, solana },
     authShare: base64(authShare),
-    recoveryShare: base64(await seal(recoveryShare, passkey, userId, 'recovery')),
+    recoveryShare: base64(await seal(recoveryShare, recoveryKey, userId, 'recovery')),
   }
-  return { body, authShare, recoveryShare, passkey }
+  return { body, authShare, recoveryShare, recoveryKey }
 }
 
 /** Standard padded base64, as the modal's `btoa` writes it. */

@@ -1,6 +1,7 @@
 /**
- * Shares at rest: AES-256-GCM under a key that never leaves its keeper (the passkey's PRF output for the
- * recovery share, a non-extractable device key, the API's configured key for the auth share). The visitor
+ * Shares sealed: AES-256-GCM under a key its keeper does not hand out (for the recovery share, a key from the
+ * visitor's recovery password, or a passkey's PRF output where an origin may use WebAuthn; for the auth share,
+ * the API's configured key, on its side in the same format). The visitor
  * and the share's kind are bound as additional data, so a share sealed for another visitor or another role
  * does not open: a database row copied from one account to another, or a recovery share offered as the
  * auth share, fails instead of being used.
@@ -27,7 +28,7 @@ export class SealedShareError extends Error {
 
 /**
  * Seals `share` for `context` under `key` (AES-GCM, 256 bits).
- * @example const sealed = await Sealing.sealShare(recovery, await Sealing.recoveryKey(prf, userId), { userId, kind: 'recovery' })
+ * @example const sealed = await Sealing.sealShare(recovery, await Sealing.passwordKey(password, userId), { userId, kind: 'recovery' })
  */
 export async function sealShare(share: Uint8Array, key: CryptoKey, context: Context): Promise<Uint8Array> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(ivLength))
@@ -77,6 +78,7 @@ export async function openShare(sealed: Uint8Array, key: CryptoKey, context: Con
  * The AES-256-GCM key that seals a visitor's recovery share, from their passkey's WebAuthn PRF output (32
  * bytes, relying party the modal origin): HKDF-SHA256 with a fixed salt and the visitor's id as info, so
  * one passkey used for two visitors still gives two keys. Not extractable: script can use it, not read it.
+ * Built for a modal origin where WebAuthn is allowed; the views use {@link passwordKey} today (SECURITY.md).
  * @example const key = await Sealing.recoveryKey(new Uint8Array(prf.results.first), userId)
  */
 export async function recoveryKey(prfOutput: Uint8Array, userId: string): Promise<CryptoKey> {
@@ -115,7 +117,8 @@ export const passwordMin = 10
  * (WebAuthn refuses origins that are IP addresses, as a self-hosted modal origin may be): PBKDF2-SHA256 with
  * 600,000 iterations (OWASP's 2023 figure) and the visitor's id in the salt, so one password used by two
  * visitors still gives two keys and no table of guesses serves both. Its weakness, said plainly in
- * SECURITY.md: whoever holds the API's key and database may try passwords against it.
+ * SECURITY.md: whoever reads the sealed share (the API's database, or any session of the visitor through
+ * `GET /v1/wallet`) may try passwords against it offline, each guess costing those 600,000 iterations.
  * @example const key = await Sealing.passwordKey('correct horse battery', userId)
  */
 export async function passwordKey(password: string, userId: string): Promise<CryptoKey> {

@@ -1,6 +1,6 @@
 /**
  * The secret split two of three (Shamir over GF(256), Privy's audited `shamir-secret-sharing`): the device
- * share, the auth share the API keeps, and the recovery share the passkey seals. Any two give the secret
+ * share, the auth share the API keeps, and the recovery share the recovery password seals. Any two give the secret
  * back; one alone is uniformly random and says nothing about it.
  *
  * A share is `version (1) || fingerprint (8) || Shamir share`. The fingerprint (Keys.fingerprintOf the EVM
