@@ -2,8 +2,8 @@
  * The embedded wallet's requests waiting for the visitor: ApproveTransaction shows the first, and each is
  * answered in turn (SPEC's transaction stack). The modal opens for a request that finds it closed and closes
  * again once the last is answered; otherwise the view is pushed and popped. Leaving the view or closing the
- * modal rejects everything that waits (4001); a disallowed method shows 'Action not allowed' 300 ms after the
- * modal opens for it, then rejects (4200).
+ * modal rejects everything that waits (4001), a request still being previewed too; a disallowed method shows
+ * 'Action not allowed' 300 ms after the modal opens for it, then rejects (4200).
  */
 import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protocol'
 import type { Kernel } from '../../core/Feature.ts'
@@ -38,6 +38,11 @@ export function create(
   ) => Promise<Description> = async (_request, _chainId, description) => description,
 ) {
   const queue: Pending[] = []
+  /**
+   * Requests whose preview is still being worked out (a simulation may take 3 s): not shown yet, but waiting
+   * all the same, so what rejects the queue rejects them too, before they could open the modal again.
+   */
+  const previewing = new Set<(error: unknown) => void>()
   let busy = false
   let openedForIt = false
 
@@ -69,6 +74,8 @@ export function create(
    * and being signed is not taken back: it may be on its way to the chain, and its answer says what happened.
    */
   const rejectAll = (error: unknown) => {
+    for (const reject of previewing) reject(error)
+    previewing.clear()
     const signing = busy ? queue[0] : undefined
     for (const pending of queue.splice(0)) if (pending !== signing) pending.reject(error)
     if (signing) queue.push(signing)
@@ -76,13 +83,24 @@ export function create(
 
   return {
     /** Resolves with the request's result once the visitor approved and it was signed. */
-    async ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
-      const { describe } = await import('./Describe.ts')
-      const description = await enrich(request, chainId, describe(request, kernel.configured(chainId)))
+    ask(request: Request, chainId: Caip.ChainId): Promise<unknown> {
       return new Promise((resolve, reject) => {
-        queue.push({ request, chainId, description, resolve, reject })
-        if (queue.length === 1) show()
-        kernel.changed()
+        previewing.add(reject)
+        const preview = import('./Describe.ts').then(({ describe }) =>
+          enrich(request, chainId, describe(request, kernel.configured(chainId))),
+        )
+        preview.then(
+          (description) => {
+            // Rejected while it was being previewed: it never shows.
+            if (!previewing.delete(reject)) return
+            queue.push({ request, chainId, description, resolve, reject })
+            if (queue.length === 1) show()
+            kernel.changed()
+          },
+          (error: unknown) => {
+            if (previewing.delete(reject)) reject(error)
+          },
+        )
       })
     },
     notAllowed(): Promise<never> {

@@ -42,6 +42,16 @@ const password = 'correct horse battery staple'
 const sent: string[] = []
 const sentTo = (path: string) => sent.filter((line) => line.endsWith(` ${path}`)).length
 const realFetch = globalThis.fetch
+/** A JSON-RPC method whose calls wait until the test lets them go, as a slow node's do. */
+let slow: { method: string; waiting: number; release(): void; go: Promise<void> } | undefined
+function slowDown(method: string) {
+  let release = () => {}
+  const go = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  slow = { method, waiting: 0, release, go }
+  return slow
+}
 /**
  * A browser adds `Origin` to the frame's cross-origin calls by itself; Node's fetch does not, and the API
  * serves wallet shares to the modal origin only. The runtime builds its API client on the global fetch and
@@ -52,6 +62,11 @@ const fromModalFrame: typeof fetch = (input, init) => {
   sent.push(`${init?.method ?? 'GET'} ${url.pathname}`)
   const headers = new Headers(init?.headers)
   headers.set('Origin', modalOrigin)
+  const held = slow
+  if (held && typeof init?.body === 'string' && init.body.includes(`"method":"${held.method}"`)) {
+    held.waiting++
+    return held.go.then(() => realFetch(input, { ...init, headers }))
+  }
   return realFetch(input, { ...init, headers })
 }
 
@@ -546,6 +561,37 @@ describe('requests to the embedded wallet', () => {
     sent.length = 0
     expect(await context.request('eth_blockNumber')).toBe(block)
     expect(sentTo('/v1/rpc/eip155:31337')).toBe(1)
+    expect(context.isOpen()).toBe(false)
+    expect(shown()).toBeUndefined()
+  })
+
+  // Closing with an empty stack rejects what waits (SPEC §2): a request whose preview is still being worked
+  // out waits too, and must not open the modal again once it is ready.
+  it('rejects with 4001 a request still being previewed when the modal closes, and never shows it', async () => {
+    const node = slowDown('eth_simulateV1')
+    context.modal.api.open(undefined)
+    const sending = outcome(
+      context.request('eth_sendTransaction', [
+        { from: me, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+      ]),
+    )
+    try {
+      await until(() => expect(node.waiting).toBe(1))
+      expect(context.view()).toBe('Account')
+      context.modal.api.close(undefined)
+      const settled = await Promise.race([
+        sending,
+        new Promise((resolve) => setTimeout(resolve, 500, 'pending')),
+      ])
+      expect(settled).toEqual({ code: 4001, message: 'User rejected the request.' })
+    } finally {
+      slow = undefined
+      node.release()
+    }
+    // The node answers after all, and the preview's 3 s pass: nothing shows.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    context.clock.advance(3_000)
+    await new Promise((resolve) => setTimeout(resolve, 50))
     expect(context.isOpen()).toBe(false)
     expect(shown()).toBeUndefined()
   })
