@@ -10,6 +10,7 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
 import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
+import * as EmailLogin from './EmailLogin.ts'
 import * as Farcaster from './Farcaster.ts'
 import * as Manage from './Manage.ts'
 import * as Preview from './Preview.ts'
@@ -17,9 +18,8 @@ import * as Rpc from './Rpc.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
-import { embeddedTexts } from './texts.ts'
 import type * as Vault from './Vault.ts'
-import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
+import { approveView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /** The logic, or undefined where it cannot run: a modal with no API to log in with. */
@@ -45,12 +45,6 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   let wallet: Vault.Wallet | undefined
   let session: Account.Session | undefined
-  let email = { sending: false, error: undefined as string | undefined, address: '', retryAt: 0 }
-  let code = {
-    verifying: false,
-    error: undefined as string | undefined,
-    notice: undefined as string | undefined,
-  }
   let social: { provider: string; error?: string | undefined } | undefined
   let recovery:
     | {
@@ -111,7 +105,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     const view = kernel.router.view()
     if (view === socialView && social) social = { ...social, error: message }
     else if (view === walletView && recovery) recovery = { ...recovery, error: message, busy: false }
-    else code = { ...code, verifying: false, error: message }
+    else return email.failed(message)
     kernel.shake()
   }
 
@@ -160,44 +154,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     forgetKept: () => void keepWindow({}),
   })
 
-  function sendCode(address: string, resend: boolean) {
-    const parsed = S.parse(Contract.emailAddress, address)
-    if (!parsed.ok) {
-      email = { ...email, error: Contract.invalidEmail }
-      return changed()
-    }
-    const wait = Math.ceil((email.retryAt - kernel.now()) / 1000)
-    // SPEC's 30 s cooldown, said before the API has to: the API holds the same line.
-    if (parsed.value === email.address && wait > 0) {
-      const error = `Please try again after ${wait} seconds`
-      if (resend) code = { ...code, error, notice: undefined }
-      else email = { ...email, error }
-      return changed()
-    }
-    email = { ...email, sending: true, error: undefined }
-    changed()
-    account.sendCode(parsed.value).then(
-      (seconds) => {
-        email = {
-          sending: false,
-          error: undefined,
-          address: parsed.value,
-          retryAt: kernel.now() + seconds * 1000,
-        }
-        code = { verifying: false, error: undefined, notice: resend ? texts.code.resent : undefined }
-        if (!resend) go(codeView)
-        changed()
-      },
-      (error: unknown) => {
-        const message = error instanceof Account.AccountError ? error.message : embeddedTexts.unavailable
-        if (error instanceof Account.AccountError && error.retryAfter)
-          email.retryAt = kernel.now() + error.retryAfter * 1000
-        email = { ...email, sending: false, error: resend ? undefined : message }
-        if (resend) code = { ...code, error: message, notice: undefined }
-        changed()
-      },
-    )
-  }
+  const email = EmailLogin.create({ kernel, account, loggedIn })
 
   kernel.addConnector((context) => {
     embeddedConnector = connector(context, {
@@ -235,11 +192,12 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   return {
     snapshot: () => {
+      const login = email.slice()
       return {
         embeddedWallet: {
           socials,
-          email: { sending: email.sending, error: email.error, restorable },
-          code: { ...code, email: email.address, retryAt: email.retryAt, opening },
+          email: { ...login.email, restorable },
+          code: { ...login.code, opening },
           social: social && { ...social, opening },
           recovery: recovery && {
             mode: recovery.mode,
@@ -256,26 +214,9 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       }
     },
     ui: {
-      sendEmailCode: (address: string) => sendCode(address.trim(), false),
-      resendEmailCode: () => sendCode(email.address, true),
-      async verifyEmailCode(value: string) {
-        if (code.verifying) return
-        const parsed = S.parse(Contract.oneTimeCode, value)
-        if (!parsed.ok) {
-          code = { ...code, error: Contract.invalidCode }
-          return changed()
-        }
-        code = { verifying: true, error: undefined, notice: undefined }
-        changed()
-        try {
-          const next = await account.verifyCode(email.address, parsed.value)
-          code = { ...code, verifying: false }
-          await loggedIn({ token: next.token, user: next.user })
-        } catch (error) {
-          failed(error instanceof Account.AccountError ? error.message : embeddedTexts.unavailable)
-          changed()
-        }
-      },
+      sendEmailCode: email.send,
+      resendEmailCode: email.resend,
+      verifyEmailCode: email.verify,
       // Called in the click: the provider's window opens only then.
       socialLogin(provider: string) {
         if (provider === 'farcaster') return void farcaster.begin()
