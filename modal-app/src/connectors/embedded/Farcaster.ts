@@ -74,6 +74,11 @@ export function create({ kernel, account, loggedIn }: FarcasterOptions) {
   return {
     slice: () => state,
     begin,
+    /** The sign-in went through but opened no wallet: the view says why, and offers to try again. */
+    failed(message: string) {
+      stop()
+      show({ error: message })
+    },
     /** The visitor left the view or closed the modal: nothing more is asked. */
     stop() {
       stop()

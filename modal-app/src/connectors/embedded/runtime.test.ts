@@ -19,7 +19,7 @@ import * as Mail from '../../../../devnet/src/Mail.ts'
 import * as Api from '../../api/Api.ts'
 import type { Feature, Kernel } from '../../core/Feature.ts'
 import * as Modal from '../../core/Modal.ts'
-import { autoCloseDelay, type Timers } from '../../core/Snackbar.ts'
+import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import * as Features from '../../features/index.ts'
@@ -420,6 +420,96 @@ describe('the email login', () => {
         context.connected()[0]?.address,
       )
     } finally {
+      await second?.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a login whose wallet does not open', () => {
+  beforeEach(newBrowser)
+  const initFailed = 'A problem occurred while trying initialize authentication'
+
+  it('says SPEC’s words where the failure has none, forgets and ends the session, and keeps this browser’s share', async () => {
+    const clock = manualClock(Date.now())
+    const own = await serve({ now: clock.now })
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const context = await modalOf(own.api, clock)
+      const address = newAddress()
+      await emailLogin(context, address)
+      await createWallet(context)
+      await context.kernel.disconnect()
+      const shares = browser.keys('embedded/share/')
+      expect(shares).toHaveLength(1)
+
+      // This browser's WebCrypto refuses as the wallet opens: a failure with no words for the visitor.
+      clock.advance(30_000)
+      context.modal.api.open(undefined)
+      sent.length = 0
+      const refused = new DOMException('The operation is not supported.', 'NotSupportedError')
+      const importKey = vi.spyOn(crypto.subtle, 'importKey').mockRejectedValue(refused)
+      try {
+        await emailLogin(context, address, 2)
+      } finally {
+        importKey.mockRestore()
+      }
+      expect(logged).toHaveBeenCalledWith('[airlock]', initFailed, refused)
+      expect(context.view()).toBe(codeView)
+      expect(context.slice().code).toMatchObject({ verifying: false, opening: false, error: initFailed })
+      expect(context.modal.getSnapshot().shake).toBe(true)
+      expect(keptSession()).toBeUndefined()
+      expect(context.slice().user).toBeUndefined()
+      expect(context.connected()).toEqual([undefined, undefined])
+      await until(() => expect(sentTo('/v1/auth/logout')).toBe(1))
+      expect(browser.keys('embedded/share/')).toEqual(shares)
+
+      // Nothing was left half-done: the next login opens the wallet with this browser's share.
+      clock.advance(30_000)
+      await emailLogin(context, address, 3)
+      await until(() => expect(context.connected().every(Boolean)).toBe(true))
+      expect(context.slice().recovery).toBeUndefined()
+      expect(keptSession()?.user.email).toBe(address)
+    } finally {
+      logged.mockRestore()
+      await own.stop()
+    }
+  })
+
+  it('says the API’s words, and ends what an earlier login left connected', async () => {
+    const clock = manualClock(Date.now())
+    const dataDir = await mkdtemp(join(tmpdir(), 'airlock-runtime-'))
+    const first = await serve({ dataDir, now: clock.now })
+    let second: Awaited<ReturnType<typeof serve>> | undefined
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const context = await modalOf(first.api, clock)
+      const address = newAddress()
+      await emailLogin(context, address)
+      await createWallet(context)
+
+      // The API is back with another wallet.key: the auth share it holds opens no more (a 500 that says so).
+      await first.stop()
+      const config = { ...first.config, wallet: { key: randomBytes(32).toString('hex') } }
+      second = await serve({ dataDir, port: first.port, config, now: clock.now })
+      clock.advance(30_000)
+      context.modal.api.open(undefined)
+      sent.length = 0
+      await emailLogin(context, address, 2)
+      const said = 'The auth share does not open with the configured wallet key'
+      expect(logged).toHaveBeenCalledWith('[airlock]', initFailed, expect.objectContaining({ message: said }))
+      // The wallet of the login before is let go, and with it the Account view: the message is a snack.
+      expect(context.connected()).toEqual([undefined, undefined])
+      expect(context.state().status).toBe('disconnected')
+      expect(context.state().user).toBeUndefined()
+      expect(context.view()).toBe('Connect')
+      context.clock.advance(swapDelay)
+      expect(context.modal.getSnapshot().snackbar).toMatchObject({ variant: 'error', message: said })
+      expect(keptSession()).toBeUndefined()
+      expect(context.slice().user).toBeUndefined()
+      await until(() => expect(sentTo('/v1/auth/logout')).toBe(1))
+    } finally {
+      logged.mockRestore()
       await second?.stop()
       await rm(dataDir, { recursive: true, force: true })
     }

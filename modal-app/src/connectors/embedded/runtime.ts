@@ -19,7 +19,7 @@ import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as Social from './Social.ts'
 import type * as Vault from './Vault.ts'
-import { approveView, farcasterView, settingsView, socialView, walletView } from './views.ts'
+import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /** The logic, or undefined where it cannot run: a modal with no API to log in with. */
@@ -72,8 +72,9 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let embeddedConnector: Embedded | undefined
 
   const changed = () => kernel.changed()
-  const signedIn = () =>
-    (['eip155', 'solana'] as const).some((ns) => kernel.connectionOf(ns)?.wallet.id === walletId)
+  const namespaces = ['eip155', 'solana'] as const
+  const embeddedIn = (ns: (typeof namespaces)[number]) => kernel.connectionOf(ns)?.wallet.id === walletId
+  const signedIn = () => namespaces.some(embeddedIn)
   const go = (view: string) =>
     kernel.router.send(kernel.router.view() === view ? { type: 'REPLACE', view } : { type: 'PUSH', view })
 
@@ -93,6 +94,13 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       kernel.router.send({ type: 'REPLACE', view: walletView })
     } catch (error) {
       console.error('[airlock]', texts.initFailed, error)
+      // SPEC: this failure disconnects. The session is not kept for the next load to trip on again, nor
+      // left to a wallet an earlier login connected: a login is one session and its wallet, or nothing.
+      void endSession()
+      await Promise.all(
+        namespaces.filter(embeddedIn).map((ns) => kernel.disconnect(ns).catch(() => undefined)),
+      )
+      // Said where the visitor is once the connections ended, which may have taken them back to Connect.
       failed(error instanceof Account.AccountError ? error.message : texts.initFailed)
     } finally {
       opening = false
@@ -100,13 +108,29 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     }
   }
 
-  /** Tells the visitor in the view they are on, and forgets a session that cannot open a wallet. */
+  /** Tells the visitor in the view they are on, or in a snack where that view has no place for it. */
   function failed(message: string) {
     const view = kernel.router.view()
     if (view === socialView && social) social = { ...social, error: message }
     else if (view === walletView && recovery) recovery = { ...recovery, error: message, busy: false }
-    else return email.failed(message)
+    else if (view === farcasterView) farcaster.failed(message)
+    else if (view === codeView) return email.failed(message)
+    else kernel.snackbar.show('error', message)
     kernel.shake()
+  }
+
+  /**
+   * Ends the login here, whatever the API says, and at the API: a sign-out, or a login that opened no wallet.
+   * SPEC waits for the API's answer at most 3 s.
+   */
+  async function endSession() {
+    const token = session?.token
+    session = undefined
+    wallet = undefined
+    secrets.keepSession(undefined)
+    approvals.rejectAll(new Errors.DisconnectedError())
+    if (token)
+      await Promise.race([account.logout(token).catch(() => {}), new Promise((r) => setTimeout(r, 3000))])
   }
 
   /**
@@ -173,16 +197,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           throw error
         }
       },
-      async signOut() {
-        const token = session?.token
-        session = undefined
-        wallet = undefined
-        secrets.keepSession(undefined)
-        approvals.rejectAll(new Errors.DisconnectedError())
-        // The session ends on this side whatever the API says; SPEC waits for it at most 3 s.
-        if (token)
-          await Promise.race([account.logout(token).catch(() => {}), new Promise((r) => setTimeout(r, 3000))])
-      },
+      signOut: endSession,
       read: (chainId, request) => rpc(chainId, request.method, request.params ?? []),
       approve: approvals.ask,
       notAllowed: approvals.notAllowed,
