@@ -50,6 +50,32 @@ describe('Schema', () => {
     expect(S.parse(Schema.state, state)).toEqual({ ok: false, message: 'Invalid CAIP-2 network id' })
   })
 
+  it('carries a social login’s provider in the state’s user, and still reads a state without one', () => {
+    const state = (user: Record<string, unknown>) => ({
+      open: false,
+      view: 'Account',
+      status: 'connected',
+      namespaces: {},
+      user: { authProvider: 'github', preferredAccountType: 'eoa', ...user },
+    })
+    const social = S.parse(Schema.state, state({ socialProvider: 'github', username: 'linus' }))
+    expect(social.ok && social.value.user).toEqual({
+      username: 'linus',
+      authProvider: 'github',
+      socialProvider: 'github',
+      preferredAccountType: 'eoa',
+    })
+    // What a modal from before the field sends: the host takes it as it was.
+    const older = S.parse(Schema.state, state({ authProvider: 'email', email: 'ada@mail.example' }))
+    expect(older.ok && older.value.user).toEqual({
+      email: 'ada@mail.example',
+      authProvider: 'email',
+      preferredAccountType: 'eoa',
+    })
+    // Farcaster is a login of its own, not one of SPEC's social providers.
+    expect(S.parse(Schema.state, state({ socialProvider: 'farcaster' })).ok).toBe(false)
+  })
+
   it('picks the result shape of a request', () => {
     const signed = Schema.resultOf({ namespace: 'bip122', method: 'bitcoin:signMessage' })
     expect(S.parse(signed, { signedMessage: new Uint8Array(1), signature: new Uint8Array(65) }).ok).toBe(true)

@@ -83,6 +83,11 @@ const user = S.object({
   email: S.optional(S.string(254, 3)),
   username: S.optional(S.string(256, 1)),
   authProvider: S.picklist(['email', 'google', 'github', 'apple', 'facebook', 'x', 'discord', 'farcaster']),
+  /**
+   * The social provider of a social login (SPEC's `socialProvider`); absent for email and Farcaster. Optional,
+   * so a host built before it still reads a newer modal's state, and a newer host an older modal's.
+   */
+  socialProvider: S.optional(S.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])),
   /** The account kind the wallet connects with: a plain key today (smart accounts come with their issue). */
   preferredAccountType: S.picklist(['eoa', 'smartAccount']),
 })

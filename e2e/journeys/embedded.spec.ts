@@ -359,6 +359,7 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
   expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
     email: `${login}@google.test`,
     authProvider: 'google',
+    socialProvider: 'google',
     preferredAccountType: 'eoa',
   })
 
@@ -370,6 +371,7 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
     email: `${login}-gh@github.test`,
     username: `${login}-gh`,
     authProvider: 'github',
+    socialProvider: 'github',
     preferredAccountType: 'eoa',
   })
 
@@ -378,6 +380,7 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
   expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual({
     email: `${login}-apple@apple.test`,
     authProvider: 'apple',
+    socialProvider: 'apple',
     preferredAccountType: 'eoa',
   })
 })

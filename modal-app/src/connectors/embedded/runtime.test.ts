@@ -125,6 +125,7 @@ type Ui = CoreUi & {
   sendEmailCode(address: string): void
   resendEmailCode(): void
   verifyEmailCode(code: string): Promise<void>
+  socialLogin(provider: string): void
   submitRecovery(password: string): Promise<void>
   approveRequest(): Promise<void>
   rejectRequest(): void
@@ -423,6 +424,52 @@ describe('the email login', () => {
       await second?.stop()
       await rm(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the social login', () => {
+  beforeEach(newBrowser)
+
+  it('names the social provider in the state the host mirrors, beside authProvider', async () => {
+    const context = await modalOf(stack.api)
+    // The frame's window, as much as a social login uses: it opens the login window and hears from it.
+    const popup = {
+      closed: false,
+      close() {
+        popup.closed = true
+      },
+    }
+    const opened: string[] = []
+    const frame = Object.assign(new EventTarget(), {
+      location: { origin: modalOrigin },
+      open(url: string) {
+        opened.push(url)
+        return popup
+      },
+    })
+    Object.assign(globalThis, { window: frame })
+    try {
+      context.ui.socialLogin('google')
+      const [start = ''] = opened
+      // The login window's pages are the browser's navigations, not the frame's calls.
+      vi.stubGlobal('fetch', realFetch)
+      const handoff = await stack
+        .handoff(start, 'grace')
+        .finally(() => vi.stubGlobal('fetch', fromModalFrame))
+      const data = { type: 'airlock:social', handoff }
+      frame.dispatchEvent(Object.assign(new Event('message'), { data, origin: modalOrigin, source: popup }))
+      await createWallet(context)
+    } finally {
+      delete (globalThis as { window?: unknown }).window
+    }
+    await until(() => expect(context.state().status).toBe('connected'))
+    expect(context.state().user).toEqual({
+      email: context.slice().user?.email,
+      authProvider: 'google',
+      socialProvider: 'google',
+      preferredAccountType: 'eoa',
+    })
+    expect(context.slice().user?.email).toMatch(/^grace-\d+@google\.test$/)
   })
 })
 

@@ -340,6 +340,8 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           ...(user.email ? { email: user.email } : {}),
           ...(user.username ? { username: user.username } : {}),
           authProvider: user.provider ?? 'email',
+          // SPEC's social providers; Farcaster is a login of its own (`authProvider` names it).
+          ...(user.provider && user.provider !== 'farcaster' ? { socialProvider: user.provider } : {}),
           preferredAccountType: 'eoa',
         },
       }

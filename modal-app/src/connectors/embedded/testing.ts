@@ -32,6 +32,11 @@ export type Stack = {
   account: Account.Account
   /** A new visitor `name-n` logged in with Google: their session, as the exchange answered it. */
   login(name?: string): Promise<Account.Session>
+  /**
+   * Where a login window the modal opened on `start` goes, as a browser: the provider's pages, signing in
+   * as a new visitor `name-n`, and the callback; resolves with the handoff the modal's page lands with.
+   */
+  handoff(start: string, name?: string): Promise<string>
   stop(): Promise<void>
 }
 
@@ -73,6 +78,7 @@ export async function start(options: StartOptions = {}): Promise<Stack> {
     fetch: fromModal,
     account: Account.create({ endpoint: api.endpoint, fetch: fromModal }),
     login: (name = 'visitor') => login(api, `${name}-${++serial}`),
+    handoff: (start, name = 'visitor') => handoffOf(start, `${name}-${++serial}`),
     async stop() {
       await running.stop()
       await op.stop()
@@ -86,9 +92,7 @@ async function login(api: Api.Client, name: string): Promise<Account.Session> {
   const binding = randomBytes(32).toString('base64url')
   const start = new URL(api.endpoint('/v1/auth/social/google/start'))
   start.searchParams.set('binding', binding)
-  const callback = await Oidc.signIn(await redirect(start.href), name)
-  const landing = new URL(await redirect(callback.href))
-  const handoff = new URLSearchParams(landing.hash.slice(1)).get('handoff')
+  const handoff = await handoffOf(start.href, name)
   const response = await fetch(api.endpoint('/v1/auth/social/exchange'), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: modalOrigin },
@@ -97,6 +101,15 @@ async function login(api: Api.Client, name: string): Promise<Account.Session> {
   const parsed = S.parse(Contract.socialSessionAnswer, await response.json())
   if (!parsed.ok) throw new Error(`The exchange answered ${response.status}: ${parsed.message}`)
   return parsed.value
+}
+
+/** The handoff a login window opened on `start` lands with, once `name` signed in at the provider. */
+async function handoffOf(start: string, name: string): Promise<string> {
+  const callback = await Oidc.signIn(await redirect(start), name)
+  const landing = new URL(await redirect(callback.href))
+  const handoff = new URLSearchParams(landing.hash.slice(1)).get('handoff')
+  if (!handoff) throw new Error(`The login landed on ${landing.href}, with no handoff`)
+  return handoff
 }
 
 /** Where a redirect of the login sends the browser next. */
