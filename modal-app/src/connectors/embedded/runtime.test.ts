@@ -427,6 +427,39 @@ describe('the email login', () => {
   })
 })
 
+describe('resending the code', () => {
+  beforeEach(newBrowser)
+
+  it('mails a new code once SPEC’s 30 s have passed, says so in the code view, and the new code logs in', async () => {
+    const clock = manualClock(Date.now())
+    const own = await serve({ now: clock.now })
+    try {
+      const context = await modalOf(own.api, clock)
+      const address = newAddress()
+      context.ui.sendEmailCode(address)
+      await until(() => expect(context.view()).toBe(codeView))
+      await codeOf(mail, address)
+
+      // 30 s on the kernel's clock (and the API's): the throttle has passed, on both sides.
+      clock.advance(30_000)
+      context.ui.resendEmailCode()
+      await until(() => expect(context.slice().code.notice).toBe('A new code is on its way.'))
+      expect(context.slice().code).toMatchObject({
+        error: undefined,
+        email: address,
+        retryAt: clock.now() + 30_000,
+      })
+      expect(context.view()).toBe(codeView)
+      expect(sentTo('/v1/auth/email')).toBe(2)
+      await context.ui.verifyEmailCode(await codeOf(mail, address, 2))
+      await createWallet(context)
+      expect(context.slice().user).toEqual({ id: expect.any(String), email: address })
+    } finally {
+      await own.stop()
+    }
+  })
+})
+
 describe('the social login', () => {
   beforeEach(newBrowser)
 
