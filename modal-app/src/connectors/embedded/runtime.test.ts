@@ -695,7 +695,8 @@ describe('requests to the embedded wallet', () => {
     // The account's balance snack (the API relays no Solana chain here) has had its time on the kernel's clock.
     context.clock.advance(autoCloseDelay)
     expect(context.modal.getSnapshot().snackbar).toBeUndefined()
-    // Approvals.ts waits on the global timer, not the kernel's: both clocks move together here.
+    // Approvals.ts waits the 300 ms on the kernel's clock, which `wait` moves; the global timers are faked
+    // only so that `advanceTimersByTimeAsync` lets the request's promises settle between steps.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const wait = async (ms: number) => {
       context.clock.advance(ms)
