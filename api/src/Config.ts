@@ -217,6 +217,26 @@ const farcaster = S.object({
   }),
 })
 
+/**
+ * Names (`features/names`, SPEC §7 "profile"): the suffix of the project's names, which the API keeps and
+ * answers for through ENS's offchain resolver (deployed with `{apiUrl}/v1/ens/gateway/{sender}/{data}.json` as
+ * its gateway and the address of `gatewayKey` as its signer), and the chain whose ENS the API reads (`.eth`
+ * names, primary names). Without it, the names routes answer 404.
+ */
+const names = S.object({
+  /** The suffix, e.g. `airlock.id`: a name is a label of its own and this. @default 'airlock.id' */
+  suffix: S.optional(S.string(200, 3, /^[a-z0-9-]+(\.[a-z0-9-]+)+$/)),
+  /** CAIP-2 id of an `eip155` chain of `chains`, with ENS and the offchain resolver of the suffix. */
+  chainId: S.string(80, 8, /^eip155:[0-9]{1,32}$/),
+  /** ENS's universal resolver there (mainnet's: `0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe`). */
+  universalResolver: evmAddress,
+  /**
+   * The key the gateway signs its answers with, 32 bytes as 0x and 64 hex characters. Keep it out of the
+   * database: whoever holds it can make the resolver answer anything for the suffix's names.
+   */
+  gatewayKey: S.string(66, 66, /^0x[0-9a-fA-F]{64}$/),
+})
+
 const fields = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
@@ -228,6 +248,7 @@ const fields = S.object({
   social: S.optional(social),
   wallet: S.optional(wallet),
   farcaster: S.optional(farcaster),
+  names: S.optional(names),
 })
 
 /** Rules across blocks, each with the text that names it, checked in this order. */
@@ -248,6 +269,10 @@ const rules: readonly [rule: (config: S.Infer<typeof fields>) => boolean, messag
     (config) =>
       !config.farcaster || config.chains.some((chain) => chain.id === config.farcaster?.idRegistry.chainId),
     'farcaster.idRegistry.chainId must be one of the configured chains',
+  ],
+  [
+    (config) => !config.names || config.chains.some((chain) => chain.id === config.names?.chainId),
+    'names.chainId must be one of the configured chains',
   ],
   [
     (config) => !config.wallet || config.wallet.key.toLowerCase() !== config.email?.secret.toLowerCase(),

@@ -14,6 +14,8 @@ import * as Prices from './features/balances/Prices.ts'
 import * as Identity from './features/identity/Identity.ts'
 import * as ModalOrigin from './features/modal-origin/ModalOrigin.ts'
 import * as Origins from './features/modal-origin/Origins.ts'
+import * as Identities from './features/names/Identities.ts'
+import * as OnChain from './features/names/OnChain.ts'
 import type * as Swaps from './features/swaps/Adapter.ts'
 
 export type ServiceOptions = {
@@ -55,7 +57,12 @@ export function create(options: ServiceOptions): Service {
       config,
       cache: Cache.create(db, options.now ?? Date.now),
       prices: options.prices ?? Prices.fromDatabase(db),
-      identity: options.identity ?? Identity.fromDatabase(db),
+      // Project names and ENS primary names first, then the deployment's own source.
+      identity: Identities.source({
+        db,
+        ens: OnChain.fromConfig(config),
+        fallback: options.identity ?? Identity.fromDatabase(db),
+      }),
       swaps: options.swaps,
       now: options.now,
     }),

@@ -16,6 +16,7 @@ import * as Esplora from './features/esplora/chains.ts'
 import * as History from './features/history/index.ts'
 import type { IdentitySource } from './features/identity/Identity.ts'
 import * as Identity from './features/identity/routes.ts'
+import * as Names from './features/names/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
@@ -80,6 +81,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Balances.create({ config, cache, prices: options.prices, findProject, bitcoin }))
   app.route('/', History.create({ db, config, prices: options.prices }))
   app.route('/', Identity.create({ cache, identity: options.identity }))
+  app.route('/', Names.create({ db, config, now }))
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))
   app.route('/', Rpc.create({ config }))

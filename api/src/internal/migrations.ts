@@ -1,8 +1,10 @@
 /**
  * The schema, as ordered migrations. Append only: a migration that has run on someone's database is never
  * edited, a change is a new entry. Times the service compares with its own clock are epoch milliseconds
- * (`bigint`), so tests can move the clock.
+ * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
+import { namesMigration } from '../features/names/migration.ts'
+
 export type Migration = { name: string; statements: readonly string[] }
 
 export const migrations: readonly Migration[] = [
@@ -369,4 +371,5 @@ export const migrations: readonly Migration[] = [
       'create index auth_farcaster_channels_expiry on auth_farcaster_channels (expires_at)',
     ],
   },
+  namesMigration,
 ]
