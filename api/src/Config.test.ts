@@ -235,6 +235,34 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, chains: [solana] })).toThrow('swaps are for eip155 chains only')
   })
 
+  it('takes a names block on a configured EVM chain, with a 32-byte gateway key', () => {
+    const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174' }
+    const chain = {
+      id: 'eip155:1',
+      name: 'E',
+      rpcUrl: 'http://x',
+      nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 },
+    }
+    const names = {
+      chainId: 'eip155:1',
+      universalResolver: '0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe',
+      gatewayKey: `0x${'ab'.repeat(32)}`,
+    }
+    expect(Config.parse({ ...base, chains: [chain], names }).names).toEqual(names)
+    expect(
+      Config.parse({ ...base, chains: [chain], names: { ...names, suffix: 'wcn.id' } }).names?.suffix,
+    ).toBe('wcn.id')
+    expect(() => Config.parse({ ...base, chains: [], names })).toThrow(
+      'names.chainId must be one of the configured chains',
+    )
+    expect(() =>
+      Config.parse({ ...base, chains: [chain], names: { ...names, gatewayKey: 'ab'.repeat(32) } }),
+    ).toThrow('names.gatewayKey')
+    expect(() => Config.parse({ ...base, chains: [chain], names: { ...names, suffix: 'Airlock' } })).toThrow(
+      'names.suffix',
+    )
+  })
+
   it('says which file it could not read', () => {
     expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
   })

@@ -24,12 +24,14 @@ import {
   Registry,
   Service,
 } from '@airlock/api'
+import { ensGatewayPath } from '@airlock/api/contract'
 import { type PreviewServer, preview } from 'vite'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
-import { devnetTokens, idRegistryAddress, uniswapV2 } from './Chains.ts'
+import { devnetTokens, ens, idRegistryAddress, uniswapV2 } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 import * as Pools from './dex/Pools.ts'
+import * as Ens from './ens/Ens.ts'
 import * as Farcaster from './farcaster/Farcaster.ts'
 import * as Mail from './Mail.ts'
 import * as Oidc from './Oidc.ts'
@@ -154,7 +156,11 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     const bitcoinPort = options.bitcoinPort ?? 19443
     const solanaPort = options.solanaPort ?? Solana.defaultPort
     const [devnet, bitcoin, solana, mail, oidc, farcasterRelay] = await Promise.all([
-      Devnet.start(options.host ? { host: options.host } : {}).then((started) => {
+      // The project's names resolve on both chains through this stack's API.
+      Devnet.start({
+        ...(options.host ? { host: options.host } : {}),
+        ens: { gatewayUrl: `${apiUrl}${ensGatewayPath}`, suffix: Ens.defaultSuffix },
+      }).then((started) => {
         stops.push(started.stop)
         return started
       }),
@@ -251,6 +257,12 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
       },
       wallet: { key: walletKey(dataDir) },
+      names: {
+        suffix: Ens.defaultSuffix,
+        chainId: devnet.chains[0].caipNetworkId,
+        universalResolver: ens.universalResolver,
+        gatewayKey: Ens.devGatewayKey,
+      },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)

@@ -25,7 +25,7 @@ import { universalResolverAbi, universalResolverBytecode } from './UniversalReso
 export const devGatewayKey: Hex = '0x8a7c2e1b9d3f4a5c6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5'
 
 /** The project's name suffix on the devnet. The API's is configurable (`names.suffix`); this is its default. */
-const defaultSuffix = 'airlock.id'
+export const defaultSuffix = 'airlock.id'
 
 export type Options = {
   /**
