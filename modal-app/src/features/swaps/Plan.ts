@@ -140,7 +140,13 @@ export function walletTransaction(tx: Transaction) {
 export function messageOf(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code
   if (code === 4001) return swapTexts.declined
-  if (error instanceof SwapFailure || error instanceof RpcError) return error.message
+  if (error instanceof SwapFailure) return error.message
+  // A wallet estimates before it signs: a swap the pools would now revert (the price moved past the
+  // slippage, the deadline passed) is refused there, and nothing is sent.
+  const message = (error as { message?: unknown } | undefined)?.message
+  const reverted = typeof message === 'string' ? /execution reverted:?\s*([^\n]*)/i.exec(message) : null
+  if (reverted) return swapTexts.wouldRevert(reverted[1]?.trim() ?? '')
+  if (error instanceof RpcError) return error.message
   console.error('[airlock] The swap failed.', error)
   return swapTexts.failed
 }

@@ -72,7 +72,9 @@ export default function Swap({
   const ready = state.status === 'ready' && !state.stale
   const busy = step.step === 'form' && step.busy
   const error =
-    (step.step === 'form' ? step.error : undefined) ?? (state.status === 'error' ? state.message : undefined)
+    (step.step === 'form' ? step.error : undefined) ??
+    swap.problem ??
+    (state.status === 'error' ? state.message : undefined)
   const field = (name: string) => `${ids}-${name}`
   const amountOn = (side: Side, token: Token | undefined) => {
     if (form.side === side) return form.amount

@@ -74,6 +74,7 @@ export default function SwapPreview({
           status={step.status}
           explorer={swap.network?.explorer}
           onDone={() => ui.doneSwap?.()}
+          onRetry={() => ui.retrySwap?.()}
         />
       ) : (
         <>
@@ -173,6 +174,7 @@ function Sent(props: {
   status: 'pending' | 'confirmed' | 'failed'
   explorer?: string | undefined
   onDone(): void
+  onRetry(): void
 }) {
   const label = {
     pending: swapTexts.submitted,
@@ -196,7 +198,12 @@ function Sent(props: {
           <ExternalIcon />
         </a>
       )}
-      <div className="actions">
+      <div className="actions actions-row">
+        {props.status === 'failed' && (
+          <button type="button" className="button button-secondary" onClick={props.onRetry}>
+            {swapTexts.tryAgain}
+          </button>
+        )}
         <button type="button" className="button" onClick={props.onDone}>
           {swapTexts.done}
         </button>

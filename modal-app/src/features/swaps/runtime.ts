@@ -34,6 +34,8 @@ export type SwapSlice = {
     unsupported?: string | undefined
     /** The side whose token the picker chooses. */
     picking: Side
+    /** What is wrong with the amount typed so far (over the balance, too many decimals), said while typing. */
+    problem?: string | undefined
     /** The approval the visitor chose when the allowance is short: exactly the amount, or unlimited. */
     approval: 'exact' | 'unlimited'
     network?:
@@ -53,6 +55,8 @@ export type SwapUi = {
   reviewSwap(): Promise<void>
   confirmSwap(): Promise<void>
   doneSwap(): void
+  /** After a swap that failed on chain: the same form again, with a fresh quote. */
+  retrySwap(): void
 }
 
 export function setup(kernel: Kernel): Runtime {
@@ -259,8 +263,11 @@ export function setup(kernel: Kernel): Runtime {
             wallet,
             unlimited: approval === 'unlimited',
           })
-          if (mine !== generation) return
-          set({ step: 'review', plan, busy: true })
+          // The swap is a step of its own: the visitor presses Swap once the approval is mined, so each
+          // wallet prompt follows a press of theirs, and a refused swap leaves the approval done.
+          kernel.snackbar.show('success', swapTexts.approved)
+          if (mine === generation) set({ step: 'review', plan, busy: false })
+          return
         }
         kernel.snackbar.show('loading', swapTexts.signing)
         const id = await Plans.send(plan, { client: api, wallet })
@@ -301,6 +308,13 @@ export function setup(kernel: Kernel): Runtime {
           fail(error, (message) => ({ step: 'review', plan, busy: false, error: message }))
       }
     },
+    retrySwap() {
+      if (step.step !== 'sent' || step.status !== 'failed') return
+      generation++
+      set({ step: 'form', busy: false })
+      kernel.router.send({ type: 'BACK' })
+      requote()
+    },
     doneSwap() {
       generation++
       quoter.stop()
@@ -314,6 +328,7 @@ export function setup(kernel: Kernel): Runtime {
     ui,
     snapshot: (): SwapSlice & RecentSwapsSlice => {
       const target = network()
+      const checked = form.amount.trim() && !loading ? check(form, tokens) : undefined
       return {
         swapped: { recent },
         swap: {
@@ -323,6 +338,7 @@ export function setup(kernel: Kernel): Runtime {
           step,
           loading,
           unsupported,
+          problem: checked && !checked.ok ? checked.error : undefined,
           picking,
           approval,
           network: target && {
