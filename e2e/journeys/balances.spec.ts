@@ -1,4 +1,4 @@
-import { testTokenAddress } from '@airlock/devnet/chains'
+import { devnetTokens, testTokenAddress } from '@airlock/devnet/chains'
 import { erc20Abi, formatEther, formatUnits } from 'viem'
 import { addresses, clients, connectEvm, displayQuantity, expect, test } from './fixtures.ts'
 
@@ -14,10 +14,21 @@ test('the Account view shows the ERC-20 balance the API read from anvil, priced'
     args: [evm],
   })
   expect(held).toBeGreaterThan(0n)
+  const usd = await clients.a.readContract({
+    address: devnetTokens.tUSD.address,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [evm],
+  })
   const tokens = modal.getByTestId('account-tokens')
   // en-US separators: Playwright's browser runs in that locale.
-  await expect(tokens.getByTestId('token-amount')).toHaveText(displayQuantity(formatUnits(held, 18), 'ALT'))
-  await expect(tokens.getByTestId('token-amount')).toHaveText(/^\d{1,3}(,\d{3})+\.\d{3} ALT$/)
+  const amounts = tokens.getByTestId('token-amount')
+  // ALT ($1.25M) above tUSD ($1M): the list is sorted by worth.
+  await expect(amounts).toHaveText([
+    displayQuantity(formatUnits(held, 18), 'ALT'),
+    displayQuantity(formatUnits(usd, 6), 'tUSD'),
+  ])
+  await expect(amounts.first()).toHaveText(/^\d{1,3}(,\d{3})+\.\d{3} ALT$/)
   // The devnet's price list says ALT is $1.25.
   await expect(tokens).toContainText(
     new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
@@ -26,9 +37,10 @@ test('the Account view shows the ERC-20 balance the API read from anvil, priced'
   )
   await expect(modal.getByRole('region', { name: 'Tokens' })).toBeVisible()
 
-  // The header's total: the ether at $3,000 and the ALT at $1.25, to the cent.
+  // The header's total: the ether at $3,000, the ALT at $1.25 and the tUSD at $1, to the cent.
   const ether = await clients.a.getBalance({ address: evm })
-  const expected = Number(formatEther(ether)) * 3000 + Number(formatUnits(held, 18)) * 1.25
+  const expected =
+    Number(formatEther(ether)) * 3000 + Number(formatUnits(held, 18)) * 1.25 + Number(formatUnits(usd, 6))
   const total = modal.getByTestId('account-total')
   await expect(total).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/)
   const shown = Number((await total.textContent())?.replace(/[$,]/g, ''))
