@@ -147,6 +147,9 @@ describe.each(databases())('names on $engine', ({ open }) => {
     // Another chain's coin type has no address: the name was registered for chain 31337's.
     expect(await viem().getEnsAddress({ name: 'newcomer.airlock.id', coinType: toCoinType(10) })).toBeNull()
     expect(await viem().getEnsText({ name: 'newcomer.airlock.id', key: 'avatar' })).toBe(avatar)
+    // Chain B's offchain resolver (at the same address) asks the same gateway.
+    const chainB = createPublicClient({ chain: devnet.chains[1].chain, transport: http() })
+    expect(await chainB.getEnsAddress({ name: 'newcomer.airlock.id' })).toBe(newcomer.address)
     expect(await viem().getEnsAddress({ name: 'nobody-here.airlock.id' })).toBeNull()
   })
 
@@ -251,6 +254,15 @@ describe.each(databases())('names on $engine', ({ open }) => {
       status: 409,
       body: { message: texts.taken },
     })
+  })
+
+  it('gives a name wanted by two addresses at once to one of them', async () => {
+    const answers = await Promise.all([
+      register(await registration(key(8), 'contested.airlock.id')),
+      register(await registration(key(9), 'contested.airlock.id')),
+    ])
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409])
+    expect(answers.find((answer) => answer.status === 409)?.body).toEqual({ message: texts.taken })
   })
 
   it.each([
