@@ -153,6 +153,27 @@ describe.each(databases())('names on $engine', ({ open }) => {
     expect(await viem().getEnsAddress({ name: 'nobody-here.airlock.id' })).toBeNull()
   })
 
+  it('checks a project name set as a primary name on chain forward, through the gateway', async () => {
+    const claim = async (account: PrivateKeyAccount) => {
+      const wallet = createWalletClient({ account, chain: devnet.chains[0].chain, transport: http() })
+      const hash = await wallet.writeContract({
+        address: ens.reverseRegistrar,
+        abi: Ens.reverseRegistrarAbi,
+        functionName: 'setName',
+        args: ['newcomer.airlock.id'],
+      })
+      expect((await viem().waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
+    }
+    await claim(newcomer)
+    expect(await viem().getEnsName({ address: newcomer.address })).toBe('newcomer.airlock.id')
+    // Another address claiming the name as its own: the name does not resolve back to it.
+    await claim(other)
+    expect(await viem().getEnsName({ address: other.address })).toBeNull()
+    await expect(viem().getEnsName({ address: other.address, strict: true })).rejects.toThrow(
+      /ReverseAddressMismatch/,
+    )
+  })
+
   it('looks names up: the project’s from the database, .eth ones on chain', async () => {
     const lookup = (name: string) => json(`/v1/profile/account/${name}?projectId=demo&apiVersion=2`)
     expect(await lookup('newcomer.airlock.id')).toMatchObject({
