@@ -56,9 +56,10 @@ export async function check(body: RegisterNameBody, options: CheckOptions): Prom
   const chain =
     options.config.chains.find((entry) => entry.id === chainId) ??
     options.config.chains.find((entry) => entry.id === options.names.chainId)
+  const checkedOn = chain?.id ?? options.names.chainId
   const valid = await eip155.verify({
-    chainId: chain?.id ?? options.names.chainId,
-    reference: (chain?.id ?? options.names.chainId).split(':')[1] ?? '',
+    chainId: checkedOn,
+    reference: checkedOn.slice('eip155:'.length),
     address: body.address,
     message: body.message,
     signature: body.signature,
