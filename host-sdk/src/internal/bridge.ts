@@ -87,8 +87,10 @@ export function start(options: BridgeOptions): () => void {
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
   // that very request (method and parameters) in flight. A modal origin that went bad cannot make the
   // page's wallet sign something the dApp never asked for, nor swap what it asked to be signed. Two
-  // exceptions the dApp chose: the sign-in message for this page, and, with Send or Swaps on, a transaction while
-  // the modal is on screen (never a message: those could be replayed elsewhere unseen).
+  // exceptions the dApp chose: the sign-in message for this page, and, with Send or Swaps on, a
+  // transaction while the modal is on screen (never a message: those could be replayed elsewhere
+  // unseen). And one message the modal shows first: a name's registration, which says nothing but a name
+  // for the address, and only for 10 minutes.
   const inFlight = new Map<string, number>()
   const track = (key: string, step: 1 | -1) => inFlight.set(key, (inFlight.get(key) ?? 0) + step)
   const host: HostApi = {
@@ -98,7 +100,8 @@ export function start(options: BridgeOptions): () => void {
         Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
         (options.signIn && isSignInForThisPage(request, options.signIn)) ||
-        (options.modalSends && open && isPlainTransaction(request))
+        (options.modalSends && open && isPlainTransaction(request)) ||
+        (open && isNameRegistration(request))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
     },
@@ -263,6 +266,39 @@ export function isSignInForThisPage(
     message.uri === page.origin &&
     (message.statement ?? '') === (expected.statement ?? '') &&
     JSON.stringify(message.resources ?? []) === JSON.stringify(expected.resources ?? [])
+  )
+}
+
+/** Unix seconds a registration's timestamp may be off, as the API allows. */
+const registrationSkewSeconds = 600
+
+/**
+ * A name's registration (SPEC §7): `personal_sign` of JSON that holds exactly `name` (dotted, no spaces),
+ * `attributes` (texts) and a `timestamp` within 10 minutes of now, and nothing else, so it can be nothing but
+ * a registration (a sign-in, a permit or an order are other shapes) and no old one can be replayed.
+ */
+export function isNameRegistration(request: Request, now = Date.now()): boolean {
+  if (request.method !== 'personal_sign' || !Array.isArray(request.params)) return false
+  const hex = request.params[0]
+  if (typeof hex !== 'string' || !/^0x([0-9a-fA-F]{2})+$/.test(hex)) return false
+  let message: unknown
+  try {
+    const bytes = new Uint8Array((hex.slice(2).match(/../g) ?? []).map((byte) => Number.parseInt(byte, 16)))
+    message = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    return false
+  }
+  if (!message || typeof message !== 'object' || Array.isArray(message)) return false
+  const { name, attributes, timestamp, ...rest } = message as Record<string, unknown>
+  return (
+    Object.keys(rest).length === 0 &&
+    typeof name === 'string' &&
+    /^[^\s.]+(\.[^\s.]+)+$/.test(name) &&
+    typeof attributes === 'object' &&
+    attributes !== null &&
+    Object.values(attributes).every((value) => typeof value === 'string') &&
+    typeof timestamp === 'number' &&
+    Math.abs(timestamp - now / 1000) <= registrationSkewSeconds
   )
 }
 

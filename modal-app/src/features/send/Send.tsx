@@ -97,7 +97,9 @@ export default function Send({
         data-testid="send-to"
         autoComplete="off"
         spellCheck={false}
-        placeholder={sendTexts.receiverPlaceholder}
+        placeholder={
+          send.network?.namespace === 'eip155' ? sendTexts.receiverOrName : sendTexts.receiverPlaceholder
+        }
         aria-describedby={error ? field('error') : undefined}
         aria-invalid={error ? true : undefined}
         value={form.to}

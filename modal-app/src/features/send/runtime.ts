@@ -4,6 +4,7 @@
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { isName, resolve as resolveName } from '../../shared/Names.ts'
 import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './chain.ts'
@@ -184,15 +185,29 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       if (step.step !== 'form' || step.busy) return
       const loaded = await family()
       const target = network()
-      const checked = check(form, {
-        namespace: namespace(),
-        from: from(),
-        publicKey: connection()?.accounts[0]?.publicKey,
-        network: target,
-        supported: Boolean(loaded),
-        holdings,
-        checkAddress: (address, on) => loaded?.checkAddress(address, on),
-      })
+      // A name as receiver (SPEC: names are EVM's) is resolved first; the review shows both.
+      const named = namespace() === 'eip155' && isName(form.to) ? form.to.trim() : undefined
+      let receiver = form.to
+      if (named && target && kernel.api.endpoint) {
+        set({ step: 'form', busy: true })
+        try {
+          receiver = await resolveName(kernel.api.endpoint, named, target.id)
+        } catch (error) {
+          return fail(error, (message) => ({ step: 'form', busy: false, error: message }))
+        }
+      }
+      const checked = check(
+        { ...form, to: receiver },
+        {
+          namespace: namespace(),
+          from: from(),
+          publicKey: connection()?.accounts[0]?.publicKey,
+          network: target,
+          supported: Boolean(loaded),
+          holdings,
+          checkAddress: (address, on) => loaded?.checkAddress(address, on),
+        },
+      )
       if (!checked.ok || !loaded || !target) {
         kernel.shake()
         return set({
@@ -204,8 +219,11 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       const mine = generation
       set({ step: 'form', busy: true })
       try {
-        const preview = await loaded.preview(chainOf(target), checked.draft)
+        const previewed = await loaded.preview(chainOf(target), checked.draft)
         if (mine !== generation) return
+        const preview = named
+          ? { ...previewed, details: [{ label: sendTexts.name, value: named }, ...previewed.details] }
+          : previewed
         reviewed = { namespace: loaded.namespace, chainId: target.id }
         set({ step: 'preview', preview, busy: false })
         kernel.router.send({ type: 'PUSH', view: 'SendPreview' })

@@ -16,6 +16,8 @@ export const sendTexts = {
   max: 'Max',
   receiver: 'Receiver',
   receiverPlaceholder: 'Address',
+  receiverOrName: 'Address or name (alice.eth)',
+  name: 'Name',
   feeRate: 'Fee rate',
   defaultFeeRate: 'Next block (default)',
   preparing: 'Simulating…',

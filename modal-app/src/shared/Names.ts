@@ -1,0 +1,58 @@
+/**
+ * Names through the API's profile routes (SPEC §7): what a name resolves to on an EVM chain, for Send's
+ * receiver and the names feature. Chunks that need it import it; the first chunk does not.
+ */
+import * as Contract from '@airlock/api/contract'
+import { Errors } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+
+/** SPEC §8. */
+const nameTexts = {
+  resolveFailed: 'Error resolving name',
+  notFound: (name: string) => `${name} does not resolve to an address`,
+} as const
+
+/** ENSIP-9's coin type of Ethereum, which names answer for any EVM chain that has no address of its own. */
+const ethereumCoinType = '60'
+/** ENSIP-11: an EVM chain's coin type. */
+const coinTypeOf = (chainId: number) => String((0x8000_0000 | chainId) >>> 0)
+
+/**
+ * Whether the visitor typed a name rather than an address: dotted labels with at least one letter, never
+ * hex alone (`alice.eth`, `newcomer.airlock.id`).
+ */
+export function isName(text: string): boolean {
+  const trimmed = text.trim()
+  return /^[^\s./][^\s/]*\.[^\s./]+$/.test(trimmed) && !/^0x[0-9a-fA-F]*$/.test(trimmed)
+}
+
+/**
+ * The address a name gives on `chainId` (CAIP-2, `eip155:…`): the chain's own (ENSIP-11), else Ethereum's.
+ * @throws Error with SPEC's 'Error resolving name' when the API cannot say, or the name has no address.
+ */
+export async function resolve(
+  endpoint: (path: string) => string,
+  name: string,
+  chainId: string,
+  fetcher: typeof fetch = globalThis.fetch.bind(globalThis),
+): Promise<string> {
+  let response: Response
+  try {
+    response = await fetcher(endpoint(`/v1/profile/account/${encodeURIComponent(name.trim())}`), {
+      credentials: 'omit',
+      signal: AbortSignal.timeout(10_000),
+    })
+  } catch (cause) {
+    throw new Error(nameTexts.resolveFailed, { cause })
+  }
+  const answer: unknown = await response.json().catch(() => undefined)
+  if (response.status === 404) throw new Error(nameTexts.notFound(name.trim()))
+  if (!response.ok) throw new Error(Errors.messageOf(answer, nameTexts.resolveFailed))
+  const parsed = S.parse(Contract.nameRecord, answer)
+  if (!parsed.ok) throw new Error(nameTexts.resolveFailed)
+  const { addresses } = parsed.value
+  const reference = Number(chainId.slice(chainId.indexOf(':') + 1))
+  const address = addresses[coinTypeOf(reference)]?.address ?? addresses[ethereumCoinType]?.address
+  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(nameTexts.notFound(name.trim()))
+  return address
+}
