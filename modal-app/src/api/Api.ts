@@ -112,7 +112,7 @@ export type Client = {
   /** A page of an account's NFTs on one EVM chain (`cursor`: the previous `next`); fails with the API's text. */
   nfts(address: string, options: { chainId: string; cursor?: string | null | undefined }): Promise<NftPage>
   /** The name and avatar of an EVM address (SPEC §7); fails with the API's status and text. */
-  identity(address: string): Promise<Identity>
+  identity(address: string, options?: { fresh?: boolean }): Promise<Identity>
   /** A page of the wallet registry. */
   wallets(query: WalletQuery): Promise<WalletPage>
   /** Where a registry image is. */
@@ -233,7 +233,12 @@ export function create(options: ClientOptions): Client {
       if (cursor) query.cursor = cursor
       return get(`/v1/account/${encodeURIComponent(address)}/nfts`, Contract.nftsAnswer, query)
     },
-    identity: (address) => get(`/v1/identity/${encodeURIComponent(address)}`, Contract.identityAnswer),
+    identity: (address, options) =>
+      get(
+        `/v1/identity/${encodeURIComponent(address)}`,
+        Contract.identityAnswer,
+        options?.fresh ? { forceUpdate: 'true' } : {},
+      ),
     wallets(query) {
       const params: Record<string, string> = { page: String(query.page), entries: String(query.entries) }
       if (query.search) params.search = query.search

@@ -8,6 +8,7 @@ import type { Config } from '../core/Config.ts'
 import type { Feature } from '../core/Feature.ts'
 import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
+import { names } from './names/feature.ts'
 import { networks } from './networks/feature.ts'
 import { receive } from './receive/feature.ts'
 import { send } from './send/feature.ts'
@@ -32,6 +33,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     receive(),
     send(),
     swaps(),
+    names(),
     ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc

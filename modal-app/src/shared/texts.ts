@@ -65,6 +65,7 @@ export const texts = {
   receive: { title: 'Receive' },
   send: { title: 'Send', previewTitle: 'Review' },
   swap: { title: 'Swap', tokensTitle: 'Choose Token', previewTitle: 'Review Swap' },
+  names: { title: 'Choose a Name', successTitle: 'Name Registered' },
   networks: {
     title: 'Choose Network',
     switching: (network: string) => `Switching to ${network}…`,

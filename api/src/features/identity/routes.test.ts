@@ -33,6 +33,17 @@ describe.each(databases())('identity on $engine', ({ open }) => {
       expect((await identity()).body).toEqual({ name: 'alice.airlock', avatar: 'https://example.com/a.png' })
     })
 
+    it('reads afresh with forceUpdate=true (a name was just registered), and caches that answer', async () => {
+      const address = '0x3000000000000000000000000000000000000003'
+      const identity = (query = '') => json(`/v1/identity/${address}?projectId=demo${query}`)
+      expect((await identity()).body.name).toBeNull()
+      await Identity.set(db, address, { name: 'newcomer.airlock.id', avatar: null })
+      expect((await identity()).body.name).toBeNull()
+      expect((await identity('&forceUpdate=true')).body.name).toBe('newcomer.airlock.id')
+      expect((await identity()).body.name).toBe('newcomer.airlock.id')
+      expect((await identity('&forceUpdate=yes')).status).toBe(400)
+    })
+
     it('refuses invalid addresses', async () => {
       expect((await json('/v1/identity/alice?projectId=demo')).status).toBe(400)
       expect((await json(`/v1/identity/${holder}?projectId=demo&sender=bob`)).status).toBe(400)

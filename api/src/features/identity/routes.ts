@@ -14,17 +14,23 @@ export const identityTtlMs = 300_000
 
 export type IdentityOptions = { cache: Cache; identity: IdentitySource }
 
-const identityQuery = S.object({ ...Contract.common, sender: S.optional(evmAddress) })
+/** `forceUpdate=true` reads afresh (a name was just registered), as the balance route's does. */
+const identityQuery = S.object({
+  ...Contract.common,
+  sender: S.optional(evmAddress),
+  forceUpdate: Contract.flag,
+})
 
 export function create(options: IdentityOptions): Hono<Env> {
   const app = new Hono<Env>()
   app.get('/v1/identity/:address', async (c) => {
-    known(c, identityQuery)
+    const query = known(c, identityQuery)
     const address = parse(evmAddress, c.req.param('address')).toLowerCase()
     const identity: Contract.IdentityAnswer = await options.cache.remember(
       `identity:${address}`,
       identityTtlMs,
       () => options.identity.lookup(address),
+      query.forceUpdate === 'true',
     )
     return c.json(identity)
   })

@@ -26,6 +26,7 @@ type ReceiveUi = {
   showReceive?: (() => void) | undefined
   showSend?: (() => void) | undefined
   showSwap?: (() => void) | undefined
+  showRegisterName?: (() => void) | undefined
 }
 
 // The balance fields are there once the feature's logic has loaded.
@@ -97,6 +98,12 @@ export default function Account({
             focusAccount()
           }}
         />
+      )}
+      {/* Names are EVM's (SPEC §9); an account with a name has it in the header already. */}
+      {'showRegisterName' in ui && account.namespace === 'eip155' && !account.profileName && (
+        <button type="button" className="row" onClick={() => ui.showRegisterName?.()}>
+          <span className="row-label">{tabTexts.chooseName}</span>
+        </button>
       )}
       {snapshot.embeddedWallet?.signedIn && (
         <button type="button" className="row" onClick={() => ui.showWalletSettings?.()}>

@@ -95,15 +95,18 @@ export function profiles(options: {
 }) {
   const known = new Map<string, { identity?: Api.Identity | undefined; until: number }>()
   return {
-    /** Asks the API for the address's identity unless a recent answer (or attempt) stands. Never throws. */
-    async want(address: string): Promise<void> {
+    /**
+     * Asks the API for the address's identity unless a recent answer (or attempt) stands, or `fresh` asks
+     * past both caches (after the visitor registered a name). Never throws.
+     */
+    async want(address: string, fresh = false): Promise<void> {
       const { api, now } = options
       const key = address.toLowerCase()
       const previous = known.get(key)
-      if (!api.identity || (previous && now() < previous.until)) return
+      if (!api.identity || (!fresh && previous && now() < previous.until)) return
       known.set(key, { identity: previous?.identity, until: now() + identityCacheMs })
       try {
-        const identity = await api.identity(address)
+        const identity = await api.identity(address, fresh ? { fresh } : undefined)
         known.set(key, { identity, until: now() + identityCacheMs })
         if (identity.name !== previous?.identity?.name || identity.avatar !== previous?.identity?.avatar)
           options.changed()
@@ -221,6 +224,11 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient
         void afterTransaction(result)
     },
     // The modal's own send settled: the API's cached balance is stale too.
-    transacted: (namespace) => void refresh(namespace, true, true),
+    transacted(namespace) {
+      void refresh(namespace, true, true)
+      // A transaction may have been a name's registration: the header asks past the caches.
+      const address = namespace === 'eip155' && kernel.connectionOf(namespace)?.accounts[0]?.address
+      if (address) void names.want(address, true)
+    },
   }
 }

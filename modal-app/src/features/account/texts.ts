@@ -12,6 +12,7 @@ export const tabTexts = {
   receive: 'Receive',
   send: 'Send',
   swap: 'Swap',
+  chooseName: 'Choose a name for this account',
   /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
   showAccount: (namespace: string) => `Show the ${namespace} account`,
   disconnectAccount: (namespace: string) => `Disconnect the ${namespace} account`,

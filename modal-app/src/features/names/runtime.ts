@@ -1,0 +1,157 @@
+/**
+ * Registering a name as the modal runs it: what the visitor types is checked with the API after a pause
+ * (SPEC §9: 500 ms), which answers whether the name is free and free variants of it; Register has the
+ * account's wallet sign the registration (SPEC §7: a JSON message with the name, attributes and a timestamp
+ * in seconds, `personal_sign`) and hands it to the API, which checks the signature before it keeps the name.
+ */
+import * as Contract from '@airlock/api/contract'
+import { Errors } from '@airlock/bridge-protocol'
+import * as S from '@airlock/bridge-protocol/Shape'
+import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { namesTexts } from './texts.ts'
+
+/** SPEC §9's debounce. */
+const pauseMs = 500
+
+export type NamesSlice = {
+  names: {
+    text: string
+    checking: boolean
+    /** The typed name in full (with the suffix) and whether someone holds it. */
+    wanted?: { name: string; registered: boolean } | undefined
+    /** Free variants of it, in full. */
+    suggestions: string[]
+    error?: string | undefined
+    /** Waiting for the wallet's signature or the API's answer. */
+    busy: boolean
+    /** The name just registered. */
+    registered?: string | undefined
+  }
+}
+
+export type NamesUi = {
+  showRegisterName(): void
+  editName(text: string): void
+  registerName(name: string): Promise<void>
+  doneName(): void
+}
+
+/** A label the API could take: SPEC §5's 4 characters or more, letters, digits or hyphens (any script). */
+const plausible = (label: string) => /^[\p{L}\p{N}-]{4,}$/u.test(label)
+
+export function setup(kernel: Kernel): Runtime {
+  let state: NamesSlice['names'] = { text: '', checking: false, suggestions: [], busy: false }
+  let timer: unknown
+  let generation = 0
+
+  const set = (next: Partial<NamesSlice['names']>) => {
+    state = { ...state, ...next }
+    kernel.changed()
+  }
+
+  async function call<T>(path: string, shape: S.Shape<T>, body?: unknown): Promise<T> {
+    const { endpoint } = kernel.api
+    if (!endpoint) throw new Error(namesTexts.suggestionsFailed)
+    const response = await fetch(endpoint(path), {
+      method: body === undefined ? 'GET' : 'POST',
+      credentials: 'omit',
+      signal: AbortSignal.timeout(10_000),
+      ...(body === undefined
+        ? {}
+        : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    })
+    const answer: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) throw new Error(Errors.messageOf(answer, `HTTP status code: ${response.status}`))
+    const parsed = S.parse(shape, answer)
+    if (!parsed.ok) throw new Error(`Unexpected answer: ${parsed.message}`)
+    return parsed.value
+  }
+
+  async function check(label: string, mine: number) {
+    try {
+      const { suggestions } = await call(
+        `/v1/profile/suggestions/${encodeURIComponent(label)}`,
+        Contract.suggestionsAnswer,
+      )
+      if (mine !== generation) return
+      const [wanted, ...others] = suggestions
+      set({ checking: false, wanted, suggestions: others.filter((s) => !s.registered).map((s) => s.name) })
+    } catch (error) {
+      if (mine !== generation) return
+      // The API's refusal says what is wrong with the name (too short, look-alikes); else SPEC's text.
+      const message = error instanceof Error && error.message ? error.message : namesTexts.suggestionsFailed
+      set({ checking: false, wanted: undefined, suggestions: [], error: message })
+    }
+  }
+
+  const ui: NamesUi = {
+    showRegisterName() {
+      generation++
+      state = { text: '', checking: false, suggestions: [], busy: false }
+      kernel.router.send({ type: 'PUSH', view: 'RegisterAccountName' })
+    },
+    editName(text) {
+      const mine = ++generation
+      if (timer !== undefined) kernel.timers.clearTimeout(timer)
+      const label = text.trim().toLowerCase()
+      const ready = plausible(label.split('.')[0] ?? '')
+      set({ text, checking: ready, wanted: undefined, suggestions: [], error: undefined })
+      if (!ready) return
+      timer = kernel.timers.setTimeout(() => void check(label, mine), pauseMs)
+    },
+    async registerName(name) {
+      const connection = kernel.connectionOf('eip155')
+      const address = connection?.accounts[0]?.address
+      const chainId = connection?.chainId
+      if (!connection || !address || !chainId || state.busy) return
+      set({ busy: true, error: undefined })
+      const reference = Number(chainId.slice(chainId.indexOf(':') + 1))
+      // ENSIP-11: the chain's coin type; Ethereum's own is ENSIP-9's 60.
+      const coinType = reference === 1 ? 60 : (0x8000_0000 | reference) >>> 0
+      const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(kernel.now() / 1000) })
+      try {
+        const signature = await kernel.walletRequest(connection, {
+          namespace: 'eip155',
+          method: 'personal_sign',
+          params: [toHex(message), address],
+        } as never)
+        if (typeof signature !== 'string') throw new Error('The wallet gave no signature')
+        await call('/v1/profile/account', Contract.nameRecord, {
+          coin_type: coinType,
+          address,
+          message,
+          signature,
+        })
+        set({ busy: false, registered: name })
+        kernel.transacted('eip155')
+        kernel.router.send({ type: 'REPLACE', view: 'RegisterAccountNameSuccess' })
+      } catch (error) {
+        const reason =
+          (error as { code?: unknown })?.code === 4001 ? 'Signature declined' : (error as Error)?.message
+        kernel.shake()
+        kernel.snackbar.show('error', namesTexts.registerFailed(name))
+        set({
+          busy: false,
+          error: reason ? `${namesTexts.registerFailed(name)}: ${reason}` : namesTexts.registerFailed(name),
+        })
+      }
+    },
+    doneName() {
+      kernel.router.send({ type: 'REPLACE', view: 'Account' })
+    },
+  }
+
+  return {
+    ui,
+    snapshot: (): NamesSlice => ({ names: state }),
+    closed() {
+      generation++
+      if (timer !== undefined) kernel.timers.clearTimeout(timer)
+    },
+  }
+}
+
+/** UTF-8 text as `personal_sign` takes it. */
+function toHex(text: string): string {
+  return `0x${[...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`
+}

@@ -1,0 +1,17 @@
+/** The names feature's texts, loaded with its chunk. SPEC's are quoted exactly. */
+export const namesTexts = {
+  // SPEC §8.
+  registerFailed: (name: string) => `Error registering name ${name}`,
+  suggestionsFailed: 'Error fetching name suggestions',
+  label: 'Name',
+  hint: 'At least 4 letters, digits or hyphens',
+  checking: 'Checking…',
+  available: (name: string) => `${name} is available`,
+  taken: (name: string) => `${name} is taken`,
+  suggestions: 'Available names',
+  register: 'Register',
+  registering: 'Sign the registration in your wallet…',
+  success: (name: string) => `${name} is yours`,
+  successNote: 'Apps that read ENS now find your address under this name.',
+  done: 'Done',
+} as const
