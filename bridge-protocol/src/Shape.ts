@@ -24,7 +24,7 @@ export const unknown: Shape<unknown> = (value) => value
 export const boolean: Shape<boolean> = (value, path) =>
   typeof value === 'boolean' ? value : fail(path, 'a boolean')
 
-export const number =
+export const number = /* @__NO_SIDE_EFFECTS__ */
   (min = -Number.MAX_VALUE, max = Number.MAX_VALUE): Shape<number> =>
   (value, path) =>
     typeof value === 'number' && value >= min && value <= max
@@ -32,7 +32,7 @@ export const number =
       : fail(path, `a number in ${min}..${max}`)
 
 /** A string of `min`..`max` characters, matching `pattern` when given. */
-export const string =
+export const string = /* @__NO_SIDE_EFFECTS__ */
   (max = 1000, min = 0, pattern?: RegExp): Shape<string> =>
   (value, path) =>
     typeof value === 'string' &&
@@ -42,28 +42,28 @@ export const string =
       ? value
       : fail(path, pattern ? `a string like ${pattern}` : `a string of ${min}..${max} characters`)
 
-export const literal =
+export const literal = /* @__NO_SIDE_EFFECTS__ */
   <const T extends string | number | boolean | undefined>(expected: T): Shape<T> =>
   (value, path) =>
     value === expected ? (value as T) : fail(path, String(expected))
 
-export const picklist =
+export const picklist = /* @__NO_SIDE_EFFECTS__ */
   <const T extends string>(options: readonly T[]): Shape<T> =>
   (value, path) =>
     options.includes(value as T) ? (value as T) : fail(path, `one of ${options.join(', ')}`)
 
-export const bytes =
+export const bytes = /* @__NO_SIDE_EFFECTS__ */
   (max = 1 << 20): Shape<Uint8Array> =>
   (value, path) =>
     value instanceof Uint8Array && value.length <= max ? value : fail(path, 'bytes')
 
-export const optional =
+export const optional = /* @__NO_SIDE_EFFECTS__ */
   <T>(shape: Shape<T>): Shape<T | undefined> =>
   (value, path) =>
     value === undefined ? undefined : shape(value, path)
 
 /** `null` or the shape's value (JSON APIs write "none" as `null`). */
-export const nullable =
+export const nullable = /* @__NO_SIDE_EFFECTS__ */
   <T>(shape: Shape<T>): Shape<T | null> =>
   (value, path) =>
     value === null ? null : shape(value, path)
@@ -72,7 +72,7 @@ export const nullable =
  * Refines a shape with a predicate; `message` is the whole error text, so a text people see passes through
  * unchanged.
  */
-export const check =
+export const check = /* @__NO_SIDE_EFFECTS__ */
   <T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> =>
   (value, path) => {
     const parsed = shape(value, path)
@@ -80,14 +80,14 @@ export const check =
     return parsed
   }
 
-export const array =
+export const array = /* @__NO_SIDE_EFFECTS__ */
   <T>(item: Shape<T>, max = 1000): Shape<T[]> =>
   (value, path = '') =>
     Array.isArray(value) && value.length <= max
       ? value.map((entry, i) => item(entry, `${path}[${i}]`))
       : fail(path, `an array of at most ${max}`)
 
-export const record =
+export const record = /* @__NO_SIDE_EFFECTS__ */
   <T>(item: Shape<T>, max = 1000): Shape<Record<string, T>> =>
   (value, path = '') => {
     if (!isPlain(value) || Object.keys(value).length > max) return fail(path, 'an object')
@@ -108,7 +108,7 @@ type ObjectOf<S extends Record<string, Shape<unknown>>> = {
 } & { [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]> }
 type Flat<T> = { [K in keyof T]: T[K] }
 
-export const object =
+export const object = /* @__NO_SIDE_EFFECTS__ */
   <S extends Record<string, Shape<unknown>>>(shape: S): Shape<Flat<ObjectOf<S>>> =>
   (value, path = '') => {
     if (!isPlain(value)) return fail(path, 'an object')
@@ -121,7 +121,7 @@ export const object =
   }
 
 /** Picks the shape by the value of one key: `variant('type', { a: object(…), b: object(…) })`. */
-export const variant =
+export const variant = /* @__NO_SIDE_EFFECTS__ */
   <S extends Record<string, Shape<unknown>>>(key: string, shapes: S): Shape<Infer<S[keyof S]>> =>
   (value, path) => {
     const tag = isPlain(value) ? value[key] : undefined
@@ -133,7 +133,7 @@ export const variant =
   }
 
 /** The first shape that accepts the value. */
-export const union =
+export const union = /* @__NO_SIDE_EFFECTS__ */
   <S extends Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> =>
   (value, path) => {
     for (const shape of shapes) {
