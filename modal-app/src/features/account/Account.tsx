@@ -58,8 +58,7 @@ export default function Account({
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
-        {/* Swaps are EVM's (SPEC §9's swap networks); elsewhere the button would lead to a refusal. */}
-        {'showSwap' in ui && account.namespace === 'eip155' && (
+        {'showSwap' in ui && (
           <button type="button" className="button button-secondary" onClick={() => ui.showSwap?.()}>
             {tabTexts.swap}
           </button>
