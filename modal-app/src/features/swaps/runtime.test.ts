@@ -60,7 +60,12 @@ function start(namespace: 'eip155' | 'solana') {
     walletRequest: async () => null,
   } as unknown as Kernel
   const runtime = setup(kernel)
-  return { ui: runtime.ui as SwapUi, snapshot: () => (runtime.snapshot?.() as SwapSlice).swap }
+  const snapshot = () => {
+    const slice = runtime.snapshot?.() as SwapSlice | undefined
+    if (!slice) throw new Error('Swap answers no snapshot')
+    return slice.swap
+  }
+  return { ui: runtime.ui as SwapUi, snapshot }
 }
 
 describe('Swap where swaps cannot run', () => {
