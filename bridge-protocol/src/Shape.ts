@@ -24,72 +24,77 @@ export const unknown: Shape<unknown> = (value) => value
 export const boolean: Shape<boolean> = (value, path) =>
   typeof value === 'boolean' ? value : fail(path, 'a boolean')
 
-export const number = /* @__NO_SIDE_EFFECTS__ */
-  (min = -Number.MAX_VALUE, max = Number.MAX_VALUE): Shape<number> =>
-  (value, path) =>
+/* @__NO_SIDE_EFFECTS__ */
+export function number(min = -Number.MAX_VALUE, max = Number.MAX_VALUE): Shape<number> {
+  return (value, path) =>
     typeof value === 'number' && value >= min && value <= max
       ? value
       : fail(path, `a number in ${min}..${max}`)
+}
 
 /** A string of `min`..`max` characters, matching `pattern` when given. */
-export const string = /* @__NO_SIDE_EFFECTS__ */
-  (max = 1000, min = 0, pattern?: RegExp): Shape<string> =>
-  (value, path) =>
+/* @__NO_SIDE_EFFECTS__ */
+export function string(max = 1000, min = 0, pattern?: RegExp): Shape<string> {
+  return (value, path) =>
     typeof value === 'string' &&
     value.length >= min &&
     value.length <= max &&
     (!pattern || pattern.test(value))
       ? value
       : fail(path, pattern ? `a string like ${pattern}` : `a string of ${min}..${max} characters`)
+}
 
-export const literal = /* @__NO_SIDE_EFFECTS__ */
-  <const T extends string | number | boolean | undefined>(expected: T): Shape<T> =>
-  (value, path) =>
-    value === expected ? (value as T) : fail(path, String(expected))
+/* @__NO_SIDE_EFFECTS__ */
+export function literal<const T extends string | number | boolean | undefined>(expected: T): Shape<T> {
+  return (value, path) => (value === expected ? (value as T) : fail(path, String(expected)))
+}
 
-export const picklist = /* @__NO_SIDE_EFFECTS__ */
-  <const T extends string>(options: readonly T[]): Shape<T> =>
-  (value, path) =>
+/* @__NO_SIDE_EFFECTS__ */
+export function picklist<const T extends string>(options: readonly T[]): Shape<T> {
+  return (value, path) =>
     options.includes(value as T) ? (value as T) : fail(path, `one of ${options.join(', ')}`)
+}
 
-export const bytes = /* @__NO_SIDE_EFFECTS__ */
-  (max = 1 << 20): Shape<Uint8Array> =>
-  (value, path) =>
-    value instanceof Uint8Array && value.length <= max ? value : fail(path, 'bytes')
+/* @__NO_SIDE_EFFECTS__ */
+export function bytes(max = 1 << 20): Shape<Uint8Array> {
+  return (value, path) => (value instanceof Uint8Array && value.length <= max ? value : fail(path, 'bytes'))
+}
 
-export const optional = /* @__NO_SIDE_EFFECTS__ */
-  <T>(shape: Shape<T>): Shape<T | undefined> =>
-  (value, path) =>
-    value === undefined ? undefined : shape(value, path)
+/* @__NO_SIDE_EFFECTS__ */
+export function optional<T>(shape: Shape<T>): Shape<T | undefined> {
+  return (value, path) => (value === undefined ? undefined : shape(value, path))
+}
 
 /** `null` or the shape's value (JSON APIs write "none" as `null`). */
-export const nullable = /* @__NO_SIDE_EFFECTS__ */
-  <T>(shape: Shape<T>): Shape<T | null> =>
-  (value, path) =>
-    value === null ? null : shape(value, path)
+/* @__NO_SIDE_EFFECTS__ */
+export function nullable<T>(shape: Shape<T>): Shape<T | null> {
+  return (value, path) => (value === null ? null : shape(value, path))
+}
 
 /**
  * Refines a shape with a predicate; `message` is the whole error text, so a text people see passes through
  * unchanged.
  */
-export const check = /* @__NO_SIDE_EFFECTS__ */
-  <T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> =>
-  (value, path) => {
+/* @__NO_SIDE_EFFECTS__ */
+export function check<T>(shape: Shape<T>, predicate: (value: T) => boolean, message: string): Shape<T> {
+  return (value, path) => {
     const parsed = shape(value, path)
     if (!predicate(parsed)) throw new ShapeError(message)
     return parsed
   }
+}
 
-export const array = /* @__NO_SIDE_EFFECTS__ */
-  <T>(item: Shape<T>, max = 1000): Shape<T[]> =>
-  (value, path = '') =>
+/* @__NO_SIDE_EFFECTS__ */
+export function array<T>(item: Shape<T>, max = 1000): Shape<T[]> {
+  return (value, path = '') =>
     Array.isArray(value) && value.length <= max
       ? value.map((entry, i) => item(entry, `${path}[${i}]`))
       : fail(path, `an array of at most ${max}`)
+}
 
-export const record = /* @__NO_SIDE_EFFECTS__ */
-  <T>(item: Shape<T>, max = 1000): Shape<Record<string, T>> =>
-  (value, path = '') => {
+/* @__NO_SIDE_EFFECTS__ */
+export function record<T>(item: Shape<T>, max = 1000): Shape<Record<string, T>> {
+  return (value, path = '') => {
     if (!isPlain(value) || Object.keys(value).length > max) return fail(path, 'an object')
     const out: Record<string, T> = {}
     // Defined, not assigned: an own `__proto__` key (structured clone keeps one) would swap the prototype.
@@ -102,15 +107,16 @@ export const record = /* @__NO_SIDE_EFFECTS__ */
       })
     return out
   }
+}
 
 type ObjectOf<S extends Record<string, Shape<unknown>>> = {
   [K in keyof S as undefined extends Infer<S[K]> ? never : K]: Infer<S[K]>
 } & { [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]> }
 type Flat<T> = { [K in keyof T]: T[K] }
 
-export const object = /* @__NO_SIDE_EFFECTS__ */
-  <S extends Record<string, Shape<unknown>>>(shape: S): Shape<Flat<ObjectOf<S>>> =>
-  (value, path = '') => {
+/* @__NO_SIDE_EFFECTS__ */
+export function object<S extends Record<string, Shape<unknown>>>(shape: S): Shape<Flat<ObjectOf<S>>> {
+  return (value, path = '') => {
     if (!isPlain(value)) return fail(path, 'an object')
     const out: Record<string, unknown> = {}
     for (const key in shape) {
@@ -119,11 +125,15 @@ export const object = /* @__NO_SIDE_EFFECTS__ */
     }
     return out as Flat<ObjectOf<S>>
   }
+}
 
 /** Picks the shape by the value of one key: `variant('type', { a: object(…), b: object(…) })`. */
-export const variant = /* @__NO_SIDE_EFFECTS__ */
-  <S extends Record<string, Shape<unknown>>>(key: string, shapes: S): Shape<Infer<S[keyof S]>> =>
-  (value, path) => {
+/* @__NO_SIDE_EFFECTS__ */
+export function variant<S extends Record<string, Shape<unknown>>>(
+  key: string,
+  shapes: S,
+): Shape<Infer<S[keyof S]>> {
+  return (value, path) => {
     const tag = isPlain(value) ? value[key] : undefined
     const name = typeof tag === 'string' || typeof tag === 'boolean' ? String(tag) : ''
     const shape = Object.hasOwn(shapes, name) ? shapes[name] : undefined
@@ -131,11 +141,12 @@ export const variant = /* @__NO_SIDE_EFFECTS__ */
       ? (shape(value, path) as Infer<S[keyof S]>)
       : fail(path ? `${path}.${key}` : key, 'a known value')
   }
+}
 
 /** The first shape that accepts the value. */
-export const union = /* @__NO_SIDE_EFFECTS__ */
-  <S extends Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> =>
-  (value, path) => {
+/* @__NO_SIDE_EFFECTS__ */
+export function union<S extends Shape<unknown>[]>(...shapes: S): Shape<Infer<S[number]>> {
+  return (value, path) => {
     for (const shape of shapes) {
       try {
         return shape(value, path) as Infer<S[number]>
@@ -143,6 +154,7 @@ export const union = /* @__NO_SIDE_EFFECTS__ */
     }
     return fail(path, 'a value of another shape')
   }
+}
 
 /**
  * Parses without throwing.
