@@ -20,6 +20,7 @@ import { chromiumLaunchOptions } from '../e2e/wallets/playwright.config.ts'
 import { createPeer } from '../e2e/wallets/walletconnect-peer.ts'
 import { type Cannon, flood } from './flood.ts'
 import { fuzz } from './fuzz.ts'
+import { swapQuotes } from './swaps.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
@@ -406,6 +407,7 @@ async function main() {
     Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
     Object.assign(results, await hostLoadDelta(browser, stack.modalUrl, 150))
     Object.assign(results, await apiLoad(stack.apiUrl))
+    Object.assign(results, await swapQuotes(stack.apiUrl))
     Object.assign(results, await wcConnect(browser, stack.dappUrl, stack.relayUrl, 10))
     Object.assign(results, await fuzz(browser, stack.modalUrl))
     // Last: the flood leaves the bench's address out of budget for a few seconds.
