@@ -38,6 +38,7 @@ export const nameTexts = {
   replayed: 'This signed registration was already used',
   taken: 'Name already taken',
   notFound: 'Name not found',
+  notYours: 'The name does not resolve to this address',
   unsupportedZone: (zone: string) => `Unsupported zone: ${zone}`,
   // SPEC §8's, when a chain could not be read.
   resolveFailed: 'Error resolving name',
@@ -91,3 +92,19 @@ export const registrationMessage = S.object({
   timestamp: S.number(0, Number.MAX_SAFE_INTEGER),
 })
 export type RegistrationMessage = S.Infer<typeof registrationMessage>
+
+/**
+ * `GET /v1/profile/primary/{name}?address=0x…`: the transaction that makes `name` the primary name of
+ * `address` (ENS's reverse registrar's `setName`) on the names chain, for the address's wallet to send; the
+ * name must resolve to the address already, or ENS clients would not believe it.
+ */
+export const primaryNameAnswer = S.object({
+  chainId: S.string(80, 1),
+  tx: S.object({
+    from: S.string(42, 42, /^0x[0-9a-fA-F]{40}$/),
+    to: S.string(42, 42, /^0x[0-9a-fA-F]{40}$/),
+    data: S.string(20_000, 2, /^0x[0-9a-fA-F]*$/),
+    value: S.literal('0'),
+  }),
+})
+export type PrimaryNameAnswer = S.Infer<typeof primaryNameAnswer>

@@ -3,7 +3,16 @@
  * universal resolver with viem, CCIP-read included. The avatar is read as its text record and never
  * fetched: which avatars to load is the client's choice (`contract/identity.ts`).
  */
-import { type Address, createPublicClient, http, type PublicClient } from 'viem'
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  namehash,
+  type PublicClient,
+  parseAbi,
+} from 'viem'
 import type { Config } from '../../Config.ts'
 import { avatarMax } from '../../contract/identity.ts'
 import type { NameRecord } from '../../contract/names.ts'
@@ -19,7 +28,18 @@ export type Ens = {
   lookup(name: string): Promise<NameRecord | undefined>
   /** One text record; `null` when the name has none. */
   text(name: string, key: string): Promise<string | null>
+  /**
+   * The transaction that makes `name` the primary name of its sender: ENS's reverse registrar's
+   * `setName(name)`, the registrar found as the owner of `addr.reverse` in the resolver's registry.
+   */
+  primaryTransaction(name: string): Promise<{ to: Address; data: Hex }>
 }
+
+const ensAbi = parseAbi([
+  'function registry() view returns (address)',
+  'function owner(bytes32 node) view returns (address)',
+  'function setName(string name) returns (bytes32)',
+])
 
 type EnsOptions = {
   /** The chain's JSON-RPC. */
@@ -41,6 +61,23 @@ function create(options: EnsOptions): Ens {
   const text = (name: string, key: string) => client.getEnsText({ name, key, universalResolverAddress })
   return {
     nameOf: (address) => client.getEnsName({ address, universalResolverAddress }),
+    async primaryTransaction(name) {
+      const registry = await client.readContract({
+        address: universalResolverAddress,
+        abi: ensAbi,
+        functionName: 'registry',
+      })
+      const registrar = await client.readContract({
+        address: registry,
+        abi: ensAbi,
+        functionName: 'owner',
+        args: [namehash('addr.reverse')],
+      })
+      return {
+        to: registrar,
+        data: encodeFunctionData({ abi: ensAbi, functionName: 'setName', args: [name] }),
+      }
+    },
     text,
     async lookup(name) {
       const address = await client.getEnsAddress({ name, universalResolverAddress })

@@ -174,6 +174,29 @@ describe.each(databases())('names on $engine', ({ open }) => {
     )
   })
 
+  it('builds the transaction that makes a name its holder’s primary one, and only for its holder', async () => {
+    await register(await registration(renamer, 'primary-test.airlock.id'))
+    const answer = await json(
+      `/v1/profile/primary/primary-test.airlock.id?projectId=demo&address=${renamer.address}`,
+    )
+    expect(answer.status).toBe(200)
+    const { tx, chainId } = answer.body as Contract.PrimaryNameAnswer
+    expect(chainId).toBe(A)
+    expect(tx.to.toLowerCase()).toBe(ens.reverseRegistrar.toLowerCase())
+    const wallet = createWalletClient({ account: renamer, chain: devnet.chains[0].chain, transport: http() })
+    const hash = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data as Hex })
+    expect((await viem().waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
+    expect(await viem().getEnsName({ address: renamer.address })).toBe('primary-test.airlock.id')
+    const refused = await json(
+      `/v1/profile/primary/primary-test.airlock.id?projectId=demo&address=${other.address}`,
+    )
+    expect(refused).toEqual({ status: 400, body: { message: texts.notYours } })
+    expect(
+      (await json(`/v1/profile/primary/nobody-here.airlock.id?projectId=demo&address=${other.address}`))
+        .status,
+    ).toBe(404)
+  })
+
   it('looks names up: the project’s from the database, .eth ones on chain', async () => {
     const lookup = (name: string) => json(`/v1/profile/account/${name}?projectId=demo&apiVersion=2`)
     expect(await lookup('newcomer.airlock.id')).toMatchObject({

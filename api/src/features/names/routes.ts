@@ -53,6 +53,7 @@ const reverseQuery = S.object({
   apiVersion: S.optional(S.string(8)),
   sender: S.optional(evmAddress),
 })
+const primaryQuery = S.object({ projectId, st: sdk, sv: sdk, address: evmAddress })
 const suggestionsQuery = S.object({ projectId, st: sdk, sv: sdk, zone: S.optional(S.string(255)) })
 const wanted = S.string(255, 1)
 const gatewaySender = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
@@ -99,6 +100,23 @@ export function create(options: NamesOptions): Hono<Env> {
     const onChain =
       primary && !isOwn(primary) ? await fromChain(() => ens.lookup(primary), failed) : undefined
     return c.json([...own, ...(onChain ? [onChain] : [])] satisfies Contract.ReverseAnswer)
+  })
+
+  app.get('/v1/profile/primary/:name', async (c) => {
+    const { address } = known(c, primaryQuery)
+    const name = Name.normalized(parse(wanted, c.req.param('name')))
+    const record = isOwn(name)
+      ? await Store.find(db, Name.parse(name, suffix).name).then((entry) => entry && Store.recordOf(entry))
+      : await fromChain(() => ens.lookup(name), Contract.nameTexts.resolveFailed)
+    if (!record) throw new HttpError(404, Contract.nameTexts.notFound)
+    // Only a name that already resolves to the address: the universal resolver checks it forward anyway.
+    const holders = Object.values(record.addresses).map((entry) => entry.address.toLowerCase())
+    if (!holders.includes(address.toLowerCase())) throw new HttpError(400, Contract.nameTexts.notYours)
+    const tx = await fromChain(() => ens.primaryTransaction(name), Contract.nameTexts.resolveFailed)
+    return c.json({
+      chainId: names.chainId,
+      tx: { from: address, ...tx, value: '0' },
+    } satisfies Contract.PrimaryNameAnswer)
   })
 
   app.get('/v1/profile/suggestions/:name', async (c) => {
