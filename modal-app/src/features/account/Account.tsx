@@ -277,7 +277,7 @@ function Tabs({
                 key={`${ref.chainId} ${ref.address}`}
                 account={ref}
                 recent={recent}
-                ui={{ history: ui.history }}
+                ui={{ history: ui.history, namesOf: ui.namesOf }}
               />
             )}
           </Suspense>

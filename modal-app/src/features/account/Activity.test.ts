@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type * as Api from '../../api/Api.ts'
 import type { RecentSend } from '../../shared/RecentSend.ts'
-import { describe as describeItem, groupByDay, merge, withRecent } from './Activity.ts'
+import { counterparties, describe as describeItem, groupByDay, merge, withRecent } from './Activity.ts'
 
 const me = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -99,7 +99,7 @@ describe('describe', () => {
   it('shows a send as outgoing to the receiver, truncated to 3 decimals', () => {
     const row = describeItem(item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '1.23456')]), 'en-US')
     expect(row).toMatchObject({ operation: 'send', label: 'Sent', status: 'confirmed', amount: '-1.234 ETH' })
-    expect(row.counterparty).toEqual({ label: 'To 0x7099…79C8', address: other })
+    expect(row.counterparty).toEqual({ label: 'To 0x7099…79C8', spoken: `To ${other}`, address: other })
   })
 
   it('shows a receipt as incoming from the sender', () => {
@@ -142,6 +142,46 @@ describe('describe', () => {
   })
 })
 
+describe('names of counterparties', () => {
+  const names = { [other.toLowerCase()]: 'alice.eth' }
+  const sent = item('a', '2026-03-10T10:00:00Z', {}, [eth('out', '1')])
+
+  it('shows the name when the API knows one, the full address still in the title and for screen readers', () => {
+    expect(describeItem(sent, 'en-US', names).counterparty).toEqual({
+      label: 'To alice.eth',
+      spoken: `To alice.eth, ${other}`,
+      address: other,
+    })
+    // Checksum or lower case, an EVM address is one address.
+    const received = item('b', '2026-03-10T10:00:00Z', { sentFrom: other.toLowerCase(), sentTo: me }, [
+      eth('in', '1'),
+    ])
+    expect(describeItem(received, 'en-US', names).counterparty?.label).toBe('From alice.eth')
+  })
+
+  it('shows the shortened address until the name is known, and for an address without one', () => {
+    expect(describeItem(sent, 'en-US', {}).counterparty?.label).toBe('To 0x7099…79C8')
+    const stranger = item('c', '2026-03-10T10:00:00Z', { sentTo: me }, [eth('out', '1')])
+    expect(describeItem(stranger, 'en-US', names).counterparty?.label).toBe('To 0xf39F…2266')
+  })
+
+  it('asks for each EVM counterparty once, whatever its case, and for no address of another chain', () => {
+    const items = [
+      sent,
+      item('b', '2026-03-10T10:00:00Z', { sentFrom: other.toLowerCase(), sentTo: me }, [eth('in', '1')]),
+      item('c', '2026-03-10T10:00:00Z', { sentTo: me }),
+      // A contract deployment has no receiver.
+      item('d', '2026-03-10T10:00:00Z', { operationType: 'deploy', sentTo: '' }),
+    ]
+    expect(counterparties(items)).toEqual([other.toLowerCase(), me.toLowerCase()])
+    const solana = item('e', '2026-03-10T10:00:00Z', { chain: 'solana:devnet', sentTo: 'So1anaReceiver' })
+    const bitcoin = item('f', '2026-03-10T10:00:00Z', { chain: 'bip122:0f9188f1', sentTo: other })
+    expect(counterparties([solana, bitcoin])).toEqual([])
+    // Even a name somehow known for that address is not shown off EVM (SPEC §9: names are eip155's).
+    expect(describeItem(bitcoin, 'en-US', names).counterparty?.label).toBe('To 0x7099…79C8')
+  })
+})
+
 describe('withRecent', () => {
   const account = { address: me, chainId: 'eip155:31337' }
   const sent = (id: string, overrides: Partial<RecentSend> = {}): RecentSend => ({
@@ -167,7 +207,7 @@ describe('withRecent', () => {
       operation: 'send',
       label: 'Sent',
       status: 'pending',
-      counterparty: { label: 'To 0x7099…79C8', address: other },
+      counterparty: { label: 'To 0x7099…79C8', spoken: `To ${other}`, address: other },
       amount: '-1.250 ETH',
     })
     expect(groupByDay(items, { timeZone: 'UTC', now: new Date('2026-03-10T15:00:00Z') })).toHaveLength(1)

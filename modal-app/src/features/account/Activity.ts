@@ -1,7 +1,7 @@
 /**
  * The Activity tab's logic, apart from React: pages of history merged into one list, with the modal's own
  * sends the API does not list yet on top, grouped by the visitor's calendar day, each transaction described
- * by what it did, with whom and for how much.
+ * by what it did, with whom (by name where the API knows one) and for how much.
  */
 
 import type * as Api from '../../api/Api.ts'
@@ -23,8 +23,11 @@ export type Row = {
   /** The operation in words; an operation this build does not know is shown as the API names it. */
   label: string
   status: Api.HistoryItem['metadata']['status']
-  /** The other side, shortened, and in full. */
-  counterparty?: { label: string; address: string } | undefined
+  /**
+   * The other side: `label` as shown (`To alice.eth`, `To 0x7099…79C8`), `spoken` for screen readers (with
+   * the full address), and the address in full.
+   */
+  counterparty?: { label: string; spoken: string; address: string } | undefined
   /** `+1.500 ETH`, `-10,000.000 ALT` (the locale's separators), an NFT's name; absent when nothing moved. */
   amount?: string | undefined
 }
@@ -144,27 +147,65 @@ function decimalOf(value: bigint, decimals: number): string {
 
 const signs = { in: '+', out: '-', self: '' } as const
 
-/**
- * What the tab shows of a transaction: its operation, the other side, the first amount moved (written for
- * `locale`, by default the visitor's).
- */
-export function describe(item: Item, locale?: string): Row {
-  const { operationType: operation, status, sentFrom, sentTo } = item.metadata
+/** Names of EVM addresses as the API's identity route gave them, by address in lower case. */
+export type Names = Readonly<Record<string, string>>
+
+const evmAddress = /^0x[0-9a-f]{40}$/i
+
+/** The other side of a transaction, and whether it came from there. */
+function otherOf(item: Item): { address: string; incoming: boolean } {
+  const { operationType, sentFrom, sentTo } = item.metadata
   const transfer = item.transfers[0]
-  const incoming = transfer ? transfer.direction === 'in' : operation === 'receive'
-  const other = incoming ? sentFrom : sentTo
+  const incoming = transfer ? transfer.direction === 'in' : operationType === 'receive'
+  return { address: incoming ? sentFrom : sentTo, incoming }
+}
+
+/** Whether a transaction's counterparty can have a name: SPEC §9's names are eip155's. */
+function nameable(item: Item, address: string): boolean {
+  return item.metadata.chain.startsWith('eip155:') && evmAddress.test(address)
+}
+
+/**
+ * The addresses whose names the rows would show: the counterparties of EVM transactions, in lower case
+ * (an EVM address is the same whatever its case), each once. Other chains' rows ask nothing.
+ * @example counterparties(items) // ['0x7099…79c8']
+ */
+export function counterparties(items: readonly Item[]): string[] {
+  const addresses = new Set<string>()
+  for (const item of items) {
+    const { address } = otherOf(item)
+    if (nameable(item, address)) addresses.add(address.toLowerCase())
+  }
+  return [...addresses]
+}
+
+/**
+ * What the tab shows of a transaction: its operation, the other side (by its name in `names` on an EVM
+ * chain, else its shortened address), the first amount moved (written for `locale`, by default the
+ * visitor's).
+ */
+export function describe(item: Item, locale?: string, names: Names = {}): Row {
+  const { operationType: operation, status } = item.metadata
+  const transfer = item.transfers[0]
+  const other = otherOf(item)
   return {
     id: item.id,
     operation,
     label: activityTexts.operations[operation] ?? operation,
     status,
-    counterparty: other
-      ? {
-          label: `${incoming ? activityTexts.from : activityTexts.to} ${truncateAddress(other)}`,
-          address: other,
-        }
-      : undefined,
+    counterparty: other.address ? counterpartyOf(item, other, names) : undefined,
     amount: transfer && amountOf(transfer, locale),
+  }
+}
+
+function counterpartyOf(item: Item, other: ReturnType<typeof otherOf>, names: Names): Row['counterparty'] {
+  const { address } = other
+  const direction = other.incoming ? activityTexts.from : activityTexts.to
+  const name = nameable(item, address) ? names[address.toLowerCase()] : undefined
+  return {
+    label: `${direction} ${name ?? truncateAddress(address)}`,
+    spoken: `${direction} ${name ? `${name}, ` : ''}${address}`,
+    address,
   }
 }
 

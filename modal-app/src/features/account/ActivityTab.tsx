@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Api from '../../api/Api.ts'
 import type { RecentSend } from '../../shared/RecentSend.ts'
-import { describe, groupByDay, merge, type Row, withRecent } from './Activity.ts'
+import { counterparties, describe, groupByDay, merge, type Names, type Row, withRecent } from './Activity.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
 import { activityTexts } from './texts.ts'
 
@@ -18,7 +18,8 @@ type State = {
 /**
  * The Activity tab (loaded on demand): the account's transactions on its chain, newest first, a heading
  * per day; the next page loads when the end of the list comes into view, or by "Load more". Sends made in
- * the modal show at once (`recent`, pending until the chain answers), before the API lists them.
+ * the modal show at once (`recent`, pending until the chain answers), before the API lists them. On EVM
+ * chains a counterparty with a name shows by it once the API told it (`ui.namesOf`); its address until then.
  */
 export default function ActivityTab({
   account,
@@ -27,15 +28,18 @@ export default function ActivityTab({
 }: {
   account: AccountRef
   recent?: readonly RecentSend[] | undefined
-  ui: Pick<TabsUi, 'history'>
+  ui: Pick<TabsUi, 'history'> & Partial<Pick<TabsUi, 'namesOf'>>
 }) {
   const [state, setState] = useState<State>({ items: [], next: null, loading: true })
+  const [names, setNames] = useState<Names>({})
   const sentinel = useRef<HTMLDivElement>(null)
   const busy = useRef(false)
   // The view renders again on every change anywhere in the modal: reading restarts only for another account.
   const { address, chainId } = account
   const read = useRef(ui.history)
   read.current = ui.history
+  const name = useRef(ui.namesOf)
+  name.current = ui.namesOf
 
   const load = useCallback(
     async (cursor: string | null) => {
@@ -78,6 +82,20 @@ export default function ActivityTab({
 
   const items = withRecent(state.items, recent, account)
   const days = groupByDay(items)
+  // Asked again with each refresh of the list: the cache answers at once, and a name that arrived in the
+  // meantime (or expired) is picked up. The list never waits for it.
+  const wanted = counterparties(items).join(' ')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each refresh of the list (`state.items`) asks again.
+  useEffect(() => {
+    if (!wanted || !name.current) return
+    let current = true
+    void name.current(wanted.split(' ')).then((known) => {
+      if (current) setNames(known)
+    })
+    return () => {
+      current = false
+    }
+  }, [wanted, state.items])
   return (
     <div className="activity" data-testid="activity" aria-busy={state.loading}>
       {state.error && (
@@ -94,7 +112,7 @@ export default function ActivityTab({
           </h2>
           <ul className="plain-list">
             {day.items.map((item) => (
-              <Transaction key={item.id} row={describe(item)} />
+              <Transaction key={item.id} row={describe(item, undefined, names)} />
             ))}
           </ul>
         </section>
@@ -136,8 +154,10 @@ function Transaction({ row }: { row: Row }) {
       <span className="transaction-main">
         <span className="transaction-label">{row.label}</span>
         {row.counterparty && (
+          // Shortened or named on screen; the full address in the title and for screen readers.
           <span className="muted" title={row.counterparty.address}>
-            {row.counterparty.label}
+            <span aria-hidden="true">{row.counterparty.label}</span>
+            <span className="sr-only">{row.counterparty.spoken}</span>
           </span>
         )}
       </span>

@@ -123,13 +123,19 @@ export function profiles(options: {
   }
 }
 
-export function setup(kernel: Kernel, loadChainClient: () => Promise<ChainClient>): Runtime {
+/**
+ * The balances' logic. `names` is the feature's one cache of identities, which the Activity tab reads too.
+ */
+export function setup(
+  kernel: Kernel,
+  loadChainClient: () => Promise<ChainClient>,
+  names: ReturnType<typeof profiles>,
+): Runtime {
   const { now, snackbar } = kernel
   /** Per network and address: what the API said, and when it was asked. */
   const balances = new Map<string, { entries?: Api.TokenBalance[] | undefined; at: number }>()
   /** Until when balance reads are blocked after a failure. */
   let blockedUntil = 0
-  const names = profiles({ api: kernel.api, now, changed: () => kernel.changed() })
 
   const keyOf = (network: Network, address: string) => `${network.id}:${address}`
 

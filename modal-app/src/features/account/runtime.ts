@@ -1,6 +1,7 @@
 /**
  * The account feature's logic: the balances (`Balances.ts`), the tab the visitor chose (kept while the
- * modal closes and opens again), the NFT opened in detail, and the API reads the tabs page through.
+ * modal closes and opens again), the NFT opened in detail, and the API reads the tabs page through (the
+ * Activity tab's counterparties' names from the same cache as the header's).
  */
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
@@ -8,7 +9,9 @@ import * as Balances from './Balances.ts'
 import type { Tab, TabsSlice, TabsUi } from './tabs.ts'
 
 export function setup(kernel: Kernel, loadChainClient: () => Promise<Balances.ChainClient>): Runtime {
-  const balances = Balances.setup(kernel, loadChainClient)
+  // One cache of names for the header and the Activity tab's counterparties (SPEC §9: 5 minutes).
+  const names = Balances.profiles({ api: kernel.api, now: kernel.now, changed: () => kernel.changed() })
+  const balances = Balances.setup(kernel, loadChainClient, names)
   const reads = kernel.api
   let tab: Tab = 'tokens'
 
@@ -25,6 +28,14 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<Balances.Ch
     async nfts({ address, chainId }, cursor) {
       if (!reads.nfts) throw new Error('This API client reads no NFTs.')
       return reads.nfts(address, { chainId, cursor })
+    },
+    async namesOf(addresses) {
+      await Promise.all(addresses.map((address) => names.want(address)))
+      const known = addresses.flatMap((address) => {
+        const name = names.of(address).profileName
+        return name ? [[address.toLowerCase(), name] as const] : []
+      })
+      return Object.fromEntries(known)
     },
   }
 

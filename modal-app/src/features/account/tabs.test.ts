@@ -32,7 +32,11 @@ describe('tabAfter', () => {
 const loaded = (modal: ReturnType<typeof modalWith>) =>
   vi.waitFor(() => expect(modal.getSnapshot().accountTab).toBeDefined())
 
-function modalWith(config: Config, history?: Api.Client['history']) {
+function modalWith(
+  config: Config,
+  reads: Partial<Pick<Api.Client, 'history' | 'identity'>> = {},
+  now: () => number = Date.now,
+) {
   const refuse = () => Promise.reject(new Error('not used'))
   return compose({
     config,
@@ -47,9 +51,10 @@ function modalWith(config: Config, history?: Api.Client['history']) {
       nonce: refuse,
       signIn: refuse,
       sessions: refuse,
-      ...(history ? { history } : {}),
+      ...reads,
     },
     timers: { setTimeout: () => 0, clearTimeout: () => {} },
+    now,
   })
 }
 
@@ -69,10 +74,15 @@ describe('the account tab state', () => {
 
   it('reads the history of the account asked about, on its chain', async () => {
     const calls: unknown[][] = []
-    const modal = modalWith({ networks: ['eip155:31337'] }, async (...args) => {
-      calls.push(args)
-      return { data: [], next: null }
-    })
+    const modal = modalWith(
+      { networks: ['eip155:31337'] },
+      {
+        history: async (...args) => {
+          calls.push(args)
+          return { data: [], next: null }
+        },
+      },
+    )
     await loaded(modal)
     await modal.ui.history({ address: '0xabc', chainId: 'eip155:31337' }, 'c1')
     expect(calls).toEqual([['0xabc', { chainId: 'eip155:31337', cursor: 'c1' }]])
@@ -83,6 +93,44 @@ describe('the account tab state', () => {
     await loaded(modal)
     const page = await modal.ui.history({ address: '0xabc', chainId: 'eip155:31337' })
     expect(page).toEqual({ data: [], next: null, error: 'Failed to fetch transactions' })
+  })
+})
+
+describe("the Activity tab's names", () => {
+  const alice = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+  const bob = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+
+  it('names the counterparties the API knows, asking each at most once in 5 minutes', async () => {
+    let time = 0
+    const asked: string[] = []
+    const identity = async (address: string) => {
+      asked.push(address)
+      return { name: address === alice.toLowerCase() ? 'alice.eth' : null, avatar: null }
+    }
+    const modal = modalWith({ networks: ['eip155:31337'] }, { identity }, () => time)
+    await loaded(modal)
+    const wanted = [alice.toLowerCase(), bob.toLowerCase()]
+    expect(await modal.ui.namesOf(wanted)).toEqual({ [alice.toLowerCase()]: 'alice.eth' })
+    // The list refreshes every 4 s: the cache answers.
+    time += 299_999
+    expect(await modal.ui.namesOf(wanted)).toEqual({ [alice.toLowerCase()]: 'alice.eth' })
+    expect(asked).toEqual(wanted)
+    time += 1
+    await modal.ui.namesOf(wanted)
+    expect(asked).toHaveLength(4)
+  })
+
+  it('answers no names, and throws nothing, when the API fails or reads no identities', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const failing = modalWith(
+      { networks: ['eip155:31337'] },
+      { identity: () => Promise.reject(new Error('502')) },
+    )
+    const without = modalWith({ networks: ['eip155:31337'] })
+    await Promise.all([loaded(failing), loaded(without)])
+    expect(await failing.ui.namesOf([alice])).toEqual({})
+    expect(await without.ui.namesOf([alice])).toEqual({})
+    warn.mockRestore()
   })
 })
 

@@ -44,4 +44,9 @@ export type TabsUi = {
   /** A page of the account's history; never throws (a failure is an empty page with its `error`). */
   history(account: AccountRef, cursor?: string | null): Promise<Api.HistoryPage>
   nfts(account: AccountRef, cursor?: string | null): Promise<Api.NftPage>
+  /**
+   * The names of EVM addresses that have one (SPEC §9), by address in lower case; each address is asked of
+   * the API at most once in 5 minutes, and one it could not answer is left out. Never throws.
+   */
+  namesOf(addresses: readonly string[]): Promise<Readonly<Record<string, string>>>
 }
