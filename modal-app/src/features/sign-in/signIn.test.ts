@@ -7,6 +7,7 @@ import {
   type State,
 } from '@airlock/bridge-protocol'
 import { describe, expect, it, vi } from 'vitest'
+import type * as Api from '../../api/Api.ts'
 import { compose as create } from '../../compose.ts'
 import type { Host } from '../../connectors/Connector.ts'
 import type { Config } from '../../core/Config.ts'
@@ -23,7 +24,9 @@ const wallet: PageWallet = {
   chains: [],
 }
 
-function setup(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage; now?: () => number } = {}) {
+type Options = { storage?: Storage; now?: () => number; identity?: Api.Client['identity'] }
+
+function setup(siwx: NonNullable<Config['siwx']>, options: Options = {}) {
   const wallet$ = { chainId: 31337, authorized: false, reject: false }
   const signed: string[] = []
   const states: State[] = []
@@ -77,6 +80,7 @@ function setup(siwx: NonNullable<Config['siwx']>, options: { storage?: Storage; 
       return session
     }),
     sessions: vi.fn(async (key: string) => issued.filter((session) => session.address === key)),
+    ...(options.identity ? { identity: options.identity } : {}),
   }
   const storage = options.storage ?? createStorage(memory())
   const modal = create({
@@ -98,10 +102,7 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-async function connected(
-  siwx: NonNullable<Config['siwx']>,
-  options: { storage?: Storage; now?: () => number } = {},
-) {
+async function connected(siwx: NonNullable<Config['siwx']>, options: Options = {}) {
   const context = setup(siwx, options)
   await context.start()
   context.modal.api.open(undefined)
@@ -135,6 +136,24 @@ describe('sign in with X in the modal', () => {
       { event: 'SIWX_AUTH_SUCCESS', properties: { network: 'eip155:31337' } },
       'http://localhost:5173',
     )
+  })
+
+  it('shows the name the API knows for the account, without waiting for it; the message names the address', async () => {
+    const identity = vi.fn(async () => ({ name: 'alice.eth', avatar: null }))
+    const named = await connected({}, { identity })
+    expect(named.modal.getSnapshot()).toMatchObject({
+      view: 'SIWXSignMessage',
+      account: { profileName: 'alice.eth' },
+    })
+    expect(identity).toHaveBeenCalledTimes(1)
+    await named.modal.ui.signIn()
+    expect(Siwx.parse(named.signed[0] ?? '').accountAddress).toBe(address)
+    expect(named.signed[0]).not.toContain('alice.eth')
+    // An identity route that never answers delays nothing.
+    const slow = await connected({}, { identity: () => new Promise(() => {}) })
+    expect(slow.modal.getSnapshot().account).not.toHaveProperty('profileName', expect.any(String))
+    await slow.modal.ui.signIn()
+    expect(slow.modal.getSnapshot().open).toBe(false)
   })
 
   it('writes the configured resources, and an expiry expiresIn seconds after issuance, into the message the wallet signs', async () => {
