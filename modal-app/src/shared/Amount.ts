@@ -3,6 +3,8 @@
  * 100000000000000000 wei, not 99999999999999991611392). Only plain decimals are taken: a sign, an exponent
  * (`1e18`), grouping separators or more decimals than the asset has are refused, never rounded.
  */
+import { formatQuantity } from './format.ts'
+
 /** What a refused amount says (Send's and Swap's forms show these). */
 export const amountTexts = {
   invalidAmount: 'Enter an amount as digits, like 1.5',
@@ -46,4 +48,20 @@ export function formatUnits(value: bigint, decimals: number): string {
   const whole = digits.slice(0, digits.length - decimals)
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`
+}
+
+/**
+ * An amount with its symbol, every digit of it (what is signed must read exactly as it is: 0.0019 is not
+ * 0.001), with the visitor's separators; signed when asked (`−1.25 ETH`).
+ * @example formatExact(-1_250_000_000_000_000_000n, { decimals: 18, symbol: 'ETH' }, true) // '−1.25 ETH'
+ */
+export function formatExact(
+  value: bigint,
+  asset: { decimals: number; symbol: string },
+  signed = false,
+): string {
+  const exact = formatUnits(value < 0n ? -value : value, asset.decimals)
+  const text = formatQuantity(exact, undefined, exact.split('.')[1]?.length ?? 0)
+  const sign = signed ? (value < 0n ? '−' : '+') : ''
+  return `${sign}${text} ${asset.symbol}`
 }

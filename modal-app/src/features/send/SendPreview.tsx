@@ -1,7 +1,7 @@
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
-import { formatUnits } from '../../shared/Amount.ts'
-import { formatFiat, formatQuantity, truncateAddress } from '../../shared/format.ts'
+import { formatExact } from '../../shared/Amount.ts'
+import { formatFiat, truncateAddress } from '../../shared/format.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
@@ -10,16 +10,7 @@ import type { Holding } from './Flow.ts'
 import type { SendSlice, SendUi } from './runtime.ts'
 import { sendTexts } from './texts.ts'
 
-/**
- * An amount with its symbol, every digit of it (what is signed must read exactly as it is, 0.0019 is not
- * 0.001), with the visitor's separators; signed when asked (`−1.25 ETH`).
- */
-function amount(value: bigint, asset: Asset, signed = false): string {
-  const exact = formatUnits(value < 0n ? -value : value, asset.decimals)
-  const text = formatQuantity(exact, undefined, exact.split('.')[1]?.length ?? 0)
-  const sign = signed ? (value < 0n ? '−' : '+') : ''
-  return `${sign}${text} ${asset.symbol}`
-}
+const amount = formatExact
 
 /** US dollars for base units of a holding with a price; empty when the API knows none. */
 function fiat(value: bigint, holding: Holding | undefined): string {

@@ -1,21 +1,15 @@
 import { useId } from 'react'
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
-import { formatQuantity } from '../../shared/format.ts'
+import { formatExact } from '../../shared/Amount.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { Token } from './Form.ts'
-import { formatUnits, type Plan } from './Plan.ts'
+import type { Plan } from './Plan.ts'
 import type { SwapSlice, SwapUi } from './runtime.ts'
 import { swapTexts } from './texts.ts'
 
-/** Every digit of an amount (what is signed must read exactly as it is), signed when asked. */
-function amount(value: bigint, token: Pick<Token, 'decimals' | 'symbol'>, signed = false): string {
-  const exact = formatUnits(value < 0n ? -value : value, token.decimals)
-  const text = formatQuantity(exact, undefined, exact.split('.')[1]?.length ?? 0)
-  const sign = signed ? (value < 0n ? '−' : '+') : ''
-  return `${sign}${text} ${token.symbol}`
-}
+const amount = formatExact
 
 /**
  * The swap before it is signed: what is paid, what is received at least, the balance changes the simulation
