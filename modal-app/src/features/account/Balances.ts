@@ -108,7 +108,12 @@ export function profiles(options: {
       try {
         const identity = await api.identity(address, fresh ? { fresh } : undefined)
         known.set(key, { identity, until: now() + identityCacheMs })
-        if (identity.name !== previous?.identity?.name || identity.avatar !== previous?.identity?.avatar)
+        // `null` (no name) and never asked are one to the views: only a real change renders again.
+        const before = previous?.identity
+        if (
+          (identity.name ?? null) !== (before?.name ?? null) ||
+          (identity.avatar ?? null) !== (before?.avatar ?? null)
+        )
           options.changed()
       } catch (error) {
         known.set(key, { identity: previous?.identity, until: now() + identityRetryMs })
