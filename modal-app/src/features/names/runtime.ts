@@ -26,6 +26,9 @@ export type NamesSlice = {
     busy: boolean
     /** The name just registered. */
     registered?: string | undefined
+    /** Making it the address's primary name on chain (ENS's reverse record), which ENS clients read back. */
+    primary?: 'sending' | 'set' | undefined
+    primaryError?: string | undefined
   }
 }
 
@@ -34,6 +37,7 @@ export type NamesUi = {
   editName(text: string): void
   registerName(name: string): Promise<void>
   doneName(): void
+  setPrimaryName(): Promise<void>
 }
 
 /** A label the API could take: SPEC §5's 4 characters or more, letters, digits or hyphens (any script). */
@@ -82,6 +86,26 @@ export function setup(kernel: Kernel): Runtime {
       const message = error instanceof Error && error.message ? error.message : namesTexts.suggestionsFailed
       set({ checking: false, wanted: undefined, suggestions: [], error: message })
     }
+  }
+
+  /** Whether `hash` was mined successfully, asked through the API's relay until the chain answers. */
+  async function mined(chainId: string, hash: string): Promise<boolean> {
+    const { endpoint } = kernel.api
+    if (!endpoint) return false
+    for (let poll = 0; poll < receiptPolls; poll++) {
+      const response = await fetch(endpoint(`/v1/rpc/${chainId}`), {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
+      }).catch(() => undefined)
+      const answer = (await response?.json().catch(() => undefined)) as
+        | { result?: { status?: string } }
+        | undefined
+      if (answer?.result?.status) return answer.result.status === '0x1'
+      await new Promise((resolve) => kernel.timers.setTimeout(() => resolve(undefined), receiptPollMs))
+    }
+    return false
   }
 
   const ui: NamesUi = {
@@ -136,6 +160,34 @@ export function setup(kernel: Kernel): Runtime {
         })
       }
     },
+    async setPrimaryName() {
+      const name = state.registered
+      const connection = kernel.connectionOf('eip155')
+      const address = connection?.accounts[0]?.address
+      if (!name || !connection || !address || state.primary) return
+      set({ primary: 'sending', primaryError: undefined })
+      try {
+        const { chainId, tx } = await call(
+          `/v1/profile/primary/${encodeURIComponent(name)}?address=${address}`,
+          Contract.primaryNameAnswer,
+        )
+        // The reverse record lives on the names chain: a wallet elsewhere would write it where no one reads.
+        if (connection.chainId !== chainId)
+          throw new Error(namesTexts.otherChain(kernel.configured(chainId)?.name ?? chainId))
+        const hash = await kernel.walletRequest(connection, {
+          namespace: 'eip155',
+          method: 'eth_sendTransaction',
+          params: [{ ...tx, value: '0x0' }],
+        } as never)
+        if (typeof hash !== 'string') throw new Error('The wallet gave no transaction')
+        if (!(await mined(chainId, hash))) throw new Error(namesTexts.primaryFailed)
+        set({ primary: 'set' })
+        kernel.transacted('eip155')
+      } catch (error) {
+        const declined = (error as { code?: unknown })?.code === 4001
+        set({ primary: undefined, primaryError: declined ? 'Signature declined' : (error as Error)?.message })
+      }
+    },
     doneName() {
       kernel.router.send({ type: 'REPLACE', view: 'Account' })
     },
@@ -150,6 +202,10 @@ export function setup(kernel: Kernel): Runtime {
     },
   }
 }
+
+/** How often, and how many times, a sent transaction's receipt is asked for through the API's relay. */
+const receiptPollMs = 500
+const receiptPolls = 240
 
 /** UTF-8 text as `personal_sign` takes it. */
 function toHex(text: string): string {

@@ -14,4 +14,10 @@ export const namesTexts = {
   success: (name: string) => `${name} is yours`,
   successNote: 'Apps that read ENS now find your address under this name.',
   done: 'Done',
+  makePrimary: 'Make it this address’s primary name',
+  primaryNote: 'One transaction: apps that look your address up then show this name.',
+  primarySending: 'Confirm in your wallet…',
+  primarySet: 'It is your primary name now',
+  primaryFailed: 'The transaction failed on chain',
+  otherChain: (network: string) => `Switch to ${network} to set a primary name`,
 } as const
