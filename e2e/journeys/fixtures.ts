@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
 import * as Mail from '@airlock/devnet/mail'
 import {
@@ -185,7 +186,7 @@ export function mailCode(to: string, options?: Mail.CodeOptions): Promise<string
 }
 
 /** The journeys' `test`, with other test wallets in the page (another EVM key, say). */
-export function withWallets(options: WalletOptions) {
+function withWallets(options: WalletOptions) {
   return base.extend<Fixtures>({
     page: async ({ page }, use) => {
       await page.addInitScript({ content: await walletInitScript(options) })
@@ -195,6 +196,23 @@ export function withWallets(options: WalletOptions) {
       await use(page.frameLocator('iframe[title="Airlock"]'))
     },
   })
+}
+
+/**
+ * The test wallets with anvil's account `index` as the EVM key, for a journey whose balances no other
+ * journey touches (the API caches balances for 30 s): the options, the EVM address and the `test` to use.
+ */
+export function withAnvilAccount(index: number) {
+  const account = Accounts.all()[index]
+  if (!account) throw new Error(`anvil has no account ${index}`)
+  const options: WalletOptions = {
+    ...walletOptions,
+    ...(walletOptions.evm && {
+      evm: { ...walletOptions.evm, privateKey: account.privateKey as `0x${string}` },
+    }),
+  }
+  const addresses = addressesFromOptions(options)
+  return { options, addresses, evm: addresses.evm?.address as `0x${string}`, test: withWallets(options) }
 }
 
 /** Calls the dApp-facing EIP-1193 provider in the page; resolves with `{ result }` or `{ error }`. */

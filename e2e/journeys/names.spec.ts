@@ -1,35 +1,19 @@
 /**
  * Names on the devnet's ENS, by keyboard: Send to `alice.eth` lands at her address on chain; a name
- * registered through the modal (RegisterAccountName, signed by the page's wallet) is the account's in the
- * Account view, and a plain viem client resolves it through the universal resolver and the API's CCIP-read
- * gateway (EIP-3668) — nothing of Airlock's in between.
+ * registered through the modal (RegisterAccountName, signed by the page's wallet) and made the address's
+ * primary name is the account's in the Account view, and a plain viem client resolves it both ways through
+ * the universal resolver and the API's CCIP-read gateway (EIP-3668) — nothing of Airlock's in between.
  */
 import { Accounts } from '@airlock/devnet'
 import { devnetA } from '@airlock/devnet/chains'
 import type { Address } from 'viem'
 import { createPublicClient, http, parseEther } from 'viem'
-import { setWalletMode, type WalletOptions } from '../wallets/index.ts'
-import { addressesFromOptions } from '../wallets/verify.ts'
-import {
-  axeViolations,
-  clients,
-  connectWallet,
-  expect,
-  tabTo,
-  walletOptions,
-  withWallets,
-} from './fixtures.ts'
+import { setWalletMode } from '../wallets/index.ts'
+import { axeViolations, clients, connectWallet, expect, tabTo, withAnvilAccount } from './fixtures.ts'
 
 // Anvil's account 5, which the swap journey uses too (each reads only its own changes).
-const holder = Accounts.all()[5]
+const { evm: from, test } = withAnvilAccount(5)
 const alice = Accounts.all()[1]?.address as Address
-if (!holder) throw new Error('anvil has no account 5')
-const options: WalletOptions = {
-  ...walletOptions,
-  ...(walletOptions.evm && { evm: { ...walletOptions.evm, privateKey: holder.privateKey as `0x${string}` } }),
-}
-const from = addressesFromOptions(options).evm?.address as Address
-const test = withWallets(options)
 
 test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in the modal, resolves in plain viem', async ({
   page,
@@ -58,12 +42,20 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   const send = modal.getByRole('button', { name: 'Send', exact: true })
   await tabTo(page, send)
   await page.keyboard.press('Enter')
-  await expect(modal.getByTestId('send-status')).toHaveAttribute('data-status', 'confirmed', {
-    timeout: 60_000,
-  })
+  const status = modal.getByTestId('send-status')
+  await expect(status).toHaveAttribute('data-status', 'confirmed', { timeout: 60_000 })
   expect(await clients.a.getBalance({ address: alice })).toBe(before + parseEther('0.5'))
+  const hash = await status.getAttribute('data-id')
   await tabTo(page, modal.getByRole('button', { name: 'Done' }))
   await page.keyboard.press('Enter')
+  // Activity names her too (her primary name, through the identity route).
+  await tabTo(page, modal.getByRole('tab', { name: 'Tokens' }))
+  await page.keyboard.press('End')
+  await expect(modal.locator(`[data-testid="transaction"][data-id="${hash}"]`).first()).toContainText(
+    'To alice.eth',
+    { timeout: 15_000 },
+  )
+  await page.keyboard.press('Home')
 
   // A name of the project's own: free while typing, signed by the wallet, then the account's.
   await tabTo(page, modal.getByRole('button', { name: 'Choose a name for this account' }))
@@ -85,6 +77,13 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   await tabTo(page, register)
   await page.keyboard.press('Enter')
   await expect(modal.getByTestId('name-registered')).toHaveText('newcomer.airlock.id is yours')
+  expect(await axeViolations(page)).toEqual([])
+  // Made the address's primary name on chain (ENS's reverse record), one transaction of the wallet's.
+  await tabTo(page, modal.getByRole('button', { name: 'Make it this address’s primary name' }))
+  await page.keyboard.press('Enter')
+  await expect(modal.getByTestId('name-primary')).toHaveText('It is your primary name now', {
+    timeout: 30_000,
+  })
   await tabTo(page, modal.getByRole('button', { name: 'Done' }))
   await page.keyboard.press('Enter')
   await expect(modal.locator('.account-name')).toHaveText('newcomer.airlock.id', { timeout: 15_000 })
@@ -93,6 +92,8 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   const ens = createPublicClient({ chain: devnetA, transport: http(devnetA.rpcUrls.default.http[0]) })
   expect(await ens.getEnsAddress({ name: 'newcomer.airlock.id' })).toBe(from)
   expect(await ens.getEnsAddress({ name: 'alice.eth' })).toBe(alice)
+  // Reverse too: the address's primary name, checked forward through the gateway by the universal resolver.
+  expect(await ens.getEnsName({ address: from })).toBe('newcomer.airlock.id')
   // And the API's reverse route names the address by it.
   const reverse = await fetch(`http://127.0.0.1:8787/v1/profile/reverse/${from}?projectId=demo`)
   expect(((await reverse.json()) as { name: string }[]).map((record) => record.name)).toContain(

@@ -4,7 +4,6 @@
  * balance changes before the wallet signs, lands on chain (asserted there, not only on screen) and appears in
  * the Activity tab. A refused signature keeps the preview, and sending after it sends once.
  */
-import { Accounts } from '@airlock/devnet'
 import * as Regtest from '@airlock/devnet/bitcoin-regtest'
 import { solanaDevnetId } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
@@ -12,8 +11,7 @@ import { Keypair } from '@solana/web3.js'
 import { payments } from 'bitcoinjs-lib'
 import { type Address, erc20Abi, parseEther, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { setWalletMode, type WalletOptions } from '../wallets/index.ts'
-import { addressesFromOptions } from '../wallets/verify.ts'
+import { setWalletMode } from '../wallets/index.ts'
 import {
   axeViolations,
   clients,
@@ -22,8 +20,7 @@ import {
   expect,
   rpc,
   tabTo,
-  walletOptions,
-  withWallets,
+  withAnvilAccount,
 } from './fixtures.ts'
 
 const apiUrl = 'http://127.0.0.1:8787'
@@ -34,15 +31,7 @@ const usdcMint = '3BstcRQ9cc9NBFaKRoDDsRhaFX5ow4FQdm6HU6fC6t4B'
 const networks = ['eip155:31337', solanaDevnetId, Regtest.caipNetworkId].join(',')
 
 // The EVM sender is anvil's account 9, which no other journey reads: the API caches balances for 30 s.
-const sender = Accounts.all()[9]
-if (!sender) throw new Error('anvil has no account 9')
-const options: WalletOptions = {
-  ...walletOptions,
-  ...(walletOptions.evm && { evm: { ...walletOptions.evm, privateKey: sender.privateKey as `0x${string}` } }),
-}
-const addresses = addressesFromOptions(options)
-
-const test = withWallets(options)
+const { addresses, test } = withAnvilAccount(9)
 
 /**
  * Fills the Send form with the keyboard alone (the token chosen with the arrow keys), then opens the

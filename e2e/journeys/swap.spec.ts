@@ -20,29 +20,11 @@ import {
   parseUnits,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { setWalletMode, type WalletOptions } from '../wallets/index.ts'
-import { addressesFromOptions } from '../wallets/verify.ts'
-import {
-  axeViolations,
-  clients,
-  connectWallet,
-  expect,
-  tabTo,
-  walletOptions,
-  withWallets,
-} from './fixtures.ts'
+import { setWalletMode } from '../wallets/index.ts'
+import { axeViolations, clients, connectWallet, expect, tabTo, withAnvilAccount } from './fixtures.ts'
 
-// Anvil's account 5, which no other journey reads: the API caches balances for 30 s.
-const swapper = Accounts.all()[5]
-if (!swapper) throw new Error('anvil has no account 5')
-const options: WalletOptions = {
-  ...walletOptions,
-  ...(walletOptions.evm && {
-    evm: { ...walletOptions.evm, privateKey: swapper.privateKey as `0x${string}` },
-  }),
-}
-const from = addressesFromOptions(options).evm?.address as Address
-const test = withWallets(options)
+// Anvil's account 5, whose ETH, ALT and tUSD no other journey reads.
+const { evm: from, test } = withAnvilAccount(5)
 
 const router = parseAbi([
   'function getAmountsOut(uint256, address[]) view returns (uint256[])',
