@@ -4,7 +4,7 @@ import { formatExact } from '../../shared/Amount.ts'
 import { formatFiat, truncateAddress } from '../../shared/format.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
-import { ExternalIcon } from '../../shared/ui/icons.tsx'
+import { Sent, transactionUrl } from '../../shared/ui/Sent.tsx'
 import type { Asset, Preview } from './Family.ts'
 import type { Holding } from './Flow.ts'
 import type { SendSlice, SendUi } from './runtime.ts'
@@ -26,10 +26,6 @@ function Address({ value }: { value: string }) {
       <span className="sr-only">{value}</span>
     </span>
   )
-}
-
-function txUrl(network: Network | undefined, id: string): string | undefined {
-  return network?.explorer && `${network.explorer.url}/tx/${id}${network.explorer.query ?? ''}`
 }
 
 /**
@@ -100,7 +96,13 @@ export default function SendPreview({
         <Sent
           id={step.id}
           status={step.status}
-          url={txUrl(network, step.id)}
+          labels={{
+            pending: sendTexts.submitted,
+            confirmed: sendTexts.confirmed,
+            failed: sendTexts.failedOnChain,
+          }}
+          testId="send-status"
+          url={transactionUrl(network?.explorer, step.id)}
           onDone={() => ui.doneSend?.()}
         />
       ) : (
@@ -167,42 +169,5 @@ function Changes({ preview }: { preview: Preview }) {
         ))}
       </ul>
     </section>
-  )
-}
-
-function Sent({
-  id,
-  status,
-  url,
-  onDone,
-}: {
-  id: string
-  status: 'pending' | 'confirmed' | 'failed'
-  url: string | undefined
-  onDone(): void
-}) {
-  const label = {
-    pending: sendTexts.submitted,
-    confirmed: sendTexts.confirmed,
-    failed: sendTexts.failedOnChain,
-  }
-  return (
-    <div className="send-result">
-      <p role="status" data-testid="send-status" data-status={status} data-id={id}>
-        {label[status]}
-      </p>
-      {url && (
-        <a className="row" href={url} target="_blank" rel="noopener noreferrer">
-          <span className="row-label">{sendTexts.explorer}</span>
-          <span className="sr-only"> {sendTexts.newTab}</span>
-          <ExternalIcon />
-        </a>
-      )}
-      <div className="actions">
-        <button type="button" className="button" onClick={onDone}>
-          {sendTexts.done}
-        </button>
-      </div>
-    </div>
   )
 }

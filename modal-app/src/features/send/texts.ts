@@ -46,8 +46,4 @@ export const sendTexts = {
   submitted: 'Sent. Waiting for the network…',
   confirmed: 'Confirmed',
   failed: 'Failed',
-  explorer: 'View on explorer',
-  done: 'Done',
-  tryAgain: 'Try again',
-  newTab: '(opens in a new tab)',
 } as const

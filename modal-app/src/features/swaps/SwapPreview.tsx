@@ -3,7 +3,7 @@ import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
 import { formatExact } from '../../shared/Amount.ts'
 import { texts } from '../../shared/texts.ts'
-import { ExternalIcon } from '../../shared/ui/icons.tsx'
+import { Sent, transactionUrl } from '../../shared/ui/Sent.tsx'
 import type { Plan } from './Plan.ts'
 import type { SwapSlice, SwapUi } from './runtime.ts'
 import { swapTexts } from './texts.ts'
@@ -65,7 +65,13 @@ export default function SwapPreview({
         <Sent
           id={step.id}
           status={step.status}
-          explorer={swap.network?.explorer}
+          labels={{
+            pending: swapTexts.submitted,
+            confirmed: swapTexts.confirmed,
+            failed: swapTexts.failedOnChain,
+          }}
+          testId="swap-status"
+          url={transactionUrl(swap.network?.explorer, step.id)}
           onDone={() => ui.doneSwap?.()}
           onRetry={() => ui.retrySwap?.()}
         />
@@ -159,48 +165,5 @@ function Changes({ plan }: { plan: Plan }) {
         <p className="muted">{swapTexts.notSimulated}</p>
       )}
     </section>
-  )
-}
-
-function Sent(props: {
-  id: string
-  status: 'pending' | 'confirmed' | 'failed'
-  explorer?: string | undefined
-  onDone(): void
-  onRetry(): void
-}) {
-  const label = {
-    pending: swapTexts.submitted,
-    confirmed: swapTexts.confirmed,
-    failed: swapTexts.failedOnChain,
-  }
-  return (
-    <div className="send-result">
-      <p role="status" data-testid="swap-status" data-status={props.status} data-id={props.id}>
-        {label[props.status]}
-      </p>
-      {props.explorer && (
-        <a
-          className="row"
-          href={`${props.explorer}/tx/${props.id}`}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          <span className="row-label">{swapTexts.explorer}</span>
-          <span className="sr-only"> {swapTexts.newTab}</span>
-          <ExternalIcon />
-        </a>
-      )}
-      <div className="actions actions-row">
-        {props.status === 'failed' && (
-          <button type="button" className="button button-secondary" onClick={props.onRetry}>
-            {swapTexts.tryAgain}
-          </button>
-        )}
-        <button type="button" className="button" onClick={props.onDone}>
-          {swapTexts.done}
-        </button>
-      </div>
-    </div>
   )
 }

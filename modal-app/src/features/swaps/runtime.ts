@@ -5,6 +5,7 @@
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './Chain.ts'
 import * as Client from './Client.ts'
@@ -39,7 +40,11 @@ export type SwapSlice = {
     /** The approval the visitor chose when the allowance is short: exactly the amount, or unlimited. */
     approval: 'exact' | 'unlimited'
     network?:
-      | { name: string; explorer?: string | undefined; currency: { symbol: string; decimals: number } }
+      | {
+          name: string
+          explorer?: Network['explorer'] | undefined
+          currency: { symbol: string; decimals: number }
+        }
       | undefined
   }
 }
@@ -345,7 +350,7 @@ export function setup(kernel: Kernel): Runtime {
           approval,
           network: target && {
             name: target.name,
-            explorer: target.explorer?.url,
+            explorer: target.explorer,
             currency: target.nativeCurrency,
           },
         },

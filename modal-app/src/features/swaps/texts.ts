@@ -67,10 +67,6 @@ export const swapTexts = {
   unreachable: 'The Airlock API cannot be reached. Nothing was swapped.',
   unexpected: 'The Airlock API answered something unexpected. Nothing was swapped.',
   failed: 'The swap could not be sent. Nothing was swapped.',
-  done: 'Done',
-  tryAgain: 'Try again',
-  explorer: 'View on explorer',
-  newTab: '(opens in a new tab)',
   from: 'From',
   to: 'To',
 } as const
