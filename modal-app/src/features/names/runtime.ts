@@ -98,6 +98,8 @@ export function setup(kernel: Kernel): Runtime {
         credentials: 'omit',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [hash] }),
+        // A relay that hangs costs one poll, not the whole wait.
+        signal: AbortSignal.timeout(10_000),
       }).catch(() => undefined)
       const answer = (await response?.json().catch(() => undefined)) as
         | { result?: { status?: string } }
