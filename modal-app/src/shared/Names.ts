@@ -3,8 +3,7 @@
  * receiver and the names feature. Chunks that need it import it; the first chunk does not.
  */
 import * as Contract from '@airlock/api/contract'
-import { Errors } from '@airlock/bridge-protocol'
-import * as S from '@airlock/bridge-protocol/Shape'
+import * as ApiCall from './ApiCall.ts'
 
 /** SPEC §8. */
 const nameTexts = {
@@ -34,23 +33,26 @@ export async function resolve(
   endpoint: (path: string) => string,
   name: string,
   chainId: string,
-  fetcher: typeof fetch = globalThis.fetch.bind(globalThis),
 ): Promise<string> {
-  let response: Response
+  let record: Contract.NameRecord
   try {
-    response = await fetcher(endpoint(`/v1/profile/account/${encodeURIComponent(name.trim())}`), {
-      credentials: 'omit',
-      signal: AbortSignal.timeout(10_000),
-    })
-  } catch (cause) {
-    throw new Error(nameTexts.resolveFailed, { cause })
+    record = await ApiCall.call(
+      endpoint,
+      `/v1/profile/account/${encodeURIComponent(name.trim())}`,
+      Contract.nameRecord,
+      {
+        texts: { unreachable: nameTexts.resolveFailed, unexpected: nameTexts.resolveFailed },
+      },
+    )
+  } catch (error) {
+    if (!(error instanceof ApiCall.ApiCallError)) throw error
+    if (error.status === 404) throw new Error(nameTexts.notFound(name.trim()), { cause: error })
+    // The API's own words where it gave some, else SPEC's.
+    const worded = error.status > 0 && !error.message.startsWith('HTTP status code')
+    throw new Error(worded ? error.message : nameTexts.resolveFailed, { cause: error })
   }
-  const answer: unknown = await response.json().catch(() => undefined)
-  if (response.status === 404) throw new Error(nameTexts.notFound(name.trim()))
-  if (!response.ok) throw new Error(Errors.messageOf(answer, nameTexts.resolveFailed))
-  const parsed = S.parse(Contract.nameRecord, answer)
-  if (!parsed.ok) throw new Error(nameTexts.resolveFailed)
-  const { addresses } = parsed.value
+
+  const { addresses } = record
   const reference = Number(chainId.slice(chainId.indexOf(':') + 1))
   const address = addresses[coinTypeOf(reference)]?.address ?? addresses[ethereumCoinType]?.address
   if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new Error(nameTexts.notFound(name.trim()))

@@ -5,10 +5,12 @@
  * in seconds, `personal_sign`) and hands it to the API, which checks the signature before it keeps the name.
  */
 import * as Contract from '@airlock/api/contract'
-import { Errors } from '@airlock/bridge-protocol'
-import * as S from '@airlock/bridge-protocol/Shape'
+import type * as S from '@airlock/bridge-protocol/Shape'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import * as ApiCall from '../../shared/ApiCall.ts'
 import { namesTexts } from './texts.ts'
+
+const texts = { unreachable: namesTexts.unreachable, unexpected: namesTexts.unexpected }
 
 /** SPEC §9's debounce. */
 const pauseMs = 500
@@ -56,19 +58,7 @@ export function setup(kernel: Kernel): Runtime {
   async function call<T>(path: string, shape: S.Shape<T>, body?: unknown): Promise<T> {
     const { endpoint } = kernel.api
     if (!endpoint) throw new Error(namesTexts.suggestionsFailed)
-    const response = await fetch(endpoint(path), {
-      method: body === undefined ? 'GET' : 'POST',
-      credentials: 'omit',
-      signal: AbortSignal.timeout(10_000),
-      ...(body === undefined
-        ? {}
-        : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-    })
-    const answer: unknown = await response.json().catch(() => undefined)
-    if (!response.ok) throw new Error(Errors.messageOf(answer, `HTTP status code: ${response.status}`))
-    const parsed = S.parse(shape, answer)
-    if (!parsed.ok) throw new Error(`Unexpected answer: ${parsed.message}`)
-    return parsed.value
+    return ApiCall.call(endpoint, path, shape, { body, texts })
   }
 
   async function check(label: string, mine: number) {

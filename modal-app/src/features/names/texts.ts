@@ -3,6 +3,8 @@ export const namesTexts = {
   // SPEC §8.
   registerFailed: (name: string) => `Error registering name ${name}`,
   suggestionsFailed: 'Error fetching name suggestions',
+  unreachable: 'The Airlock API cannot be reached',
+  unexpected: 'The Airlock API answered something unexpected',
   label: 'Name',
   hint: 'At least 4 letters, digits or hyphens',
   checking: 'Checking…',

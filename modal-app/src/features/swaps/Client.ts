@@ -4,12 +4,11 @@
  * for Swaps', 'Insufficient liquidity…'), so a view shows what the server said and nothing is guessed.
  */
 import * as Contract from '@airlock/api/contract'
-import { Errors } from '@airlock/bridge-protocol'
-import * as S from '@airlock/bridge-protocol/Shape'
+import type * as S from '@airlock/bridge-protocol/Shape'
+import * as ApiCall from '../../shared/ApiCall.ts'
 import { swapTexts } from './texts.ts'
 
-/** A quote call that hangs this long is given up: the form says so and can ask again. */
-const timeoutMs = 10_000
+const texts = { unreachable: swapTexts.unreachable, unexpected: swapTexts.unexpected }
 
 export type ClientOptions = {
   /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */
@@ -39,36 +38,18 @@ export type Client = ReturnType<typeof create>
  * const { quotes } = await client.quotes({ amount: '1000', userAddress, from, to })
  */
 export function create(options: ClientOptions) {
-  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-
   async function call<T>(
     path: string,
     shape: S.Shape<T>,
     init: { query?: Record<string, string | undefined>; body?: unknown } = {},
   ): Promise<T> {
-    const url = new URL(options.endpoint(path))
-    for (const [key, value] of Object.entries(init.query ?? {}))
-      if (value !== undefined) url.searchParams.set(key, value)
-    let response: Response
     try {
-      response = await fetcher(url.href, {
-        method: init.body === undefined ? 'GET' : 'POST',
-        credentials: 'omit',
-        cache: 'no-store',
-        signal: AbortSignal.timeout(timeoutMs),
-        ...(init.body === undefined
-          ? {}
-          : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(init.body) }),
-      })
-    } catch (cause) {
-      throw new SwapFailure(swapTexts.unreachable, 0, { cause })
+      return await ApiCall.call(options.endpoint, path, shape, { ...init, texts, fetch: options.fetch })
+    } catch (error) {
+      if (error instanceof ApiCall.ApiCallError)
+        throw new SwapFailure(error.message, error.status, { cause: error })
+      throw error
     }
-    const answer: unknown = await response.json().catch(() => undefined)
-    if (!response.ok)
-      throw new SwapFailure(Errors.messageOf(answer, `HTTP status code: ${response.status}`), response.status)
-    const parsed = S.parse(shape, answer)
-    if (!parsed.ok) throw new SwapFailure(swapTexts.unexpected, response.status)
-    return parsed.value
   }
 
   return {
