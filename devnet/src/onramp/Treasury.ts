@@ -1,0 +1,99 @@
+/**
+ * The sandbox's treasury: a key of its own on each devnet chain, holding ETH and the test tokens it sells,
+ * from which a paid purchase is really delivered. Deliveries on one chain go one at a time, so two
+ * purchases never race for a nonce.
+ */
+import {
+  type Address,
+  createWalletClient,
+  erc20Abi,
+  type Hash,
+  type Hex,
+  http,
+  parseEther,
+  parseUnits,
+  publicActions,
+  toHex,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { testTokenAbi } from '../TestToken.ts'
+
+/** A chain the sandbox sells on, and the tokens it sells there beside the native currency. */
+export type SandboxChain = {
+  /** CAIP-2. */
+  id: string
+  name: string
+  rpcUrl: string
+  tokens: readonly { symbol: string; name: string; address: Address; decimals: number }[]
+}
+
+/** What {@link fund} gives the treasury on each chain. */
+export const funding = { ether: parseEther('1000'), tokens: '10000000' } as const
+
+export type Treasury = {
+  address: Address
+  /** Sends `amount` (whole units) of `symbol` to `to` on `chainId` and waits until it is mined. */
+  deliver(delivery: { chainId: string; symbol: string; to: Address; amount: string }): Promise<Hash>
+}
+
+function clientOf(chain: SandboxChain, key: Hex) {
+  return createWalletClient({ account: privateKeyToAccount(key), transport: http(chain.rpcUrl) }).extend(
+    publicActions,
+  )
+}
+
+/**
+ * Funds the treasury on anvil: {@link funding}'s ether by `anvil_setBalance`, and its test tokens minted to
+ * it (the devnet's tokens mint to anyone).
+ */
+export async function fund(chains: readonly SandboxChain[], key: Hex): Promise<void> {
+  await Promise.all(
+    chains.map(async (chain) => {
+      const client = clientOf(chain, key)
+      const { address } = client.account
+      await client.request({ method: 'anvil_setBalance', params: [address, toHex(funding.ether)] } as never)
+      for (const token of chain.tokens) {
+        const hash = await client.writeContract({
+          chain: null,
+          address: token.address,
+          abi: testTokenAbi,
+          functionName: 'mint',
+          args: [address, parseUnits(funding.tokens, token.decimals)],
+        })
+        await client.waitForTransactionReceipt({ hash })
+      }
+    }),
+  )
+}
+
+/** @example const treasury = Treasury.create(chains, key); await treasury.deliver({ … }) */
+export function create(chains: readonly SandboxChain[], key: Hex): Treasury {
+  const queues = new Map<string, Promise<unknown>>()
+  const send = async (delivery: Parameters<Treasury['deliver']>[0]): Promise<Hash> => {
+    const chain = chains.find((entry) => entry.id === delivery.chainId)
+    if (!chain) throw new Error(`The sandbox does not sell on ${delivery.chainId}`)
+    const client = clientOf(chain, key)
+    const token = chain.tokens.find((entry) => entry.symbol.toLowerCase() === delivery.symbol.toLowerCase())
+    const hash = token
+      ? await client.writeContract({
+          chain: null,
+          address: token.address,
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [delivery.to, parseUnits(delivery.amount, token.decimals)],
+        })
+      : await client.sendTransaction({ chain: null, to: delivery.to, value: parseEther(delivery.amount) })
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`The delivery ${hash} reverted`)
+    return hash
+  }
+  return {
+    address: privateKeyToAccount(key).address,
+    deliver(delivery) {
+      const previous = queues.get(delivery.chainId) ?? Promise.resolve()
+      const next = previous.catch(() => {}).then(() => send(delivery))
+      queues.set(delivery.chainId, next)
+      return next
+    },
+  }
+}
