@@ -21,6 +21,7 @@ function modalImplementation(overrides: Partial<Schema.ModalApi> = {}): Schema.M
     walletEvent: () => undefined,
     signOut: () => undefined,
     ping: () => 'pong',
+    pay: () => `0x${'a'.repeat(64)}`,
     ...overrides,
   }
 }

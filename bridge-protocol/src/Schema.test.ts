@@ -82,4 +82,21 @@ describe('Schema', () => {
     expect(S.parse(signed, { signature: 'not bytes' }).ok).toBe(false)
     expect(S.parse(Schema.resultOf({ namespace: 'eip155', method: 'eth_call' }), '0x').ok).toBe(true)
   })
+  it("refuses a payment's bad fields with a text that names the field and what it takes", () => {
+    const payment = { to: `0x${'1'.repeat(40)}`, amount: '0.05', asset: 'native', chain: 'eip155:31337' }
+    expect(S.parse(Schema.payment, payment).ok).toBe(true)
+    expect(S.parse(Schema.payment, { ...payment, asset: undefined, amount: '12' }).ok).toBe(true)
+    const refusal = (patch: Record<string, unknown>) => {
+      const parsed = S.parse(Schema.payment, { ...payment, ...patch })
+      return parsed.ok ? 'accepted' : parsed.message
+    }
+    expect(refusal({ to: '0x1234' })).toBe(Schema.payTexts.to)
+    expect(refusal({ amount: '0' })).toBe(Schema.payTexts.amount)
+    expect(refusal({ amount: '-1' })).toBe(Schema.payTexts.amount)
+    expect(refusal({ amount: '1e18' })).toBe(Schema.payTexts.amount)
+    expect(refusal({ asset: 'USDC' })).toBe(Schema.payTexts.asset)
+    expect(refusal({ chain: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).toBe(Schema.payTexts.chain)
+    expect(S.parse(Schema.transactionHash, `0x${'a'.repeat(64)}`).ok).toBe(true)
+    expect(S.parse(Schema.transactionHash, '0x1234').ok).toBe(false)
+  })
 })

@@ -20,8 +20,9 @@ export type VersionRange = { min: Version; max: Version }
  * - 1.1: views travel as names (an unknown one gets `Errors.unknownView`), and peers announce their range.
  * - 1.2: the host keeps the modal's remembered state (`storageRead`, `storageWrite`) for a modal whose
  *   browser denies it storage of its own, as browsers that block third-party storage do.
+ * - 1.3: `pay`, a payment the dApp asks the visitor for (an older modal answers it with a typed error).
  */
-export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 2 } }
+export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 3 } }
 
 /** The oldest major this build speaks: hellos carry it in `version`, as every build has since 1.0. */
 export const protocolVersion = protocolVersions.min.major
@@ -223,6 +224,38 @@ export const walletEvent = S.variant('type', {
 })
 export type WalletEvent = S.Infer<typeof walletEvent>
 
+// ---- Pay (since 1.3) ----
+
+/** Why a payment's field was refused, said to the dApp's developer. */
+export const payTexts = {
+  off: 'Pay is not enabled: create Airlock with `features: { pay: true }`.',
+  to: '`to` must be an EVM address: 0x and 40 hex digits.',
+  amount: '`amount` must be a positive decimal number in the asset\'s units, such as "0.05".',
+  asset: '`asset` must be "native" or an ERC-20 contract address.',
+  chain: '`chain` must be an EVM network id (CAIP-2), such as "eip155:1".',
+} as const
+const evmAddress = /^0x[0-9a-fA-F]{40}$/
+
+/**
+ * A payment a dApp asks for with `airlock.pay`: `amount` (a decimal in the asset's units) of `asset` (the
+ * chain's native currency, or an ERC-20 contract) to `to` on `chain`. Payments are EVM's for now.
+ */
+export const payment = S.object({
+  to: S.check(S.string(100), (to) => evmAddress.test(to), payTexts.to),
+  amount: S.check(
+    S.string(100),
+    (amount) => /^(?:\d+\.?\d*|\.\d+)$/.test(amount) && /[1-9]/.test(amount),
+    payTexts.amount,
+  ),
+  asset: S.optional(
+    S.check(S.string(100), (asset) => asset === 'native' || evmAddress.test(asset), payTexts.asset),
+  ),
+  chain: S.check(S.string(100), (chain) => isChainId(chain) && chain.startsWith('eip155:'), payTexts.chain),
+})
+export type Payment = S.Infer<typeof payment>
+/** A transaction's hash (SPEC §5: 0x and 64 hex digits). */
+export const transactionHash = S.string(66, 66, /^0x[0-9a-fA-F]{64}$/)
+
 // ---- The two APIs ----
 
 type Method<I, O> = { input: S.Shape<I>; output: S.Shape<O> }
@@ -241,6 +274,11 @@ export const modalApi = {
   /** Forgets the sign-in sessions of the connected accounts in this browser. */
   signOut: method(nothing, nothing),
   ping: method(nothing, S.literal('pong')),
+  /**
+   * Since 1.3: shows the payment; resolves with the transaction's hash once it is confirmed on chain. Off
+   * unless the host switched `features.pay` on; closing the modal rejects with 4001.
+   */
+  pay: method(payment, transactionHash),
 }
 
 /** A key of the modal's remembered state; never `__proto__`, which a plain object would not keep. */

@@ -174,6 +174,7 @@ const modalImplementation = (): Schema.ModalApi => ({
   walletEvent: () => undefined,
   signOut: () => undefined,
   ping: () => 'pong',
+  pay: () => `0x${'a'.repeat(64)}`,
 })
 const hostImplementation = (): Schema.HostApi => ({
   listWallets: () => [],

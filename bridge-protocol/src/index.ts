@@ -10,6 +10,7 @@ export type {
   HostApi,
   ModalApi,
   PageWallet,
+  Payment,
   Request,
   Session,
   State,

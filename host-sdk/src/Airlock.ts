@@ -10,6 +10,7 @@ import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
 import { modalConfig } from './internal/modalConfig.ts'
+import { type Payment, pay } from './internal/pay.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
 
@@ -101,6 +102,13 @@ export type Airlock = {
    */
   signOut(): Promise<void>
   providers: { eip155: Eip1193Provider; solana: Wallet; bip122: Wallet }
+  /**
+   * Asks the visitor to pay `amount` of `asset` (`'native'`, the default, or an ERC-20 address) to `to` on
+   * `chain`; resolves with the transaction's hash once it is confirmed. Needs `features: { pay: true }`;
+   * closing the modal rejects with 4001, a bad field with -32602.
+   * @example const hash = await airlock.pay({ to: '0x…', amount: '0.05', chain: 'eip155:1' })
+   */
+  pay(payment: Payment): Promise<`0x${string}`>
   /** Removes the frame and fails pending calls. */
   destroy(): void
 }
@@ -254,8 +262,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
         own,
         signal,
         signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
-        // Send and Swaps each make transactions of the modal's own.
-        modalSends: options.features?.send !== false || options.features?.swaps !== false,
+        // Send and Swaps each make transactions of the modal's own, and so does Pay, which is off by default.
+        modalSends:
+          options.features?.send !== false ||
+          options.features?.swaps !== false ||
+          options.features?.pay === true,
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {
@@ -345,6 +356,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     disconnect: () => call((r) => r.disconnect()),
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
+    pay: (payment) => pay(remote, payment).catch(timedOut),
     destroy() {
       // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.
       failure = Object.assign(new Error('This Airlock instance was destroyed.'), { code: 4900 })

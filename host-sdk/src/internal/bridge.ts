@@ -51,8 +51,9 @@ export type BridgeOptions = {
   /** After a refusal, the visitor closed the modal's alert. */
   dismissed(): void
   /**
-   * The dApp left the modal's Send or Swaps on: while the modal shows, it may ask the page wallet to sign a
-   * transaction the dApp did not ask for (the wallet's own prompt shows the person what they sign).
+   * The dApp left the modal's Send or Swaps on, or switched Pay on: while the modal shows, it may ask the
+   * page wallet to sign a transaction the dApp did not ask for (the wallet's own prompt shows the person
+   * what they sign).
    */
   modalSends: boolean
   /**
@@ -131,9 +132,12 @@ export function start(options: BridgeOptions): () => void {
           local: Schema.hostApi,
           implementation: host,
           peer: Schema.modalApi,
-          // A switch waits on the wallet's prompt, like the requests that need a person.
+          // A switch waits on the wallet's prompt and a payment on the visitor, like the requests that need a
+          // person.
           timeoutOf: (method, input) =>
-            method === 'switchNetwork' || (method === 'request' && Methods.needsUser(input as Request))
+            method === 'switchNetwork' ||
+            method === 'pay' ||
+            (method === 'request' && Methods.needsUser(input as Request))
               ? undefined
               : options.requestTimeout,
         })

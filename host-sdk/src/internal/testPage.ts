@@ -174,6 +174,7 @@ export async function serveModal(iframe: FakeIframe, overrides: ModalOverrides =
     walletEvent: () => undefined,
     signOut: () => undefined,
     ping: () => 'pong',
+    pay: () => `0x${'a'.repeat(64)}`,
     ...overrides,
   }
   return Messenger.create({ port, local: Schema.modalApi, implementation, peer: Schema.hostApi })

@@ -124,8 +124,8 @@ export type Runtime = {
   account?(namespace: Caip.Namespace, connection: Connection): Record<string, unknown>
   /** Actions for its views. */
   ui?: Record<string, unknown>
-  /** A host method it implements (`signOut`). */
-  host?: Partial<Pick<Schema.ModalApi, 'signOut'>>
+  /** A host method it implements (`signOut`, `pay`). */
+  host?: Partial<Pick<Schema.ModalApi, 'signOut' | 'pay'>>
   /** What it adds to the state mirrored on the host (the sign-in session). */
   state?(): Partial<State>
   /** One of its views was opened directly (by the host, or by the opening rule). */

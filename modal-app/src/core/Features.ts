@@ -4,7 +4,7 @@
  * in the first moments before the logic is in.
  */
 
-import { Errors } from '@airlock/bridge-protocol'
+import { Errors, type Payment } from '@airlock/bridge-protocol'
 import { texts } from '../shared/texts.ts'
 import type { Config } from './Config.ts'
 import type { ConnectRows, Feature, Kernel, Runtime, ViewSpec } from './Feature.ts'
@@ -68,6 +68,14 @@ export function create(options: {
       feature.connectRows ? [feature.connectRows] : [],
     ) as ConnectRows[],
     canSignOut: enabled.some((feature) => feature.hostMethods?.includes('signOut')),
+    canPay: enabled.some((feature) => feature.hostMethods?.includes('pay')),
+    /** The host's pay, from the Pay feature, once loaded. */
+    async pay(payment: Payment): Promise<string> {
+      await loaded
+      const pay = each('host').find((host) => host.pay)?.pay
+      if (!pay) throw new Errors.InternalError(texts.errors.fallback)
+      return pay(payment)
+    },
     /** The host's signOut, from the feature that implements it (sign-in), once loaded. */
     async signOut(): Promise<void> {
       const signOut = each('host').find((host) => host.signOut)?.signOut

@@ -8,8 +8,9 @@ import {
   Caip,
   Errors,
   type PublicView,
+  type Payment,
   type Request,
-  type Schema,
+  Schema,
   type State,
   Views,
 } from '@airlock/bridge-protocol'
@@ -50,6 +51,10 @@ export type Options = {
   canSignOut: boolean
   /** The sign-out of the feature that has it, once loaded. */
   signOut(): Promise<void>
+  /** Whether the host switched Pay on (`features.pay`). */
+  canPay: boolean
+  /** The payment as the Pay feature runs it: the confirmed transaction's hash. */
+  pay(payment: Payment): Promise<string>
 }
 
 export function create(options: Options) {
@@ -207,6 +212,12 @@ export function create(options: Options) {
       if (!options.canSignOut) throw new Errors.InternalError(texts.signIn.notEnabled)
       await ready.promise
       await options.signOut()
+    },
+    async pay(payment) {
+      // SPEC §1: pay is off unless the host switched it on.
+      if (!options.canPay) throw new Errors.UnsupportedMethodError(Schema.payTexts.off)
+      await ready.promise
+      return options.pay(payment)
     },
     ping: () => 'pong' as const,
   }

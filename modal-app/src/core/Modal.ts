@@ -173,6 +173,8 @@ export function create(options: Options): Modal {
     state: () => Object.assign({}, ...each('state').map((state) => state())),
     canSignOut: features.canSignOut,
     signOut: () => features.signOut(),
+    canPay: features.canPay,
+    pay: (payment) => features.pay(payment),
   })
 
   const reactions = Reactions.create({

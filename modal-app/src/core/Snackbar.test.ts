@@ -34,4 +34,22 @@ describe('Snackbar', () => {
     vi.advanceTimersByTime(1)
     expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'User rejected the request.' })
   })
+
+  it('closes a message about the view left behind, at once', async () => {
+    const snackbar = create({ onChange: () => {} })
+    snackbar.show('loading', 'Switching…')
+    await Promise.resolve()
+    snackbar.left()
+    expect(snackbar.current()).toBeUndefined()
+    // Its pending swap or close is gone too: nothing comes back.
+    vi.advanceTimersByTime(autoCloseDelay)
+    expect(snackbar.current()).toBeUndefined()
+  })
+
+  it('keeps a message shown with the view change, which is about the move', () => {
+    const snackbar = create({ onChange: () => {} })
+    snackbar.show('error', 'Signature declined')
+    snackbar.left()
+    expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'Signature declined' })
+  })
 })

@@ -18,6 +18,11 @@ export const realTimers = Async.realTimers
 export type Snackbar = {
   current(): Snack | undefined
   show(variant: Variant, message: string): void
+  /**
+   * The view changed: a message about the view left behind is stale and goes at once. One shown in the same
+   * task as the change (an error that sends the visitor back) is about the move, so it stays.
+   */
+  left(): void
 }
 
 /** @example const snackbar = Snackbar.create({ onChange: render }); snackbar.show('success', 'Address copied') */
@@ -26,6 +31,7 @@ export function create(options: { onChange: () => void; timers?: Timers }): Snac
   let current: Snack | undefined
   let counter = 0
   let timer: unknown
+  let fresh = false
 
   const set = (snack: Snack | undefined) => {
     current = snack
@@ -45,9 +51,18 @@ export function create(options: { onChange: () => void; timers?: Timers }): Snac
     current: () => current,
     show(variant, message) {
       const snack = { id: ++counter, variant, message }
+      fresh = true
+      queueMicrotask(() => {
+        fresh = false
+      })
       if (!current) return present(snack)
       set(undefined)
       schedule(() => present(snack), swapDelay)
+    },
+    left() {
+      if (fresh || !current) return
+      timers.clearTimeout(timer)
+      set(undefined)
     },
   }
 }

@@ -175,6 +175,16 @@ function invalidInput(r: Random, v: Values, method: string): unknown {
         one({ value: 'x' }, 'key', ['__proto__', '', 'a b', 'x'.repeat(65), 7]),
         { key: 'k', value: r.pick([7, {}, 'x'.repeat(65_537)]) },
       ]),
+    pay: () =>
+      field(
+        { to: `0x${'1'.repeat(40)}`, amount: '1', chain: 'eip155:1' },
+        {
+          to: ['0x12', `0x${'g'.repeat(40)}`, huge(), 7, null],
+          amount: ['0', '-1', '1e3', '0x10', '', huge(), 1],
+          asset: ['ETH', '0x12', huge(), 7],
+          chain: ['solana:1', 'eip155', 'x'.repeat(101), 7],
+        },
+      ),
     close: nothing,
     getState: nothing,
     disconnect: nothing,

@@ -14,6 +14,7 @@ import type { Modal } from '../Modal.ts'
 import type { Snapshot, Ui } from '../Snapshot.ts'
 import { Connect } from '../views/Connect.tsx'
 import { GuardContext, useVisibility } from './Guard.tsx'
+import { useCardHeight } from './Height.ts'
 import { Snack } from './Snack.tsx'
 
 const titleId = 'airlock-title'
@@ -108,6 +109,8 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
   }, [embedded, ui])
 
   const visibility = useVisibility(ref, open || embedded)
+  const content = useRef<HTMLDivElement>(null)
+  const height = useCardHeight(content, !embedded)
   const alert = snapshot.alerts[0]
   // Embedded, the card is part of the page: a labelled region, and Tab may leave it.
   return (
@@ -119,29 +122,45 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
         aria-labelledby={titleId}
         tabIndex={-1}
         onKeyDown={embedded ? undefined : trapTab}
+        style={height === undefined ? undefined : { blockSize: height }}
+        data-animate={open && height !== undefined}
       >
-        <header className="card-header">
-          {snapshot.canGoBack ? (
-            <button type="button" className="icon-button" aria-label={texts.back} onClick={() => ui.back()}>
-              <BackIcon />
-            </button>
-          ) : (
-            <span className="icon-spacer" />
-          )}
-          <h1 id={titleId}>{alert ? alert.title : titleOf(snapshot, modal)}</h1>
-          {embedded || !snapshot.closable ? (
-            <span className="icon-spacer" />
-          ) : (
-            <button type="button" className="icon-button" aria-label={texts.close} onClick={() => ui.close()}>
-              <CloseIcon />
-            </button>
-          )}
-        </header>
-        {snapshot.alerts.length > 0 ? (
-          <Alerts snapshot={snapshot} />
-        ) : (
-          <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
-        )}
+        <div className="card-scroll">
+          <div className="card-content" ref={content}>
+            <header className="card-header">
+              {snapshot.canGoBack ? (
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={texts.back}
+                  onClick={() => ui.back()}
+                >
+                  <BackIcon />
+                </button>
+              ) : (
+                <span className="icon-spacer" />
+              )}
+              <h1 id={titleId}>{alert ? alert.title : titleOf(snapshot, modal)}</h1>
+              {embedded || !snapshot.closable ? (
+                <span className="icon-spacer" />
+              ) : (
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={texts.close}
+                  onClick={() => ui.close()}
+                >
+                  <CloseIcon />
+                </button>
+              )}
+            </header>
+            {snapshot.alerts.length > 0 ? (
+              <Alerts snapshot={snapshot} />
+            ) : (
+              <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
+            )}
+          </div>
+        </div>
         <Snack snack={snapshot.snackbar} />
       </section>
     </GuardContext.Provider>

@@ -3,6 +3,7 @@ import type { PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
 import type { RegistrySlice, RegistryUi } from './types.ts'
+import { WalletImage } from './WalletImage.tsx'
 
 // The slice is there once the feature's logic has loaded, a moment after the first render.
 type Props = { snapshot: CoreSnapshot & Partial<RegistrySlice>; ui: PairingUi & RegistryUi }
@@ -37,7 +38,7 @@ function ListingButton({ listing, ui }: { listing: Listing; ui: PairingUi & Regi
   return (
     <li>
       <button type="button" className="row" onClick={() => ui.connectWalletConnect(listing)}>
-        <img className="wallet-icon" src={ui.imageUrl(listing)} alt="" width={32} height={32} />
+        <WalletImage url={ui.imageUrl(listing)} name={listing.name} size={32} />
         <span className="row-label">{listing.name}</span>
       </button>
     </li>

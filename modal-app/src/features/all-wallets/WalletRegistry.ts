@@ -7,12 +7,13 @@
  */
 import type * as Api from '../../api/Api.ts'
 import type { Timers } from '../../core/Snackbar.ts'
+import { imageTimeoutMs } from './WalletImage.tsx'
 
 const pageSize = 40
 const searchSize = 100
 export const searchDelayMs = 300
 const prefetchCount = 20
-export const prefetchTimeoutMs = 2_000
+export const prefetchTimeoutMs = imageTimeoutMs
 const featuredCount = 4
 const recommendedCount = 4
 
