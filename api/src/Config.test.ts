@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import * as Config from './Config.ts'
+import * as ConfigFile from './ConfigFile.ts'
 
 describe('Config', () => {
   it('reads the example configuration', () => {
-    const config = Config.read(new URL('../airlock.config.example.json', import.meta.url).pathname)
+    const config = ConfigFile.read(new URL('../airlock.config.example.json', import.meta.url).pathname)
     expect(config.chains.map((chain) => chain.id)).toEqual(['eip155:1'])
     expect(config.chains[0]?.tokens?.map((token) => token.symbol)).toEqual(['USDC', 'USDT'])
   })
@@ -264,6 +265,6 @@ describe('Config', () => {
   })
 
   it('says which file it could not read', () => {
-    expect(() => Config.read('/nonexistent/airlock.json')).toThrow('/nonexistent/airlock.json')
+    expect(() => ConfigFile.read('/nonexistent/airlock.json')).toThrow('airlock.json: not readable')
   })
 })

@@ -1,16 +1,22 @@
 /**
  * What a deployment configures: its chains (RPC URLs and the tokens whose balances it reports), where the
- * modal origin and the API are reachable, and the ports. Read from a JSON file (`--config` or
- * `AIRLOCK_CONFIG`), checked with the bridge's shapes before the service starts.
+ * modal origin and the API are reachable, and the ports. Read from a JSON file by `ConfigFile.ts` (`--config`
+ * or `AIRLOCK_CONFIG`), checked with the bridge's shapes before the service starts.
  */
-import { readFileSync } from 'node:fs'
 import { Caip } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { type SocialProvider, socialProviders } from './contract/auth.ts'
 
 /** A token's contract (EVM, `0x…`) or mint (Solana, base58); checked against its chain's family below. */
 const address = S.string(44, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
-const url = (schemes: RegExp) => S.string(2048, 1, schemes)
+/** A URL of the schemes `pattern` allows; a wrong one is named as what it should be, not as a pattern. */
+const url =
+  (pattern: RegExp, expected = 'an http(s) URL'): S.Shape<string> =>
+  (value, path) => {
+    if (typeof value === 'string' && value.length <= 2048 && pattern.test(value)) return value
+    throw new S.ShapeError(`${path}: expected ${expected}`)
+  }
+const origin = 'an http(s) origin: scheme, host and port, no path'
 
 const token = S.object({
   address,
@@ -46,7 +52,7 @@ const chainFields = S.object({
    */
   rpcUrl: url(/^https?:\/\/\S+$/),
   /** A WebSocket RPC URL, listed under `ws` by `/v1/supported-chains`. */
-  wsUrl: S.optional(url(/^wss?:\/\/\S+$/)),
+  wsUrl: S.optional(url(/^wss?:\/\/\S+$/, 'a ws(s) URL')),
   nativeCurrency: S.object({ name: S.string(100, 1), symbol: S.string(20, 1), decimals: S.number(0, 255) }),
   /** A test network: the modal marks it so in its Networks view. */
   testnet: S.optional(S.boolean),
@@ -206,7 +212,7 @@ const wallet = S.object({
  */
 const farcaster = S.object({
   relayUrl: S.check(
-    url(/^https?:\/\/[^/\s]+$/),
+    url(/^https?:\/\/[^/\s]+$/, origin),
     (value) => value.startsWith('https://') || isLoopback(value),
     'farcaster.relayUrl must be an https origin, or http on 127.0.0.1, [::1] or localhost',
   ),
@@ -240,15 +246,20 @@ const names = S.object({
 const fields = S.object({
   chains: S.array(chain, 200),
   /** Where browsers reach the API, e.g. `https://api.example`; the modal's HTML is told this URL. */
-  apiUrl: url(/^https?:\/\/[^/\s]+$/),
+  apiUrl: url(/^https?:\/\/[^/\s]+$/, origin),
   /** The modal origin, e.g. `https://modal.example`; CORS always answers it. */
-  modalOrigin: url(/^https?:\/\/[^/\s]+$/),
+  modalOrigin: url(/^https?:\/\/[^/\s]+$/, origin),
   limits: S.optional(limits),
   email: S.optional(email),
   social: S.optional(social),
   wallet: S.optional(wallet),
   farcaster: S.optional(farcaster),
   names: S.optional(names),
+  /**
+   * PGlite's data folder, relative to this file's folder (`AIRLOCK_DATA` wins; unused with `DATABASE_URL`).
+   * @default '.airlock-data'
+   */
+  dataDir: S.optional(S.string(4096, 1)),
 })
 
 /** Rules across blocks, each with the text that names it, checked in this order. */
@@ -304,15 +315,4 @@ export function parse(value: unknown): Config {
 export function isLoopback(value: string): boolean {
   const hostname = URL.canParse(value) ? new URL(value).hostname : ''
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname)
-}
-
-/** Reads and parses a JSON configuration file. */
-export function read(path: string): Config {
-  let json: unknown
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new Error(`Cannot read the Airlock API configuration ${path}: ${(error as Error).message}`)
-  }
-  return parse(json)
 }

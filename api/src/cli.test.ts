@@ -34,7 +34,7 @@ describe('airlock-api project', () => {
     expect((await run('project', 'list')).out).toMatch(/shop\tanalytics on\thttps:\/\/shop\.example\n/)
     expect((await run('project', 'remove', 'shop')).code).toBe(0)
     expect((await run('project', 'list')).out).not.toContain('shop')
-  }, 60_000)
+  }, 240_000)
 
   it('refuses an origin that is not an origin pattern, and changes nothing', async () => {
     const bad = await run('project', 'add', 'other', 'https://shop.example/path')
@@ -42,5 +42,5 @@ describe('airlock-api project', () => {
     expect(bad.out).toContain('Invalid origin "https://shop.example/path"')
     expect((await run('project', 'list')).out).not.toContain('other')
     expect((await run('project', 'frobnicate')).code).toBe(2)
-  }, 60_000)
+  }, 240_000)
 })

@@ -74,3 +74,43 @@ export async function set(db: Database, prices: readonly (Price & { currency: Cu
       )
   })
 }
+
+/** Every stored price, by symbol, chain and currency (what `airlock-api prices list` prints). */
+export async function list(db: Pick<Database, 'query'>): Promise<(Price & { currency: string })[]> {
+  const rows = await db.query<{
+    chain_id: string
+    address: string
+    currency: string
+    name: string
+    symbol: string
+    icon_url: string | null
+    price: number
+  }>(
+    'select chain_id, address, currency, name, symbol, icon_url, price from prices order by symbol, chain_id, currency',
+  )
+  return rows.map((row) => ({
+    chainId: row.chain_id,
+    address: row.address,
+    currency: row.currency,
+    name: row.name,
+    symbol: row.symbol,
+    iconUrl: row.icon_url,
+    price: Number(row.price),
+  }))
+}
+
+/**
+ * Forgets the prices of a symbol (any case), on one chain or all, in every currency; returns how many went.
+ * @example
+ * await Prices.remove(db, { symbol: 'USDC', chainId: 'eip155:1' })
+ */
+export async function remove(
+  db: Pick<Database, 'query'>,
+  { symbol, chainId }: { symbol: string; chainId?: string | undefined },
+): Promise<number> {
+  const rows = await db.query(
+    'delete from prices where lower(symbol) = lower($1) and ($2::text is null or chain_id = $2) returning 1',
+    [symbol, chainId ?? null],
+  )
+  return rows.length
+}

@@ -1,0 +1,138 @@
+/**
+ * Starting a deployment: its settings checked first (`ConfigFile`: one error naming the bad key or variable,
+ * nothing opened), then the database brought up to date, the wallet registry seeded when it is empty, the
+ * history indexer and the listeners. `server.ts` (the built `dist/server.js`) and `airlock-api serve` run it.
+ */
+import { parseArgs } from 'node:util'
+import * as ConfigFile from './ConfigFile.ts'
+import * as Database from './Database.ts'
+import * as History from './features/history/index.ts'
+import * as Registry from './features/registry/Registry.ts'
+import * as Service from './Service.ts'
+
+export type StartOptions = {
+  /** The configuration file. @default env.AIRLOCK_CONFIG */
+  config?: string | undefined
+  /** The modal build to serve from this process too; none without it. */
+  modalDir?: string | undefined
+  /** @default '127.0.0.1' */
+  host?: string | undefined
+  /** @default 8787 */
+  apiPort?: number | undefined
+  /** @default 5174 */
+  modalPort?: number | undefined
+  env: ConfigFile.Env
+}
+
+export type Started = Service.Running & { engine: Database.Database['engine']; stop(): Promise<void> }
+
+/**
+ * @example
+ * const started = await Start.start({ config: 'airlock.config.json', apiPort: 0, env: process.env })
+ * await started.stop()
+ */
+export async function start(options: StartOptions): Promise<Started> {
+  const { config, database } = ConfigFile.load({ path: options.config, env: options.env })
+  const db = await Database.open(database)
+  let indexer: History.Indexer.Indexer | undefined
+  try {
+    await seedRegistry(db)
+    // Replicas on one PostgreSQL each start it: one per chain writes (an advisory lock), the others wait.
+    indexer = History.Indexer.start({ db, config, lockUrl: database.url })
+    const running = await Service.listen(Service.create({ db, config, modalDir: options.modalDir }), {
+      host: options.host,
+      apiPort: options.apiPort,
+      modalPort: options.modalPort,
+    })
+    return {
+      ...running,
+      engine: db.engine,
+      stop: async () => {
+        await running.stop()
+        await indexer?.stop()
+        await db.close()
+      },
+    }
+  } catch (error) {
+    await indexer?.stop()
+    await db.close()
+    throw error
+  }
+}
+
+/**
+ * The first start of a deployment fills the registry (`/getWallets` would list nothing); later ones leave it
+ * as the operator keeps it (`airlock-api seed registry` loads the shipped list again).
+ */
+async function seedRegistry(db: Database.Database): Promise<void> {
+  const count = async () => Number((await db.query<{ n: string }>('select count(*) as n from wallets'))[0]?.n)
+  if ((await count()) > 0) return
+  try {
+    console.log(`[airlock-api] Seeded the wallet registry: ${await Registry.seed(db)} wallets.`)
+  } catch (error) {
+    // Another replica starting on the same PostgreSQL seeded it first.
+    if ((await count()) === 0) throw error
+  }
+}
+
+/** The command line's flags as {@link StartOptions}; a bad one is a `ConfigError` naming it. */
+export function options(args: readonly string[], env: ConfigFile.Env): StartOptions {
+  let values: Record<string, string | undefined>
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: {
+        config: { type: 'string' },
+        'modal-dir': { type: 'string' },
+        host: { type: 'string' },
+        'api-port': { type: 'string' },
+        'modal-port': { type: 'string' },
+      },
+    }).values
+  } catch (error) {
+    throw new ConfigFile.ConfigError(`${(error as Error).message} (flags: ${flags})`)
+  }
+  return {
+    config: values.config,
+    modalDir: values['modal-dir'],
+    host: values.host,
+    apiPort: port(values['api-port'], '--api-port'),
+    modalPort: port(values['modal-port'], '--modal-port'),
+    env,
+  }
+}
+
+/** The flags {@link options} reads, for usage texts. */
+export const flags =
+  '--config <file> [--modal-dir <dir>] [--host 127.0.0.1] [--api-port 8787] [--modal-port 5174]'
+
+function port(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!/^\d{1,5}$/.test(value) || n > 65535)
+    throw new ConfigFile.ConfigError(`${flag} ${value}: expected a port, 0..65535`)
+  return n
+}
+
+/**
+ * Runs until SIGINT or SIGTERM: the whole life of `node api/dist/server.js`. A bad setting is printed as one
+ * line and the exit code is 1; nothing was started.
+ */
+export async function serve(args: readonly string[]): Promise<number> {
+  let started: Started
+  try {
+    started = await start(options(args, process.env))
+  } catch (error) {
+    console.error(`[airlock-api] ${error instanceof Error ? error.message : String(error)}`)
+    return 1
+  }
+  const { apiUrl, modalUrl, engine } = started
+  console.log(`Airlock API on ${apiUrl}${modalUrl ? `, modal origin on ${modalUrl}` : ''} (${engine})`)
+  const stop = async () => {
+    await started.stop()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return new Promise<number>(() => {})
+}
