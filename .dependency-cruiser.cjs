@@ -25,7 +25,7 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'types', 'node', 'default'],
+      conditionNames: ['@airlock/source', 'import', 'types', 'node', 'default'],
       extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
       mainFields: ['module', 'main', 'types'],
     },

@@ -1,7 +1,14 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
+
+// Workspace packages resolve to their TypeScript source (the `@airlock/source` export condition), never to a
+// build; published users, who lack the condition, get dist/.
+const source = '@airlock/source'
 
 // One vitest run covers every package's unit tests; e2e journeys run under Playwright instead.
 export default defineConfig({
+  resolve: { conditions: [source, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
     include: ['{bridge-protocol,host-sdk,modal-app,api,devnet}/src/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,

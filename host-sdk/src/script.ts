@@ -2,13 +2,8 @@
  * The one-line embed: `<script src="…/airlock.js" data-project-id="demo" data-networks="eip155:1">`.
  * Reads the tag's data attributes and exposes the instance as `window.airlock`.
  */
-import { type Airlock, createAirlock } from './Airlock.ts'
-
-declare global {
-  interface Window {
-    airlock?: Airlock
-  }
-}
+import './global.ts'
+import { createAirlock } from './Airlock.ts'
 
 const script = document.currentScript as HTMLScriptElement | null
 const data = script?.dataset ?? {}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup'
+
+// The npm build, for `import { createAirlock } from '@airlock/host-sdk'` in bundled dApps and SSR: ESM and
+// CJS, each with its own declarations. `@airlock/bridge-protocol` is not published, so its code (with the
+// comlink and @noble/hashes it uses) and the types the public API names are bundled in; only
+// @wallet-standard/base, whose `Wallet` type the API returns, stays a dependency. The one-<script> build
+// (airlock.js, airlock-bridge.js) is vite.script.config.ts.
+export default defineConfig({
+  entry: ['src/index.ts', 'src/global.ts'],
+  format: ['esm', 'cjs'],
+  target: 'es2022',
+  platform: 'neutral',
+  noExternal: ['@airlock/bridge-protocol'],
+  // Mapped to source, the protocol's types count as this package's own, so the declarations carry them.
+  dts: {
+    compilerOptions: {
+      paths: {
+        '@airlock/bridge-protocol': ['../bridge-protocol/src/index.ts'],
+        '@airlock/bridge-protocol/*': ['../bridge-protocol/src/*.ts'],
+      },
+    },
+  },
+  clean: true,
+})
