@@ -1,0 +1,7 @@
+export { AirlockProvider, type AirlockProviderProps } from './AirlockProvider.tsx'
+export { ConnectButton, type ConnectButtonProps } from './ConnectButton.tsx'
+export { type Balance, type UseAccountReturnType, useAccount } from './useAccount.ts'
+export { useAirlock, useAirlockState } from './useAirlock.ts'
+export { useDisconnect } from './useDisconnect.ts'
+export { type UseOpenReturnType, useOpen } from './useOpen.ts'
+export { type UseSignInReturnType, useSignIn } from './useSignIn.ts'

@@ -1,0 +1,97 @@
+import type { CustomNetwork } from '@airlock/host-sdk'
+import { useCallback, useEffect, useState } from 'react'
+import { formatAmount } from './internal/format.ts'
+import { useAirlock, useAirlockContext, useAirlockState } from './useAirlock.ts'
+
+/** A native balance, read from the chain through the connected wallet. */
+export type Balance = {
+  value: bigint
+  decimals: number
+  symbol: string
+  /** `value` as the modal shows it: 3 decimals, truncated. */
+  formatted: string
+}
+
+/** What {@link useAccount} returns. */
+export type UseAccountReturnType = {
+  status: 'connecting' | 'reconnecting' | 'connected' | 'disconnected'
+  isConnected: boolean
+  /** The active account's address, in its chain's own format. */
+  address: string | undefined
+  /** CAIP-10: `eip155:1:0x…`. */
+  caipAddress: string | undefined
+  namespace: 'eip155' | 'solana' | 'bip122' | undefined
+  /** CAIP-2 id of the active network: `eip155:1`. */
+  chainId: string | undefined
+  /** The active network's name from `customNetworks`, if declared there. */
+  chainName: string | undefined
+  /** The native balance of an EVM account; undefined until read, and for Solana and Bitcoin. */
+  balance: Balance | undefined
+  /** Reads the balance again (the modal closing does so too: a send or swap may have changed it). */
+  refetchBalance(): void
+  /** The embedded wallet's login (email, handle, provider), when that is the wallet. */
+  user: { email?: string; username?: string; authProvider: string } | undefined
+}
+
+const nativeOf = (networks: CustomNetwork[] | undefined, chainId: string | undefined) =>
+  networks?.find((network) => network.id === chainId)
+
+/**
+ * The connected account, its network and its native balance; re-renders on every change.
+ * @example
+ * const { address, balance } = useAccount()
+ * return <p>{address} holds {balance?.formatted} {balance?.symbol}</p>
+ */
+export function useAccount(): UseAccountReturnType {
+  const airlock = useAirlock()
+  const { options } = useAirlockContext()
+  const state = useAirlockState()
+  const namespace = state.caipAddress?.split(':')[0] as UseAccountReturnType['namespace']
+  const chainId = state.caipNetworkId
+  const address = state.address
+  const network = nativeOf(options.customNetworks, chainId)
+
+  const decimals = network?.nativeCurrency.decimals ?? 18
+  const symbol = network?.nativeCurrency.symbol ?? 'ETH'
+  // Kept with the account and chain it was read for, so a switch never shows the last one's balance.
+  const [read, setRead] = useState<{ of: string; balance: Balance }>()
+  const [version, setVersion] = useState(0)
+  const refetchBalance = useCallback(() => setVersion((n) => n + 1), [])
+  // A closing modal may have sent or swapped: read again then.
+  const open = state.open
+  useEffect(() => {
+    if (!open) refetchBalance()
+  }, [open, refetchBalance])
+
+  const of = `${chainId}:${address}`
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is how a caller asks for a fresh read.
+  useEffect(() => {
+    if (!airlock || namespace !== 'eip155' || !address) return
+    let current = true
+    airlock.providers.eip155
+      .request({ method: 'eth_getBalance', params: [address, 'latest'] })
+      .then((hex) => {
+        if (!current || typeof hex !== 'string') return
+        const value = BigInt(hex)
+        setRead({ of, balance: { value, decimals, symbol, formatted: formatAmount(value, decimals) } })
+      })
+      // A balance is a courtesy: a wallet that cannot read it leaves it unknown, not the page broken.
+      .catch(() => {})
+    return () => {
+      current = false
+    }
+  }, [airlock, namespace, address, of, decimals, symbol, version])
+
+  return {
+    status: state.status,
+    isConnected: state.status === 'connected',
+    address,
+    caipAddress: state.caipAddress,
+    namespace,
+    chainId,
+    chainName: network?.name,
+    balance: read?.of === of && namespace === 'eip155' ? read.balance : undefined,
+    refetchBalance,
+    user: state.user,
+  }
+}

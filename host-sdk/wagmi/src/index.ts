@@ -1,0 +1,1 @@
+export { type AirlockParameters, airlock } from './airlock.ts'
