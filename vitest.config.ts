@@ -10,7 +10,9 @@ export default defineConfig({
   resolve: { conditions: [source, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
-    include: ['{bridge-protocol,host-sdk,host-sdk/react,host-sdk/wagmi,modal-app,api,devnet}/src/**/*.test.{ts,tsx}'],
+    include: [
+      '{bridge-protocol,host-sdk,host-sdk/react,host-sdk/wagmi,modal-app,api,devnet}/src/**/*.test.{ts,tsx}',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
