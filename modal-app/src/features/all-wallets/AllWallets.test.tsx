@@ -67,7 +67,7 @@ describe('AllWallets', () => {
     expect(focusedIndex()).toBe(5)
     press('End')
     expect(focusedIndex()).toBe(count - 1)
-    expect(document.activeElement?.textContent).toBe(`Wallet ${count - 1}`)
+    expect(document.activeElement?.lastElementChild?.textContent).toBe(`Wallet ${count - 1}`)
     expect(buttons().length).toBeLessThanOrEqual(40)
     press('ArrowUp')
     expect(focusedIndex()).toBe(count - 5)
