@@ -33,7 +33,7 @@ export type Started = Service.Running & { engine: Database.Database['engine']; s
  */
 export async function start(options: StartOptions): Promise<Started> {
   const { config, database } = ConfigFile.load({ path: options.config, env: options.env })
-  const db = await Database.open(database)
+  const db = await Database.open({ url: database.url, dataDir: database.dataDir })
   let indexer: History.Indexer.Indexer | undefined
   try {
     await seedRegistry(db)

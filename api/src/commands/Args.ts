@@ -36,7 +36,8 @@ export function parse(args: readonly string[], env: ConfigFile.Env): Args {
 
 /** Runs `work` on the database, closed afterwards whatever happens. */
 export async function withDatabase<T>(args: Args, work: (db: Database.Database) => Promise<T>): Promise<T> {
-  const db = await Database.open(ConfigFile.loadDatabase({ path: args.config, env: args.env }))
+  const { url, dataDir } = ConfigFile.loadDatabase({ path: args.config, env: args.env })
+  const db = await Database.open({ url, dataDir })
   try {
     return await work(db)
   } finally {

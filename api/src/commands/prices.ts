@@ -60,7 +60,7 @@ export async function run(args: Args): Promise<number> {
       })),
     )
     console.log(
-      `${symbol} at ${price} USD on ${[...new Set(assets.map((asset) => asset.chainId))].join(', ')}.`,
+      `${assets[0]?.symbol ?? symbol} at ${price} USD on ${[...new Set(assets.map((asset) => asset.chainId))].join(', ')}.`,
     )
     return 0
   })

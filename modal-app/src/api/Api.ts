@@ -125,6 +125,8 @@ export type Client = {
   signIn(message: string, signature: string): Promise<Schema.Session>
   /** The account's active sessions (revoked and expired ones are not), by id. */
   sessions(account: string): Promise<SessionSummary[]>
+  /** Whether the project enabled analytics (asked once; an unreadable answer counts as off). */
+  analyticsEnabled(): Promise<boolean>
   /**
    * Records an analytics event (skipped unless the project enabled analytics). Never throws:
    * analytics must not break anything.
@@ -178,6 +180,12 @@ export function create(options: ClientOptions): Client {
   }
 
   let analytics: Promise<boolean> | undefined
+  const analyticsEnabled = () =>
+    (analytics ??= get('/getAnalyticsConfig', Contract.analyticsAnswer).then(
+      (answer) => answer.isAnalyticsEnabled,
+      // An unreadable analytics setting counts as off: nothing is sent that the project did not allow.
+      () => false,
+    ))
   const url = (path: string, query: Record<string, string> = {}) => {
     const target = new URL(path, options.baseUrl)
     const params = { projectId: options.projectId, st: sdkType, sv: sdkVersion, ...query }
@@ -259,14 +267,10 @@ export function create(options: ClientOptions): Client {
     async sessions(account) {
       return (await get(`/v1/sessions/${encodeURIComponent(account)}`, Contract.sessionsAnswer)).sessions
     },
+    analyticsEnabled,
     async track(event, page) {
       try {
-        analytics ??= get('/getAnalyticsConfig', Contract.analyticsAnswer).then(
-          (answer) => answer.isAnalyticsEnabled,
-          // An unreadable analytics setting counts as off: nothing is sent that the project did not allow.
-          () => false,
-        )
-        if (!(await analytics)) return
+        if (!(await analyticsEnabled())) return
         const { origin, host } = new URL(page)
         await fetcher(url('/e'), {
           method: 'POST',

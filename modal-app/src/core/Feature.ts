@@ -21,7 +21,9 @@ export type ApiClient = Pick<
   'balances' | 'wallets' | 'imageUrl' | 'track' | 'nonce' | 'signIn' | 'sessions'
 > &
   // Reads only some features make; a client without them (a test's) leaves those features' error states.
-  Partial<Pick<Api.Client, 'supportedChains' | 'history' | 'nfts' | 'endpoint' | 'identity'>>
+  Partial<
+    Pick<Api.Client, 'supportedChains' | 'history' | 'nfts' | 'endpoint' | 'identity' | 'analyticsEnabled'>
+  >
 
 /** What the core lends every feature. */
 export type Kernel = {
@@ -42,8 +44,8 @@ export type Kernel = {
   }
   snackbar: Snackbar
   /**
-   * Records an analytics event for this page, unless the host switched `analytics` off (the API also skips
-   * it unless the project enabled analytics). Never throws.
+   * Records an analytics event for this page, only with the visitor's consent or after the modal showed its
+   * notice, within SPEC §9's cap (see `Analytics.ts`). Never throws.
    */
   track(event: { event: string; properties?: Record<string, unknown> }): void
   /** Shakes the card, as after a failure. */

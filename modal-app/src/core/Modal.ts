@@ -10,6 +10,7 @@ import type { Host } from '../connectors/Connector.ts'
 import { walletSupports } from '../shared/Network.ts'
 import { texts } from '../shared/texts.ts'
 import * as Alerts from './Alerts.ts'
+import * as Analytics from './Analytics.ts'
 import type { Config } from './Config.ts'
 import * as Connections from './Connections.ts'
 import type { ApiClient, ConnectRows, Feature, Kernel, ViewSpec } from './Feature.ts'
@@ -75,6 +76,13 @@ export function create(options: Options): Modal {
   const alerts = Alerts.create(() => changed())
   const snackbar = Snackbar.create({ onChange: () => changed(), timers })
   const shake = Snackbar.shaker(timers, () => changed())
+  const analytics = Analytics.create({
+    features: config.features,
+    enabled: () => options.api.analyticsEnabled?.() ?? Promise.resolve(false),
+    send: (event) => void options.api.track(event, origin ?? ''),
+    now,
+    changed: () => changed(),
+  })
 
   const networks = Networks.create({
     ids: config.networks,
@@ -94,6 +102,14 @@ export function create(options: Options): Modal {
     activeNetworkId: () => networks.activeId(),
     changed: () => changed(),
     onTransition: (namespace, before, next) => {
+      const pageWallet = (step: typeof next) => step.context.prompt?.wallet ?? step.context.connection?.wallet
+      const wallet = pageWallet(next) ?? pageWallet(before)
+      const event = Analytics.connectEvent(
+        { value: String(before.value), wallet: pageWallet(before) },
+        { value: String(next.value), wallet: pageWallet(next), failure: next.context.prompt?.failure },
+        wallet !== undefined && connections.wallets().some((listed) => listed.id === wallet.id),
+      )
+      if (event) analytics.track(event)
       reactions.transition(namespace, before, next)
       changed()
     },
@@ -123,10 +139,7 @@ export function create(options: Options): Modal {
       isOpen: () => Router.isOpen(router.getSnapshot()),
     },
     snackbar,
-    track(event) {
-      if (config.features?.analytics === false) return
-      void options.api.track(event, origin ?? '')
-    },
+    track: (event) => analytics.track(event),
     shake: () => shake.start(),
     changed: () => changed(),
     connectionOf: (namespace) => connections.connectionOf(namespace),
@@ -239,13 +252,16 @@ export function create(options: Options): Modal {
     shake,
     filter: () => hostApi.filter(),
     origin: () => origin,
-    slices: () => each('snapshot').map((slice) => slice()),
+    slices: () => [analytics.slice(), ...each('snapshot').map((slice) => slice())],
     accountFields: (namespace, connection) =>
       Object.assign({}, ...each('account').map((fields) => fields(namespace, connection))),
   })
 
-  const ui = features.ui(
-    Snapshot.coreUi({
+  const ui = features.ui({
+    analyticsNoticeShown: () => analytics.noticeShown(),
+    dismissAnalyticsNotice: () => analytics.dismiss(),
+    declineAnalytics: () => analytics.decline(),
+    ...Snapshot.coreUi({
       kernel,
       connections,
       router,
@@ -254,7 +270,7 @@ export function create(options: Options): Modal {
       dismissAlerts: () => alerts.dismiss(),
       activate: (chainId) => networks.setActive(chainId),
     }),
-  )
+  })
 
   // Once the visitor is looking (never before), the API names the networks no other source knows.
   const nameNetworks = () => void networks.name().then((named) => named && reactions.named())
@@ -263,6 +279,7 @@ export function create(options: Options): Modal {
     const opening = !open && Router.isOpen(snap)
     open = Router.isOpen(snap)
     if (opening) nameNetworks()
+    if (opening) void analytics.check()
     if (opening)
       features.whenLoaded(() => {
         if (open) for (const shown of each('shown')) shown()

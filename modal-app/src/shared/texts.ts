@@ -24,6 +24,13 @@ export const texts = {
       `Allow it where the API runs: npx airlock-api project add ${id} ${origin}`,
     reach: (api: string) => `Check that the Airlock API at ${api} is running and reachable from the modal.`,
   },
+  /** The notice a project that records usage shows before anything is recorded (`core/Analytics.ts`). */
+  analytics: {
+    notice: 'This site records how this dialog is used, to improve it.',
+    decline: 'Don’t share',
+    dismiss: 'OK',
+    label: 'Usage data',
+  },
   guard: {
     unverified: 'Airlock cannot confirm that it is fully visible on this page, so approving here is off.',
     continueInWindow: 'Continue in a new window',

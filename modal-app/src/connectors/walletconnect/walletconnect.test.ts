@@ -108,7 +108,8 @@ async function setup(
   }
   let flowLoaded: Promise<unknown> | undefined
   const modal = create({
-    config: options.features ? { ...config, features: options.features } : config,
+    // The visitor's consent, as a host with its own consent banner passes it: events are sent at once.
+    config: { ...config, features: { analyticsConsent: true, ...options.features } },
     storage,
     mobile: options.mobile ?? false,
     pairingConnects: options.pairingConnects ?? false,
@@ -127,6 +128,7 @@ async function setup(
       wallets,
       imageUrl: () => 'http://127.0.0.1:8787/img',
       track: async (event) => void tracked.push(event),
+      analyticsEnabled: async () => true,
       nonce: async () => 'n0nce1234',
       signIn: () => Promise.reject(new Error('not used')),
       sessions: async () => [],

@@ -13,6 +13,7 @@ import { focusables, trapTab } from '../../shared/ui/keys.ts'
 import type { Modal } from '../Modal.ts'
 import type { Snapshot, Ui } from '../Snapshot.ts'
 import { Connect } from '../views/Connect.tsx'
+import { AnalyticsNotice } from './AnalyticsNotice.tsx'
 import { GuardContext, useVisibility } from './Guard.tsx'
 import { useCardHeight } from './Height.ts'
 import { Snack } from './Snack.tsx'
@@ -159,6 +160,7 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
             ) : (
               <Body snapshot={snapshot} ui={ui} modal={modal} onShown={onViewShown} />
             )}
+            <AnalyticsNotice snapshot={snapshot} ui={ui} />
           </div>
         </div>
         <Snack snack={snapshot.snackbar} />

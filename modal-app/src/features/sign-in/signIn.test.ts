@@ -62,6 +62,7 @@ function setup(siwx: NonNullable<Config['siwx']>, options: Options = {}) {
     wallets: async () => ({ count: 0, data: [] }),
     imageUrl: () => '',
     track: vi.fn(async () => {}),
+    analyticsEnabled: async () => true,
     nonce: vi.fn(async () => 'n0nce12345'),
     signIn: vi.fn(async (message: string, signature: string) => {
       const parsed = Siwx.parse(message)
@@ -84,7 +85,8 @@ function setup(siwx: NonNullable<Config['siwx']>, options: Options = {}) {
   }
   const storage = options.storage ?? createStorage(memory())
   const modal = create({
-    config: { networks: ['eip155:31337', 'eip155:31338'], siwx },
+    // The visitor's consent, as a host with its own consent banner passes it: events are sent at once.
+    config: { networks: ['eip155:31337', 'eip155:31338'], siwx, features: { analyticsConsent: true } },
     storage,
     loadRegistry: () => import('../../shared/networks.ts'),
     loadChainClient: async () => ({ waitForReceipt: async () => {} }),

@@ -1,0 +1,134 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundle } from '../scripts/build.ts'
+import { closedPort } from './internal/closedPort.ts'
+
+// The built server, as an operator runs it: `npm run build`'s bundle, in a folder of its own (so a build
+// running beside this test cannot change it), started with plain node, without tsx or node_modules' help.
+const dist = mkdtempSync(join(tmpdir(), 'airlock-dist-'))
+const work = mkdtempSync(join(tmpdir(), 'airlock-selfhost-'))
+const config = join(work, 'airlock.config.json')
+const children: ChildProcess[] = []
+
+beforeAll(async () => {
+  await bundle(dist)
+  writeFileSync(
+    config,
+    JSON.stringify({
+      apiUrl: 'http://127.0.0.1:8787',
+      modalOrigin: 'http://127.0.0.1:5174',
+      dataDir: 'state',
+      chains: [
+        {
+          id: 'eip155:1',
+          name: 'Ethereum',
+          rpcUrl: `http://127.0.0.1:${await closedPort()}`,
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        },
+      ],
+    }),
+  )
+}, 120_000)
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGTERM')
+})
+
+/** Runs `node dist/<script>` from an unrelated working directory, with no database in the environment. */
+async function node(script: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(dist, script), ...args], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH, AIRLOCK_CONFIG: config },
+    })
+    return { code: 0, out: stdout + stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, out: failed.stdout + failed.stderr }
+  }
+}
+
+/** Starts the built server on a free port and waits for its health check. */
+async function serve(port: number): Promise<{ url: string; stop(): Promise<number | null> }> {
+  const child = spawn(
+    process.execPath,
+    [join(dist, 'server.js'), '--config', config, '--api-port', `${port}`],
+    {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  children.push(child)
+  let log = ''
+  child.stdout?.on('data', (chunk) => {
+    log += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    log += chunk
+  })
+  const url = `http://127.0.0.1:${port}`
+  await expect
+    .poll(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the server ended (${child.exitCode}): ${log}`)
+        return (await fetch(`${url}/health`).catch(() => undefined))?.status
+      },
+      { timeout: 120_000, interval: 250 },
+    )
+    .toBe(200)
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', (code) => resolve(code))
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+describe('the built server (node api/dist/server.js)', () => {
+  it('starts from a configuration file alone, seeds the registry and serves what the CLI set', async () => {
+    expect(await node('cli.js', 'project', 'add', 'shop', 'https://shop.example')).toMatchObject({ code: 0 })
+    expect(await node('cli.js', 'prices', 'set', 'eth', '3120.5')).toEqual({
+      code: 0,
+      out: 'ETH at 3120.5 USD on eip155:1.\n',
+    })
+    const server = await serve(await closedPort())
+    const wallets = await fetch(`${server.url}/getWallets?projectId=shop&page=1&entries=3`)
+    expect(wallets.status).toBe(200)
+    expect(((await wallets.json()) as { count: number }).count).toBeGreaterThan(50)
+    const price = await fetch(`${server.url}/v1/fungible/price`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+      body: JSON.stringify({
+        projectId: 'shop',
+        currency: 'usd',
+        addresses: ['eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'],
+      }),
+    })
+    expect(await price.json()).toMatchObject({ fungibles: [{ symbol: 'ETH', price: 3120.5 }] })
+    expect(await server.stop()).toBe(0)
+    // The data stayed beside the configuration file (its dataDir), not in the working directory.
+    expect((await node('cli.js', 'prices', 'list')).out).toContain('ETH\t3120.5 USD\teip155:1')
+  }, 300_000)
+
+  it('refuses a bad configuration with one line naming the key, and starts nothing', async () => {
+    const bad = join(work, 'bad.json')
+    writeFileSync(bad, JSON.stringify({ apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'x', chains: [] }))
+    const port = await closedPort()
+    const run = await node('server.js', '--config', bad, '--api-port', `${port}`)
+    expect(run).toEqual({
+      code: 1,
+      out: '[airlock-api] bad.json: modalOrigin: expected an http(s) origin: scheme, host and port, no path; see api/README.md#configuration.\n',
+    })
+    expect(await fetch(`http://127.0.0.1:${port}/health`).catch(() => 'refused')).toBe('refused')
+    expect((await node('server.js', '--api-port', 'eighty')).out).toContain(
+      '--api-port eighty: expected a port',
+    )
+  }, 120_000)
+})

@@ -1,0 +1,40 @@
+import { useEffect } from 'react'
+import { texts } from '../../shared/texts.ts'
+import type { AnalyticsSlice } from '../Analytics.ts'
+
+type AnalyticsNoticeUi = {
+  analyticsNoticeShown(): void
+  dismissAnalyticsNotice(): void
+  declineAnalytics(): void
+}
+
+/**
+ * One line at the foot of the card, while the project records usage and the visitor has not closed it:
+ * what is recorded, "Don't share" and OK. Events are sent only once it has been on screen in the open
+ * modal (`Analytics.ts`), so nothing is recorded that the visitor was not told about.
+ */
+export function AnalyticsNotice({
+  snapshot,
+  ui,
+}: {
+  snapshot: Partial<AnalyticsSlice> & { open: boolean }
+  // The modal's actions as the card has them (every feature's, untyped): these three are the kernel's.
+  ui: Partial<AnalyticsNoticeUi>
+}) {
+  const shown = Boolean(snapshot.analyticsNotice && snapshot.open)
+  useEffect(() => {
+    if (shown) ui.analyticsNoticeShown?.()
+  }, [shown, ui])
+  if (!shown) return null
+  return (
+    <aside className="analytics-notice" aria-label={texts.analytics.label} data-testid="analytics-notice">
+      <p>{texts.analytics.notice}</p>
+      <button type="button" className="link-button" onClick={() => ui.declineAnalytics?.()}>
+        {texts.analytics.decline}
+      </button>
+      <button type="button" className="link-button" onClick={() => ui.dismissAnalyticsNotice?.()}>
+        {texts.analytics.dismiss}
+      </button>
+    </aside>
+  )
+}
