@@ -20,6 +20,7 @@ import { chromiumLaunchOptions } from '../e2e/wallets/playwright.config.ts'
 import { createPeer } from '../e2e/wallets/walletconnect-peer.ts'
 import { type Cannon, flood } from './flood.ts'
 import { fuzz } from './fuzz.ts'
+import { packageSizes } from './packages.ts'
 import { swapQuotes } from './swaps.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
@@ -395,6 +396,7 @@ async function chains() {
 
 async function main() {
   const results: Record<string, number | string> = { date: new Date().toISOString(), ...sizes() }
+  Object.assign(results, await packageSizes())
   // Trusting one proxy lets the capacity runs speak for many visitors (see `pool`); every other limit keeps
   // its default, and the flood, which writes no `X-Forwarded-For`, stays one client.
   const stack = await Stack.start({
