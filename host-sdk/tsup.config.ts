@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup'
 
 // The npm build, for `import { createAirlock } from '@airlock/host-sdk'` in bundled dApps and SSR: ESM and
-// CJS, each with its own declarations. `@airlock/bridge-protocol` is not published, so its code (with the
-// comlink and @noble/hashes it uses) and the types the public API names are bundled in; only
-// @wallet-standard/base, whose `Wallet` type the API returns, stays a dependency. The one-<script> build
+// CJS, each with its own declarations. Nothing is left to install: `@airlock/bridge-protocol` is not
+// published, so its code (with the comlink and @noble/hashes it uses) is bundled in, and so are the types the
+// public API names (the Wallet Standard's are restated in src/WalletStandard.ts). The one-<script> build
 // (airlock.js, airlock-bridge.js) is vite.script.config.ts.
 export default defineConfig({
   entry: ['src/index.ts', 'src/global.ts'],

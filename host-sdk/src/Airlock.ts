@@ -2,7 +2,6 @@ import type { Errors, PublicView, Session, State } from '@airlock/bridge-protoco
 import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
-import type { Wallet } from '@wallet-standard/base'
 import type { CustomNetwork } from './CustomNetwork.ts'
 import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
@@ -13,6 +12,7 @@ import { modalConfig } from './internal/modalConfig.ts'
 import { type Payment, pay } from './internal/pay.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
+import type { Wallet } from './WalletStandard.ts'
 
 /** Options of {@link createAirlock}. */
 export type AirlockOptions = {
