@@ -83,6 +83,11 @@ export function read(path: string): Config.Config {
   } catch (error) {
     throw new ConfigError(`${name}: not readable as JSON (${(error as Error).message}); ${docs}.`)
   }
+  return check(json, name)
+}
+
+/** Checks a configuration read from the file `name` (for messages). */
+export function check(json: unknown, name: string): Config.Config {
   let config: Config.Config
   try {
     config = Config.parse(json)
