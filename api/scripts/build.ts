@@ -31,6 +31,8 @@ export async function bundle(dist = join(api, 'dist')): Promise<void> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
+    // Workspace packages from their TypeScript source, as everywhere in the repository (vitest.config.ts).
+    conditions: ['@airlock/source'],
     // pg's native bindings are an optional peer it asks for only when told to; nodemailer and pg are CommonJS
     // and call require() for Node's own modules, which an ES module has only through createRequire.
     external: ['pg-native'],

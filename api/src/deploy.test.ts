@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { check } from './ConfigFile.ts'
+
+// The container files cannot run here (no Docker daemon in CI); their structure is checked instead, and
+// `docker compose config` runs as well where Compose is installed. The image's program itself, the built
+// server, is run for real by server.test.ts.
+const root = new URL('../../', import.meta.url)
+const text = (path: string) => readFileSync(new URL(path, root), 'utf8')
+
+type Service = {
+  image?: string
+  build?: string | { context: string }
+  profiles?: string[]
+  environment?: Record<string, string>
+  volumes?: string[]
+  ports?: string[]
+  depends_on?: Record<string, { condition: string }>
+}
+const compose = parse(text('docker-compose.yml')) as {
+  services: Record<string, Service>
+  volumes: Record<string, unknown>
+}
+const { api, postgres } = compose.services as { api: Service; postgres: Service }
+
+/** Compose's `${NAME:-default}` with its default, as a run without that variable sees it. */
+const defaults = (value: string) => value.replace(/\$\{\w+:-([^}]*)\}/g, '$1')
+
+const hasCompose = (() => {
+  try {
+    execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+describe('docker-compose.yml', () => {
+  it.runIf(hasCompose)('is valid Compose (docker compose config)', () => {
+    execFileSync('docker', ['compose', '--profile', 'api', 'config', '--quiet'], { cwd: root })
+  })
+
+  it('runs the API image on the PostgreSQL service, only when asked, on loopback', () => {
+    expect(api.build).toBe('.')
+    expect(api.profiles).toEqual(['api'])
+    expect(api.depends_on).toEqual({ postgres: { condition: 'service_healthy' } })
+    const url = new URL(defaults(api.environment?.DATABASE_URL ?? ''))
+    expect({ protocol: url.protocol, host: url.host, db: url.pathname }).toEqual({
+      protocol: 'postgres:',
+      host: 'postgres:5432',
+      db: `/${postgres.environment?.POSTGRES_DB}`,
+    })
+    expect(url.password).toBe(defaults(postgres.environment?.POSTGRES_PASSWORD ?? ''))
+    expect(api.ports?.map(defaults)).toEqual(['127.0.0.1:8787:8787'])
+  })
+
+  it("mounts a configuration the server accepts where the image's AIRLOCK_CONFIG looks", () => {
+    const [source, target, mode] = defaults(api.volumes?.[0] ?? '').split(':')
+    expect({ target, mode }).toEqual({ target: '/etc/airlock/airlock.config.json', mode: 'ro' })
+    expect(text('Dockerfile')).toContain(`AIRLOCK_CONFIG=${target}`)
+    expect(() => check(JSON.parse(text(source as string)), source as string)).not.toThrow()
+  })
+
+  it('names only services and volumes it declares', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const needed of Object.keys(service.depends_on ?? {}))
+        expect(compose.services, name).toHaveProperty(needed)
+      for (const volume of service.volumes ?? []) {
+        const source = defaults(volume).split(':')[0] as string
+        if (source.startsWith('.')) expect(existsSync(new URL(source, root)), `${name}: ${source}`).toBe(true)
+        else expect(compose.volumes, `${name}: ${source}`).toHaveProperty(source)
+      }
+    }
+  })
+})
+
+describe('Dockerfile', () => {
+  const stages = text('Dockerfile')
+    .split(/^FROM /m)
+    .slice(1)
+    .map((stage) => `FROM ${stage}`)
+  const runtime = stages[stages.length - 1] ?? ''
+
+  it('builds with the repository, then runs the built server alone, as an unprivileged user', () => {
+    expect(stages[0]).toMatch(/^FROM node:20\S* AS build/)
+    expect(stages[0]).toContain('RUN npx turbo run build --filter=@airlock/api')
+    expect(runtime).toMatch(/^FROM node:20-\S*slim AS runtime/)
+    expect(runtime.match(/^COPY .*$/gm)).toEqual([
+      'COPY --from=build --chown=root:root /app/api/dist ./api/dist',
+    ])
+    expect(runtime).toMatch(/^USER node$/m)
+    expect(runtime.indexOf('USER node')).toBeLessThan(runtime.indexOf('CMD'))
+    expect(runtime).toMatch(
+      /^CMD \["node", "api\/dist\/server\.js", "--host", "0\.0\.0\.0", "--api-port", "8787"\]$/m,
+    )
+    expect(runtime).toMatch(/^EXPOSE 8787$/m)
+  })
+
+  it("keeps the host's installs and builds out of the build context", () => {
+    const ignored = text('.dockerignore').split('\n')
+    for (const path of ['**/node_modules', '**/dist', '**/.airlock-data', '.git'])
+      expect(ignored).toContain(path)
+  })
+})
