@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { texts } from '../../shared/texts.ts'
 import type { AnalyticsSlice } from '../Analytics.ts'
+import type { CoreUi } from '../Snapshot.ts'
 
 type AnalyticsNoticeUi = {
   analyticsNoticeShown(): void
@@ -19,7 +20,7 @@ export function AnalyticsNotice({
 }: {
   snapshot: Partial<AnalyticsSlice> & { open: boolean }
   // The modal's actions as the card has them (every feature's, untyped): these three are the kernel's.
-  ui: Partial<AnalyticsNoticeUi>
+  ui: CoreUi & Partial<AnalyticsNoticeUi>
 }) {
   const shown = Boolean(snapshot.analyticsNotice && snapshot.open)
   useEffect(() => {
