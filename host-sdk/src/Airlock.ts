@@ -55,6 +55,10 @@ export type AirlockOptions = {
   featuredWalletIds?: string[]
   /** Registry ids of wallets never to show. */
   excludeWalletIds?: string[]
+  /** Your terms of service, linked at Connect's foot (and ticked first with `features.legalCheckbox`). */
+  termsConditionsUrl?: string
+  /** Your privacy policy, linked beside the terms. */
+  privacyPolicyUrl?: string
   /** Sign in with Ethereum (EIP-4361) after connecting an EVM wallet. The older of the two sign-in options. */
   siweConfig?: SignInOptions
   /** Sign in with any connected account: EIP-4361 for EVM, CAIP-122 for Solana and Bitcoin. */

@@ -27,6 +27,8 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     },
     featuredWalletIds: options.featuredWalletIds,
     excludeWalletIds: options.excludeWalletIds,
+    termsConditionsUrl: options.termsConditionsUrl,
+    privacyPolicyUrl: options.privacyPolicyUrl,
     siwx: signIn && { ...signIn, legacy: !!options.siweConfig || undefined },
     telegramPlatform: typeof telegram === 'string' ? telegram.slice(0, 32) : undefined,
   }

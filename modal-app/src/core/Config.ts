@@ -68,6 +68,8 @@ const schema = S.object({
   /** Networks the host declares itself; shown only where `networks` lists their ids. */
   customNetworks: S.optional(customNetworks),
   themeMode: S.optional(S.picklist(['light', 'dark'])),
+  /** A BCP 47 tag (`ar`, `pt-BR`): the language the host wants, tried before the browser's. */
+  locale: S.optional(S.string(35, 2, /^[A-Za-z]{2,3}(-[A-Za-z\d]{1,8})*$/)),
   /** Checked key by key by `Theme.sanitize`; anything unsafe is dropped, not fatal. */
   themeVariables: S.optional(S.record(S.string(256), 64)),
   /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`). */
@@ -85,6 +87,9 @@ const schema = S.object({
   /** Registry ids of wallets to show first, and of wallets never to show. */
   featuredWalletIds: S.optional(S.array(walletId, 64)),
   excludeWalletIds: S.optional(S.array(walletId, 500)),
+  /** The project's terms and privacy policy, linked at Connect's foot. */
+  termsConditionsUrl: S.optional(url),
+  privacyPolicyUrl: S.optional(url),
   /** Sign-in after connecting; `legacy` marks the EVM-only `siweConfig` of the host. */
   siwx: S.optional(
     S.object({
@@ -104,12 +109,15 @@ const known = [
   'rpcUrls',
   'customNetworks',
   'themeMode',
+  'locale',
   'themeVariables',
   'features',
   'embedded',
   'walletConnect',
   'featuredWalletIds',
   'excludeWalletIds',
+  'termsConditionsUrl',
+  'privacyPolicyUrl',
   'siwx',
   'telegramPlatform',
 ]

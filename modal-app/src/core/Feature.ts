@@ -105,10 +105,13 @@ const connectorTypes = [
 export type ConnectorType = (typeof connectorTypes)[number]
 
 /**
- * Rows a feature adds to Connect: per group, `last` after every group (All Wallets), and the ways in that
- * need no wallet (`email`, `social`), placed by {@link connectMethodOrder}.
+ * Rows a feature adds to Connect: per group, `last` after every group (All Wallets), the ways in that
+ * need no wallet (`email`, `social`), placed by {@link connectMethodOrder}, and `getWallet`: where to get
+ * one, under "New to wallets?".
  */
-export type ConnectRows = Partial<Record<ConnectorType | ConnectMethod | 'last', ComponentType<ViewProps>>>
+export type ConnectRows = Partial<
+  Record<ConnectorType | ConnectMethod | 'last' | 'getWallet', ComponentType<ViewProps>>
+>
 
 /** Connect's sections: an email login, social logins, and the wallets (SPEC's `connectMethodsOrder`). */
 const connectMethods = ['email', 'social', 'wallet'] as const

@@ -275,9 +275,12 @@ export function create(options: Options): Modal {
   // Once the visitor is looking (never before), the API names the networks no other source knows.
   const nameNetworks = () => void networks.name().then((named) => named && reactions.named())
   let open = false
+  let shownView = currentView()
   router.subscribe((snap) => {
     const opening = !open && Router.isOpen(snap)
     open = Router.isOpen(snap)
+    if (shownView !== currentView()) snackbar.left()
+    shownView = currentView()
     if (opening) nameNetworks()
     if (opening) void analytics.check()
     if (opening)

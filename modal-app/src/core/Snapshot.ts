@@ -55,7 +55,12 @@ export type CoreSnapshot<A extends AccountInfo = AccountInfo> = {
   /** The order of Connect's groups. */
   connectorOrder: ConnectorType[]
   connectMethods: ConnectMethod[]
+  /** Connect's foot: the project's terms and privacy links, and whether they must be accepted first. */
+  legal: Legal
 }
+
+/** SPEC §1 `legalCheckbox` (off by default): wallets stay disabled until the visitor ticks it. */
+export type Legal = { checkbox: boolean; terms?: string | undefined; privacy?: string | undefined }
 
 /** The core's actions. */
 export type CoreUi = {
@@ -96,6 +101,11 @@ export function builder(options: BuilderOptions): () => Snapshot {
   const { connections, networks, router, kernel } = options
   const connectorOrder = Feature.connectorOrder(options.config)
   const connectMethods = Feature.connectMethodOrder(options.config)
+  const legal: Legal = {
+    checkbox: options.config.features?.legalCheckbox === true,
+    terms: options.config.termsConditionsUrl,
+    privacy: options.config.privacyPolicyUrl,
+  }
 
   function accountInfo(namespace: Caip.Namespace, connection: Connection.Connection): AccountInfo {
     const address = connection.accounts[0]?.address ?? ''
@@ -163,6 +173,7 @@ export function builder(options: BuilderOptions): () => Snapshot {
       closable: !Router.closeBlocked(snap.context),
       connectorOrder,
       connectMethods,
+      legal,
     }
     return Object.assign(core, ...options.slices())
   }

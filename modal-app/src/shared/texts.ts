@@ -45,6 +45,15 @@ export const texts = {
     noWallets: 'No wallets were found on this page. Install a browser wallet and reload.',
     recent: 'Recent',
     walletList: 'Wallets',
+    installed: 'Installed',
+    popular: 'Popular',
+    newToWallets: 'New to wallets?',
+    whatIsWallet:
+      'A wallet holds your crypto and signs in for you, in place of a password. Pick one, install it, then come back here.',
+    getWallet: 'Get a wallet',
+    agree: 'I agree to the terms of service and the privacy policy',
+    terms: 'Terms of Service',
+    privacy: 'Privacy Policy',
   },
   connecting: {
     continueIn: (wallet: string) => `Continue in ${wallet}`,

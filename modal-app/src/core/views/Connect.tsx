@@ -1,15 +1,15 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { texts } from '../../shared/texts.ts'
 import { onListKeyDown } from '../../shared/ui/keys.ts'
 import type { ConnectMethod, ConnectorType, ConnectRows, ViewProps } from '../Feature.ts'
 import * as FrameStorage from '../FrameStorage.ts'
-import type { CoreSnapshot, CoreUi, WalletEntry } from '../Snapshot.ts'
+import type { CoreSnapshot, CoreUi, Legal, WalletEntry } from '../Snapshot.ts'
 import { ApproveButton, Unverified } from '../ui/Guard.tsx'
 
 /**
- * The host's origin, then the wallets by group in the order the host chose (`connectorTypeOrder`; by
- * default the page's wallets, recent first, each tagged with its chain family, then the rows features add:
- * WalletConnect's QR code, registry wallets), and All Wallets last.
+ * The host's origin, then the ways in (`connectMethodsOrder`), the wallets by section in the order the host
+ * chose (`connectorTypeOrder`; by default Recent, Installed, then the rows features add: WalletConnect's QR
+ * code, registry wallets), All Wallets last; "New to wallets?"; the project's terms when it has them.
  */
 export function Connect({
   snapshot,
@@ -21,6 +21,9 @@ export function Connect({
   rows?: ViewProps['rows']
 }) {
   const { wallets } = snapshot
+  // Older snapshots (tests that build one by hand) have no legal part: nothing to accept then.
+  const legal = snapshot.legal ?? { checkbox: false }
+  const [agreed, setAgreed] = useState(false)
   return (
     <div className="view">
       {snapshot.origin && (
@@ -43,18 +46,29 @@ export function Connect({
           }}
         />
       )}
-      {snapshot.connectMethods.map((method) =>
-        method === 'wallet' ? (
-          <WalletList key={method} snapshot={snapshot} ui={ui} rows={rows} />
-        ) : (
-          <Method key={method} method={method} snapshot={snapshot} ui={ui} rows={rows} />
-        ),
+      {/* Until the terms are accepted (when the project asks for that), no way in can be chosen. */}
+      <fieldset className="connect-methods" disabled={legal.checkbox && !agreed}>
+        {snapshot.connectMethods.map((method) =>
+          method === 'wallet' ? (
+            <WalletList key={method} snapshot={snapshot} ui={ui} rows={rows} />
+          ) : (
+            <Method key={method} method={method} snapshot={snapshot} ui={ui} rows={rows} />
+          ),
+        )}
+      </fieldset>
+      <NewToWallets snapshot={snapshot} ui={ui} rows={rows} />
+      {(legal.checkbox || legal.terms || legal.privacy) && (
+        <LegalFoot legal={legal} agreed={agreed} onAgree={setAgreed} />
       )}
     </div>
   )
 }
 
-/** The wallets: the page's, by group in the host's order, then the features' rows, All Wallets last. */
+/**
+ * The wallets in sections (Recent, Installed, Popular: the host's group order, consecutive groups of one
+ * section together), then the features' rows, All Wallets last. One arrow-key list across the sections. A
+ * section whose groups render nothing hides with its heading (styles.css, `:has`).
+ */
 function WalletList({
   snapshot,
   ui,
@@ -65,26 +79,116 @@ function WalletList({
   rows: readonly ConnectRows[]
 }) {
   const { wallets } = snapshot
-  return wallets.length > 0 || rows.some((group) => Object.keys(group).some((key) => !ways.has(key))) ? (
-    <ul
-      className="list"
+  const id = useId()
+  if (wallets.length === 0 && !rows.some((group) => Object.keys(group).some((key) => !ways.has(key))))
+    return <p className="muted">{texts.connect.noWallets}</p>
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset would draw a box and read a legend; this is a group of lists.
+    <div
+      role="group"
       data-testid="wallet-list"
       aria-label={texts.connect.walletList}
       onKeyDown={onListKeyDown}
       // Choosing a wallet is the click the browser wants before it grants a frame storage of its own.
       onClickCapture={FrameStorage.request}
     >
-      {snapshot.connectorOrder.map((type) => (
-        <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
+      {sectionsOf(snapshot.connectorOrder).map(({ section, types }, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the sections follow the configured order, fixed for the modal's life.
+        <div key={index} className="connect-section">
+          <h2 className="section-title" id={`${id}-${index}`}>
+            {texts.connect[section]}
+          </h2>
+          <ul className="list" aria-labelledby={`${id}-${index}`}>
+            {types.map((type) => (
+              <Group key={type} type={type} snapshot={snapshot} ui={ui} rows={rows} />
+            ))}
+          </ul>
+        </div>
       ))}
+      {rows.some((group) => group.last) && (
+        <ul className="list" aria-label={texts.connect.walletList}>
+          {rows.map((group, index) => {
+            const Last = group.last
+            // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+            return Last && <Last key={index} snapshot={snapshot} ui={ui} />
+          })}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+type Section = 'recent' | 'installed' | 'popular'
+
+/** The host's group order cut into sections: `recent`, `injected` (installed), and the rest (popular). */
+export function sectionsOf(order: readonly ConnectorType[]): { section: Section; types: ConnectorType[] }[] {
+  const sections: { section: Section; types: ConnectorType[] }[] = []
+  for (const type of order) {
+    const section: Section = type === 'recent' ? 'recent' : type === 'injected' ? 'installed' : 'popular'
+    const last = sections[sections.length - 1]
+    if (last?.section === section) last.types.push(type)
+    else sections.push({ section, types: [type] })
+  }
+  return sections
+}
+
+/**
+ * "New to wallets?": what a wallet is, and where to get one (the features' `getWallet` rows: the registry's
+ * wallets). A disclosure, so it costs one line until asked.
+ */
+function NewToWallets({
+  snapshot,
+  ui,
+  rows,
+}: {
+  snapshot: CoreSnapshot
+  ui: CoreUi
+  rows: readonly ConnectRows[]
+}) {
+  return (
+    <details className="new-to-wallets">
+      <summary>{texts.connect.newToWallets}</summary>
+      <p className="muted">{texts.connect.whatIsWallet}</p>
       {rows.map((group, index) => {
-        const Last = group.last
+        const Rows = group.getWallet
         // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
-        return Last && <Last key={index} snapshot={snapshot} ui={ui} />
+        return Rows && <Rows key={index} snapshot={snapshot} ui={ui} />
       })}
-    </ul>
-  ) : (
-    <p className="muted">{texts.connect.noWallets}</p>
+    </details>
+  )
+}
+
+/** The project's terms and privacy links; with `legalCheckbox`, the box that must be ticked first. */
+function LegalFoot({
+  legal,
+  agreed,
+  onAgree,
+}: {
+  legal: Legal
+  agreed: boolean
+  onAgree: (agreed: boolean) => void
+}) {
+  const link = (href: string | undefined, label: string) =>
+    href && (
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {label}
+      </a>
+    )
+  return (
+    <div className="legal">
+      {legal.checkbox && (
+        <label className="legal-check">
+          <input type="checkbox" checked={agreed} onChange={(event) => onAgree(event.target.checked)} />
+          <span>{texts.connect.agree}</span>
+        </label>
+      )}
+      {(legal.terms || legal.privacy) && (
+        <p className="legal-links">
+          {link(legal.terms, texts.connect.terms)}
+          {link(legal.privacy, texts.connect.privacy)}
+        </p>
+      )}
+    </div>
   )
 }
 

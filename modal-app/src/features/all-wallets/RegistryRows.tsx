@@ -23,14 +23,40 @@ export function RecommendedRows({ snapshot, ui }: Props) {
 }
 
 /** The way to every wallet of the registry, last on Connect. */
-export function AllWalletsRow({ ui }: Props) {
+export function AllWalletsRow({ snapshot, ui }: Props) {
+  const count = snapshot.walletCount ?? 0
   return (
     <li>
       <button type="button" className="row" onClick={() => ui.showAllWallets()}>
         <span className="wallet-icon wallet-icon-grid" aria-hidden="true" />
         <span className="row-label">{texts.walletConnect.allWallets}</span>
+        {/* As other modals count a registry: by tens, so the figure does not change with every wallet added. */}
+        {count > 0 && <span className="tag">{count < 10 ? count : `${Math.floor(count / 10) * 10}+`}</span>}
       </button>
     </li>
+  )
+}
+
+/** Where to get a wallet, under Connect's "New to wallets?": the suggested wallets' web pages. */
+export function GetWalletRows({ snapshot }: Props) {
+  const links = [...(snapshot.featured ?? []), ...(snapshot.recommended ?? [])].flatMap((listing) => {
+    // Deep links (`wallet://`) open an app the newcomer does not have yet: web pages only.
+    const href = [listing.webapp_link, listing.desktop_link, listing.mobile_link].find((link) =>
+      link?.startsWith('https://'),
+    )
+    return href ? [{ id: listing.id, name: listing.name, href }] : []
+  })
+  if (links.length === 0) return null
+  return (
+    <ul className="get-wallet" aria-label={texts.connect.getWallet}>
+      {links.map((link) => (
+        <li key={link.id}>
+          <a href={link.href} target="_blank" rel="noopener noreferrer">
+            {link.name}
+          </a>
+        </li>
+      ))}
+    </ul>
   )
 }
 

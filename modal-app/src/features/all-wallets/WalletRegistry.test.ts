@@ -123,6 +123,8 @@ describe('WalletRegistry', () => {
     const plain = await setup().registry.suggestions()
     expect(plain.featured.map((item) => item.id)).toEqual(all.slice(0, 4).map((item) => item.id))
     expect(plain.recommended.map((item) => item.id)).toEqual(all.slice(4, 8).map((item) => item.id))
+    // Connect's "All wallets" row counts what AllWallets lists.
+    expect(plain.count).toBe(total)
   })
 
   it('says so when the registry cannot be read, and does not page on', async () => {

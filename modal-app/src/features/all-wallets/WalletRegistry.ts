@@ -41,6 +41,9 @@ export type Options = {
   onChange: () => void
 }
 
+/** Connect's registry wallets, and how many the registry lists in all (its "All wallets" row). */
+export type Suggestions = { featured: Api.Listing[]; recommended: Api.Listing[]; count: number }
+
 export type WalletRegistry = {
   state(): State
   /** Starts the list over, with the first page. */
@@ -50,7 +53,7 @@ export type WalletRegistry = {
   /** The next page, when the visitor scrolled near the end. */
   more(): void
   /** Featured (configured ids, else the registry's first) and recommended wallets for Connect. */
-  suggestions(): Promise<{ featured: Api.Listing[]; recommended: Api.Listing[] }>
+  suggestions(): Promise<Suggestions>
   imageUrl(listing: Api.Listing): string
 }
 
@@ -155,7 +158,7 @@ export function create(options: Options): WalletRegistry {
       const recommended = candidates
         .filter((listing) => !featured.some((item) => item.id === listing.id))
         .slice(0, recommendedCount)
-      return { featured, recommended }
+      return { featured, recommended, count: first.count }
     },
     imageUrl: (listing) => api.imageUrl(listing.image_id),
   }

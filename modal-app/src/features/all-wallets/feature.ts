@@ -6,7 +6,7 @@
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
-import { AllWalletsRow, FeaturedRows, RecommendedRows } from './RegistryRows.tsx'
+import { AllWalletsRow, FeaturedRows, GetWalletRows, RecommendedRows } from './RegistryRows.tsx'
 
 export type Options = {
   /** Loads a registry image into the cache. @default an `Image` that loads it */
@@ -24,7 +24,12 @@ export function allWallets(options: Options = {}): Feature {
         component: lazy(() => import('./AllWallets.tsx')),
       },
     ],
-    connectRows: { featured: FeaturedRows, recommended: RecommendedRows, last: AllWalletsRow },
+    connectRows: {
+      featured: FeaturedRows,
+      recommended: RecommendedRows,
+      last: AllWalletsRow,
+      getWallet: GetWalletRows,
+    },
     load: async (kernel) => (await import('./runtime.ts')).setup(kernel, options),
   }
 }

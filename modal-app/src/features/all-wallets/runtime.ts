@@ -1,6 +1,5 @@
 /** The registry's logic: loaded on first use, suggestions read when the modal first shows. */
 import { Async } from '@airlock/bridge-protocol'
-import type { Listing } from '../../api/Api.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import type { Options } from './feature.ts'
 import type { RegistryUi } from './types.ts'
@@ -8,7 +7,7 @@ import type * as Registry from './WalletRegistry.ts'
 
 export function setup(kernel: Kernel, options: Options): Runtime {
   let registry: Registry.WalletRegistry | undefined
-  let suggestions: { featured: Listing[]; recommended: Listing[] } = { featured: [], recommended: [] }
+  let suggestions: Registry.Suggestions = { featured: [], recommended: [], count: 0 }
   let suggesting: Promise<void> | undefined
 
   /** The registry, loaded on first use; a failed load is tried again next time. */
@@ -45,27 +44,36 @@ export function setup(kernel: Kernel, options: Options): Runtime {
     imageUrl: (listing) => kernel.api.imageUrl(listing.image_id),
   }
 
+  // Read from the project's own API as soon as the logic is in, while the frame is still hidden, so Connect
+  // opens with its rows in place instead of growing under the visitor; a failure is tried again on a show.
+  const suggest = () => {
+    if (suggesting) return
+    suggesting = load()
+      .then((r) => r.suggestions())
+      .then(
+        (found) => {
+          suggestions = found
+          kernel.changed()
+        },
+        (error: unknown) => {
+          suggesting = undefined
+          console.warn('[airlock] Could not read the wallet registry.', error)
+        },
+      )
+  }
+  suggest()
+
   return {
     ui,
-    snapshot: () => ({ ...suggestions, registry }),
+    snapshot: () => ({
+      featured: suggestions.featured,
+      recommended: suggestions.recommended,
+      walletCount: suggestions.count,
+      registry,
+    }),
     entered(view) {
       if (view === 'AllWallets') open()
     },
-    // Read when the modal first shows, not on every page load; a failure is tried again on the next open.
-    shown() {
-      if (suggesting) return
-      suggesting = load()
-        .then((r) => r.suggestions())
-        .then(
-          (found) => {
-            suggestions = found
-            kernel.changed()
-          },
-          (error: unknown) => {
-            suggesting = undefined
-            console.warn('[airlock] Could not read the wallet registry.', error)
-          },
-        )
-    },
+    shown: suggest,
   }
 }

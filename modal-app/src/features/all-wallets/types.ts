@@ -6,6 +6,8 @@ export type RegistrySlice = {
   /** Registry wallets for Connect: 4 featured, 4 recommended. */
   featured: Listing[]
   recommended: Listing[]
+  /** How many wallets the registry lists in all; 0 until known. */
+  walletCount: number
   /** Loaded with the feature after the handshake; undefined until then. */
   registry: WalletRegistry | undefined
 }
