@@ -6,6 +6,7 @@
 import { Caip } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { type SocialProvider, socialProviders } from './contract/auth.ts'
+import { onrampConfig } from './features/onramp/ProviderConfig.ts'
 
 /** A token's contract (EVM, `0x…`) or mint (Solana, base58); checked against its chain's family below. */
 const address = S.string(44, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
@@ -255,6 +256,8 @@ const fields = S.object({
   wallet: S.optional(wallet),
   farcaster: S.optional(farcaster),
   names: S.optional(names),
+  /** On-ramp providers (`features/onramp`). Without it, options answer SPEC §8's fallback and the other routes 404. */
+  onramp: S.optional(onrampConfig),
   /**
    * PGlite's data folder, relative to this file's folder (`AIRLOCK_DATA` wins; unused with `DATABASE_URL`).
    * @default '.airlock-data'

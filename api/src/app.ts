@@ -17,6 +17,7 @@ import * as History from './features/history/index.ts'
 import type { IdentitySource } from './features/identity/Identity.ts'
 import * as Identity from './features/identity/routes.ts'
 import * as Names from './features/names/routes.ts'
+import * as Onramp from './features/onramp/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
@@ -82,6 +83,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', History.create({ db, config, prices: options.prices }))
   app.route('/', Identity.create({ cache, identity: options.identity }))
   app.route('/', Names.create({ db, config, now }))
+  app.route('/', Onramp.create({ db, config, findProject, now }))
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))
   app.route('/', Rpc.create({ config }))

@@ -12,7 +12,8 @@ const cursor = S.string(200, 1, /^[A-Za-z0-9_-]+$/)
 
 /**
  * `cursor` continues a listing (from the previous answer's `next`), `chainId` keeps one chain's items, and
- * `onramp` asks for an on-ramp provider's purchase history instead (none is kept yet: an empty page).
+ * `onramp` asks for the account's purchases through that on-ramp provider instead (its id, as
+ * `GET /v1/onramp/options` lists it), read fresh from the orders, never from a cache.
  */
 export const historyQuery = S.object({
   projectId,
@@ -34,6 +35,8 @@ export const operationTypes = [
   'execute',
   'approve',
   'deploy',
+  /** An on-ramp purchase (`?onramp=`). */
+  'buy',
 ] as const
 export type OperationType = (typeof operationTypes)[number]
 

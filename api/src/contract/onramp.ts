@@ -19,6 +19,17 @@ export type OnrampPaymentMethod = (typeof onrampPaymentMethods)[number]
 export const onrampOrderStatuses = ['pending', 'completed', 'failed'] as const
 export type OnrampOrderStatus = (typeof onrampOrderStatuses)[number]
 
+/**
+ * The refusals a client may show as they are, each once: the limit texts (a client may check an amount
+ * against the options' limits with the same words before it asks) and an unsupported pair.
+ */
+export const onrampTexts = {
+  minimum: (min: string, currency: string) => `The minimum purchase is ${min} ${currency}`,
+  maximum: (max: string, currency: string) => `The maximum purchase is ${max} ${currency}`,
+  unsupportedPaymentCurrency: (currency: string) => `Payments in ${currency} are not accepted`,
+  unsupportedPair: (asset: string, network: string) => `${asset} cannot be bought on ${network}`,
+} as const
+
 /** A provider's id as the API's configuration names it (`sandbox`, `moonpay`, `coinbase`). */
 const providerId = S.string(40, 1, /^[a-z0-9-]+$/)
 /** A positive decimal in whole units. */

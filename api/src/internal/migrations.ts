@@ -4,6 +4,7 @@
  * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
 import { namesMigration } from '../features/names/migration.ts'
+import { onrampMigration } from '../features/onramp/migration.ts'
 
 export type Migration = { name: string; statements: readonly string[] }
 
@@ -372,4 +373,5 @@ export const migrations: readonly Migration[] = [
     ],
   },
   namesMigration,
+  onrampMigration,
 ]

@@ -61,7 +61,7 @@ export const checkoutTexts = {
   unknownCard: 'Use one of the sandbox test cards.',
 } as const
 
-export type TransactionStatus = 'pending' | 'completed' | 'failed'
+type TransactionStatus = 'pending' | 'completed' | 'failed'
 
 export type Transaction = {
   id: string

@@ -161,7 +161,8 @@ export async function start(options: StartOptions): Promise<Instance> {
       return Pages.error(400, 'The wallet address is not valid.')
     if (!params.get('externalTransactionId')) return Pages.error(400, 'The order is missing.')
     const fiat = params.get('baseCurrencyCode') ?? 'usd'
-    const quote = catalog.quote(currency, fiat, Number(params.get('baseCurrencyAmount') ?? 'NaN'))
+    // Without an amount the checkout opens at 100, as MoonPay's opens at its default.
+    const quote = catalog.quote(currency, fiat, Number(params.get('baseCurrencyAmount') ?? '100'))
     if (typeof quote === 'string') return Pages.error(400, quote)
     const network = options.chains.find((chain) => chain.id === currency.network)?.name ?? currency.network
     const summary = {

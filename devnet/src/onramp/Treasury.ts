@@ -28,7 +28,7 @@ export type SandboxChain = {
 }
 
 /** What {@link fund} gives the treasury on each chain. */
-export const funding = { ether: parseEther('1000'), tokens: '10000000' } as const
+const funding = { ether: parseEther('1000'), tokens: '10000000' } as const
 
 export type Treasury = {
   address: Address

@@ -10,6 +10,7 @@ import type { Database } from '../../Database.ts'
 import { HttpError, messages } from '../../http/errors.ts'
 import { type Env, known } from '../../http/project.ts'
 import type { PriceSource } from '../balances/Prices.ts'
+import * as OnrampHistory from '../onramp/History.ts'
 import * as Cursor from './Cursor.ts'
 import * as Eip155 from './families/eip155.ts'
 import { families, familyOf } from './families/index.ts'
@@ -55,8 +56,15 @@ export function create(options: HistoryOptions): Hono<Env> {
     const scope = { account, chainId }
     const after = query.cursor ? Cursor.decode(query.cursor, scope) : undefined
     if (query.cursor && !after) throw new HttpError(400, historyMessages.invalidCursor)
-    // No on-ramp provider keeps purchases here yet; a chain of another family has none of this account's.
-    if (query.onramp || (chainId && familyOf(chainId) !== family)) return c.json(empty)
+    // The on-ramp's purchases come from its orders, as they are now (SPEC §7: no cache in between).
+    if (query.onramp) {
+      const filter = { projectId: query.project.id, address: account, provider: query.onramp, chainId }
+      return c.json((await OnrampHistory.page(db, filter)) satisfies Contract.HistoryAnswer, 200, {
+        'Cache-Control': 'no-store',
+      })
+    }
+    // A chain of another family has none of this account's transactions.
+    if (chainId && familyOf(chainId) !== family) return c.json(empty)
     // A family that follows accounts, not blocks, starts with this one (its first read is bounded in time).
     const { watch } = family
     if (watch)

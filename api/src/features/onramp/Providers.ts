@@ -1,0 +1,15 @@
+/**
+ * The configured providers, each built by the adapter of its `kind`. A new protocol is one more entry in
+ * {@link adapters} (and in the configuration's `kind`).
+ */
+import type { OnrampProvider } from './Provider.ts'
+import type { ProviderConfig } from './ProviderConfig.ts'
+import * as Sandbox from './Sandbox.ts'
+
+const adapters: Record<ProviderConfig['kind'], (config: ProviderConfig) => OnrampProvider> = {
+  sandbox: Sandbox.create,
+}
+
+export function fromConfig(providers: readonly ProviderConfig[]): OnrampProvider[] {
+  return providers.map((config) => adapters[config.kind](config))
+}
