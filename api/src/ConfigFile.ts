@@ -32,7 +32,7 @@ export type Settings = {
 export type Database = { url: string; dataDir?: undefined } | { url?: undefined; dataDir: string }
 
 /** The data folder's name beside the configuration file when neither it nor `AIRLOCK_DATA` names one. */
-export const defaultDataDir = '.airlock-data'
+const defaultDataDir = '.airlock-data'
 
 const docs = 'see api/README.md#configuration'
 

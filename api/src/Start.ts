@@ -10,7 +10,7 @@ import * as History from './features/history/index.ts'
 import * as Registry from './features/registry/Registry.ts'
 import * as Service from './Service.ts'
 
-export type StartOptions = {
+type StartOptions = {
   /** The configuration file. @default env.AIRLOCK_CONFIG */
   config?: string | undefined
   /** The modal build to serve from this process too; none without it. */
@@ -24,14 +24,10 @@ export type StartOptions = {
   env: ConfigFile.Env
 }
 
-export type Started = Service.Running & { engine: Database.Database['engine']; stop(): Promise<void> }
+type Started = Service.Running & { engine: Database.Database['engine']; stop(): Promise<void> }
 
-/**
- * @example
- * const started = await Start.start({ config: 'airlock.config.json', apiPort: 0, env: process.env })
- * await started.stop()
- */
-export async function start(options: StartOptions): Promise<Started> {
+/** Starts everything, or opens nothing and throws the first bad setting. */
+async function start(options: StartOptions): Promise<Started> {
   const { config, database } = ConfigFile.load({ path: options.config, env: options.env })
   const db = await Database.open({ url: database.url, dataDir: database.dataDir })
   let indexer: History.Indexer.Indexer | undefined
@@ -76,7 +72,7 @@ async function seedRegistry(db: Database.Database): Promise<void> {
 }
 
 /** The command line's flags as {@link StartOptions}; a bad one is a `ConfigError` naming it. */
-export function options(args: readonly string[], env: ConfigFile.Env): StartOptions {
+function options(args: readonly string[], env: ConfigFile.Env): StartOptions {
   let values: Record<string, string | undefined>
   try {
     values = parseArgs({
