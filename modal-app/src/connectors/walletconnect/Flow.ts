@@ -23,8 +23,10 @@ export const defaultRelayUrl = 'wss://relay.walletconnect.org'
 
 /** The WalletConnect pairing as ConnectingWalletConnectBasic shows it. */
 export type PairingInfo = {
-  status: 'idle' | 'proposing' | 'waiting' | 'failed' | 'approved'
+  status: 'idle' | 'proposing' | 'waiting' | 'expired' | 'failed' | 'approved'
   uri?: string | undefined
+  /** Epoch ms at which the shown pairing counts as expired (10 s before its 4 minutes are up). */
+  expiresAt?: number | undefined
   /** The registry wallet picked for it, with its deep links; none for the plain QR code. */
   target?: Pairing.Target | undefined
   failure?: Pairing.Failure | undefined
@@ -70,7 +72,7 @@ export type Flow = {
   ensure(): void
   /** Leaves the pairing (clearing its URI, expiry and deep link), unless it already connected. */
   reset(): void
-  /** Tries a failed pairing again, 1 s after it failed at the earliest. */
+  /** Makes a new pairing for an expired one; tries a failed one again, 1 s after it failed at the earliest. */
   retry(): void
   /** Opens the picked wallet's app with the pairing URI. */
   openWallet(kind: 'mobile' | 'desktop' | 'webapp'): void
@@ -126,8 +128,16 @@ export function create(options: Options): Flow {
       actions: {
         propose: ({ self }, { attempt }) => {
           timers.clearTimeout(expiryTimer)
-          const failed = (error: unknown) =>
-            self.send({ type: 'FAILED', attempt, failure: failureOf(error), now: now() })
+          const failed = (error: unknown) => {
+            const { context } = self.getSnapshot()
+            if (context.attempt !== attempt) return
+            const failure = failureOf(error)
+            options.track({
+              event: 'CONNECT_ERROR',
+              properties: { method: context.linking ? 'mobile' : 'qrcode', message: failure.message },
+            })
+            self.send({ type: 'FAILED', attempt, failure, now: now() })
+          }
           walletConnect()
             .then((wc) => wc.pair(options.networks()))
             .then(({ uri, approval }) => {
@@ -187,12 +197,12 @@ export function create(options: Options): Flow {
   return {
     info() {
       const snap = pairing.getSnapshot()
-      const { uri, target, failure } = snap.context
+      const { uri, target, failure, expiresAt } = snap.context
       const links: PairingInfo['links'] = []
       if (options.mobile && target?.mobileLink) links.push('mobile')
       if (!options.mobile && target?.desktopLink) links.push('desktop')
       if (target?.webappLink) links.push('webapp')
-      return { status: snap.value, uri, target, failure, links }
+      return { status: snap.value, uri, target, failure, expiresAt, links }
     },
     waiting: () => pairing.getSnapshot().value === 'waiting',
     start: (target) => pairing.send({ type: 'START', target }),
@@ -205,6 +215,7 @@ export function create(options: Options): Flow {
     retry() {
       const snap = pairing.getSnapshot()
       const { failedAt } = snap.context
+      if (snap.value === 'expired') return void pairing.send({ type: 'RETRY', now: now() })
       if (snap.value !== 'failed' || failedAt === undefined) return
       const wait = failedAt + Pairing.retryAfterMs - now()
       if (wait <= 0) pairing.send({ type: 'RETRY', now: now() })

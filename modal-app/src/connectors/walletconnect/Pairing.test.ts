@@ -19,7 +19,7 @@ function run() {
 const rainbow: Target = { id: 'r', name: 'Rainbow', mobileLink: 'rainbow://' }
 
 describe('pairing machine', () => {
-  it('proposes, shows the URI until 10 s before 4 minutes are up, then replaces it', () => {
+  it('proposes, shows the URI until 10 s before 4 minutes are up, then counts it expired', () => {
     const { actor, effects, snap } = run()
     actor.send({ type: 'START' })
     expect(snap().value).toBe('proposing')
@@ -31,9 +31,25 @@ describe('pairing machine', () => {
       expiresAt: 1_000 + pairingLifetimeMs - expiryMarginMs,
     })
     actor.send({ type: 'EXPIRING', attempt: 1 })
-    expect(snap().value).toBe('proposing')
+    expect(snap().value).toBe('expired')
     expect(snap().context.uri).toBeUndefined()
+    // Nothing is proposed until the visitor asks: a pairing nobody looks at is not renewed forever.
+    expect(effects).toHaveLength(1)
+  })
+
+  it('makes a new pairing on Retry after the expiry, at once', () => {
+    const { actor, effects, snap } = run()
+    actor.send({ type: 'START' })
+    actor.send({ type: 'PROPOSED', attempt: 1, uri: 'wc:a@2', now: 0 })
+    actor.send({ type: 'EXPIRING', attempt: 1 })
+    actor.send({ type: 'RETRY', now: 0 })
+    expect(snap().value).toBe('proposing')
     expect(effects.at(-1)).toEqual({ type: 'propose', params: { attempt: 2 } })
+    // An approval of the expired pairing is not taken.
+    actor.send({ type: 'PROPOSED', attempt: 2, uri: 'wc:b@2', now: 0 })
+    actor.send({ type: 'APPROVED', attempt: 1, method: 'qrcode' })
+    expect(snap().value).toBe('waiting')
+    expect(snap().context.uri).toBe('wc:b@2')
   })
 
   it('ignores answers to a replaced pairing', () => {
@@ -41,6 +57,7 @@ describe('pairing machine', () => {
     actor.send({ type: 'START' })
     actor.send({ type: 'PROPOSED', attempt: 1, uri: 'wc:a@2', now: 0 })
     actor.send({ type: 'EXPIRING', attempt: 1 })
+    actor.send({ type: 'RETRY', now: 0 })
     actor.send({ type: 'PROPOSED', attempt: 1, uri: 'wc:old@2', now: 0 })
     expect(snap().context.uri).toBeUndefined()
     actor.send({ type: 'PROPOSED', attempt: 2, uri: 'wc:b@2', now: 0 })

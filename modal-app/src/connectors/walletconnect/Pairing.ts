@@ -1,7 +1,9 @@
 /**
  * The WalletConnect pairing as a pure machine. A pairing (its URI, shown as a QR code and
- * as deep links) lasts 4 minutes; when fewer than 10 s remain it counts as expired and is replaced by a
- * fresh one. A failed pairing may be retried 1 s after it failed. Approval finalizes the connection: the
+ * as deep links) lasts 4 minutes; when fewer than 10 s remain it counts as expired: the URI is dropped and
+ * the visitor is offered Retry, which proposes a fresh one (a pairing nobody looks at is not renewed
+ * forever). A failed pairing may be retried 1 s after it failed. One state at a time: the view never
+ * shows a QR code, a spinner and an error together. Approval finalizes the connection: the
  * runtime stores the wallet's deep link and the recent wallet, and records a connect-success event.
  *
  * Effects are named actions (`propose`, `finalize`, `reset`); answers come back as events tagged with the
@@ -70,6 +72,7 @@ export const machine = setup({
     fail: assign(({ event }) =>
       event.type === 'FAILED' ? { failure: event.failure, failedAt: event.now } : {},
     ),
+    expire: assign({ uri: undefined, linking: false }),
     clear: assign({
       uri: undefined,
       expiresAt: undefined,
@@ -124,11 +127,14 @@ export const machine = setup({
             }),
           },
         },
-        // Under 10 s left: a wallet scanning now could not finish, so a fresh pairing replaces it.
-        EXPIRING: { guard: 'current', target: 'proposing' },
+        // Under 10 s left: a wallet scanning now could not finish, so the URI goes and Retry makes another.
+        EXPIRING: { guard: 'current', target: 'expired', actions: 'expire' },
         FAILED: { guard: 'current', target: 'failed', actions: 'fail' },
         LINKED: { actions: assign({ linking: true }) },
       },
+    },
+    expired: {
+      on: { RETRY: { target: 'proposing' } },
     },
     failed: {
       on: { RETRY: { guard: 'retryAllowed', target: 'proposing' } },

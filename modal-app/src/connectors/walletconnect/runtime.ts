@@ -97,6 +97,7 @@ export function setup(kernel: Kernel, options: Options): Runtime {
       walletConnect: true,
       pairing: flow?.info() ?? { status: 'idle', links: [] },
       sessionKeeping: kept.keeping(),
+      deepLinksFirst: kernel.mobile,
     }),
     settled: () => kept.settled(),
     disconnected: () => kept.disconnected(),

@@ -17,7 +17,13 @@ export type PairingUi = {
 }
 
 /** What WalletConnect adds to the snapshot. */
-export type PairingSlice = { walletConnect: true; pairing: PairingInfo; sessionKeeping: Keeping }
+export type PairingSlice = {
+  walletConnect: true
+  pairing: PairingInfo
+  sessionKeeping: Keeping
+  /** A phone (SPEC §2): a QR code is useless on the device itself, so wallets' apps come first. */
+  deepLinksFirst: boolean
+}
 
 /** The pairing view: the QR code, the link to copy, a picked wallet's deep links. */
 export const pairingView = 'ConnectingWalletConnectBasic'

@@ -253,17 +253,23 @@ describe('WalletConnect in the modal', () => {
     )
   })
 
-  it('replaces a pairing 10 s before its 4 minutes are up', async () => {
+  it('counts a pairing expired 10 s before its 4 minutes are up; Retry makes a new one', async () => {
     const { modal, wc, time } = await setup()
     modal.ui.connectWalletConnect()
     await settle()
     const first = modal.getSnapshot().pairing.uri
+    expect(modal.getSnapshot().pairing.expiresAt).toBe(time.now() + pairingLifetimeMs - expiryMarginMs)
     time.advance(pairingLifetimeMs - expiryMarginMs - 1)
     await settle()
-    expect(wc.client.pair).toHaveBeenCalledTimes(1)
+    expect(modal.getSnapshot().pairing.status).toBe('waiting')
     time.advance(1)
     await settle()
+    expect(modal.getSnapshot().pairing).toMatchObject({ status: 'expired', uri: undefined })
+    expect(wc.client.pair).toHaveBeenCalledTimes(1)
+    modal.ui.retry()
+    await settle()
     expect(wc.client.pair).toHaveBeenCalledTimes(2)
+    expect(modal.getSnapshot().pairing.status).toBe('waiting')
     expect(modal.getSnapshot().pairing.uri).not.toBe(first)
     // The replaced pairing's late approval is not taken, and its session is ended.
     wc.approvals[0]?.resolve(session('old'))

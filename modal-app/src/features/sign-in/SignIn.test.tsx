@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { AccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import SignIn from './SignIn.tsx'
-import type { SignInUi } from './SignInFlow.ts'
+import type { Preview, SignInInfo, SignInUi } from './SignInFlow.ts'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const account: AccountInfo = {
@@ -20,13 +20,35 @@ const account: AccountInfo = {
 }
 
 // The view reads only the account, the origin and its own slice; the rest of the snapshot is the core's.
-const render = (shown: AccountInfo & { profileName?: string }) =>
+const render = (shown: AccountInfo & { profileName?: string }, signIn?: SignInInfo) =>
   renderToStaticMarkup(
     <SignIn
-      snapshot={{ account: shown, origin: 'http://localhost:5173' } as CoreSnapshot<typeof shown>}
+      snapshot={
+        { account: shown, origin: 'http://localhost:5173', signIn } as CoreSnapshot<typeof shown> & {
+          signIn?: SignInInfo
+        }
+      }
       ui={{} as CoreUi & SignInUi}
     />,
   )
+
+const issuedAt = Date.UTC(2026, 10, 22, 12, 0, 0)
+const preview: Preview = {
+  domain: 'shop.example',
+  address,
+  statement: 'Welcome back.',
+  chainId: 'eip155:31337',
+  chainName: 'Anvil',
+  issuedAt,
+  expiresAt: issuedAt + 86_400_000,
+}
+
+/** The text of a `data-testid` element, tags removed. */
+const field = (html: string, id: string) =>
+  html
+    .match(new RegExp(`data-testid="${id}"[^>]*>(.*?)</(dd|p)>`))?.[1]
+    ?.replace(/<[^>]+>/g, '')
+    .trim()
 
 /** The account line as a visitor reads it, and as a screen reader does. */
 const line = (html: string) => html.match(/<p class="signin-account"[^>]*>(.*?)<\/p>/)?.[0] ?? ''
@@ -52,5 +74,56 @@ describe('the sign-in view', () => {
     expect(line(render({ ...solana, address: 'So1ana', profileName: 'alice.eth' }))).not.toContain(
       'alice.eth',
     )
+  })
+})
+
+describe('the sign-in message preview', () => {
+  const html = render(account, { status: 'idle', required: false, preview })
+
+  it('shows the domain, the statement and the chain by name and id', () => {
+    expect(field(html, 'signin-domain')).toBe('shop.example')
+    expect(field(html, 'signin-statement')).toBe('Welcome back.')
+    expect(field(html, 'signin-chain')).toBe('Anvil (eip155:31337)')
+  })
+
+  it('shows the address shortened, in full in its title, for screen readers and on focus', () => {
+    const dd = html.match(/<dd class="signin-address"[^>]*>.*?<\/dd>/)?.[0] ?? ''
+    expect(dd).toContain(`title="${address}"`)
+    expect(dd).toContain('tabindex="0"')
+    expect(dd).toContain('<span class="signin-address-short" aria-hidden="true">0xf39F…2266</span>')
+    expect(dd).toContain(`<span class="signin-address-full">${address}</span>`)
+  })
+
+  it('shows issuance and expiry relative and as dates (Intl)', () => {
+    expect(field(html, 'signin-issued')).toMatch(/^now · /)
+    expect(field(html, 'signin-expires')).toMatch(/^tomorrow · |^in 1 day · /)
+    expect(html).toContain(`dateTime="${new Date(preview.expiresAt).toISOString()}"`)
+  })
+
+  it('names the chain by its id where it has no name', () => {
+    const bare = render(account, {
+      status: 'idle',
+      required: false,
+      preview: { ...preview, chainName: undefined },
+    })
+    expect(field(bare, 'signin-chain')).toBe('eip155:31337')
+  })
+
+  it('shows one error after a decline, and no progress beside it', () => {
+    const declined = render(account, {
+      status: 'declined',
+      required: false,
+      error: 'Signature declined',
+      preview,
+    })
+    expect(declined.match(/role="alert"/g)).toHaveLength(1)
+    expect(field(declined, 'signin-error')).toBe('Signature declined')
+    expect(declined).not.toContain('Waiting for your signature')
+  })
+
+  it('shows progress and no error while signing', () => {
+    const signing = render(account, { status: 'signing', required: false, preview })
+    expect(signing).not.toContain('role="alert"')
+    expect(signing).toContain('Waiting for your signature…')
   })
 })

@@ -1,7 +1,9 @@
+import { useEffect, useRef } from 'react'
 import type { AccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
 import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
 import { truncateAddress } from '../../shared/format.ts'
 import { texts } from '../../shared/texts.ts'
+import { MessagePreview } from './Preview.tsx'
 import type { SignInInfo, SignInUi } from './SignInFlow.ts'
 import { signInTexts } from './texts.ts'
 
@@ -13,8 +15,9 @@ type Account = AccountInfo & { profileName?: string | undefined }
 
 /**
  * SIWXSignMessage (and ConnectingSiwe, its EIP-4361 twin): the site that asks, by its real origin, the
- * account that signs in (by its name too, where it has one), and Sign / Cancel. With required sign-in,
- * Cancel disconnects, and the card cannot be closed.
+ * account that signs in (by its name too, where it has one), what the message will say, and Sign / Cancel.
+ * Sign takes the focus once it can be used. One status shows at a time: waiting for the wallet, or the one
+ * error of the last attempt. With required sign-in, Cancel disconnects, and the card cannot be closed.
  */
 export default function SignIn({
   snapshot,
@@ -26,6 +29,7 @@ export default function SignIn({
   const { account, origin } = snapshot
   const signIn = snapshot.signIn ?? { status: 'idle', required: false }
   const signing = signIn.status === 'signing'
+  const actions = usePrimaryFocus()
   return (
     <div className="view view-center">
       {account && (
@@ -35,12 +39,8 @@ export default function SignIn({
         <strong data-testid="signin-origin">{origin}</strong> {texts.signIn.wantsYouToSignIn}
       </p>
       {account && <SigningAs account={account} />}
+      {signIn.preview && <MessagePreview preview={signIn.preview} />}
       <p className="muted">{texts.signIn.explain}</p>
-      {signIn.error && (
-        <p className="error-text" role="alert">
-          {signIn.error}
-        </p>
-      )}
       <Unverified
         question={() => ({
           title: texts.signIn.title,
@@ -51,14 +51,20 @@ export default function SignIn({
         })}
         onChoice={() => void ui.signIn()}
       />
-      <p className="muted" aria-live="polite">
-        {signing ? texts.signIn.signing : ''}
-      </p>
-      <div className="actions actions-row">
+      {signIn.error && !signing ? (
+        <p className="error-text" role="alert" data-testid="signin-error">
+          {signIn.error}
+        </p>
+      ) : (
+        <p className="muted" aria-live="polite">
+          {signing ? texts.signIn.signing : ''}
+        </p>
+      )}
+      <div className="actions actions-row" ref={actions}>
         <button type="button" className="button button-secondary" onClick={() => void ui.cancelSignIn()}>
           {signIn.required ? texts.signIn.disconnect : texts.signIn.cancel}
         </button>
-        <ApproveButton className="button" disabled={signing} onClick={() => void ui.signIn()}>
+        <ApproveButton className="button" data-primary="" disabled={signing} onClick={() => void ui.signIn()}>
           {texts.signIn.sign}
         </ApproveButton>
       </div>
@@ -83,4 +89,40 @@ function SigningAs({ account }: { account: Account }) {
       <span className="sr-only">{address}</span>
     </p>
   )
+}
+
+/**
+ * Focus on the primary action (Sign) once it can be used: it is disabled until the guard has seen the card
+ * visible, so the view's first focus lands elsewhere. Not once the visitor has moved focus themselves.
+ */
+function usePrimaryFocus() {
+  const ref = useRef<HTMLDivElement>(null)
+  const done = useRef(false)
+  const moved = useRef(false)
+  useEffect(() => {
+    const root = ref.current?.closest('.view')
+    if (!root) return
+    const onMove = () => {
+      done.current = true
+      moved.current = true
+    }
+    root.addEventListener('keydown', onMove)
+    root.addEventListener('pointerdown', onMove)
+    return () => {
+      root.removeEventListener('keydown', onMove)
+      root.removeEventListener('pointerdown', onMove)
+    }
+  }, [])
+  // Runs after every render: the guard enables Sign in a render of its own. The card places focus on the
+  // view's first control after its children's effects, so focus is taken once more after that.
+  useEffect(() => {
+    const primary = ref.current?.querySelector<HTMLButtonElement>('[data-primary]')
+    if (done.current || !primary || primary.disabled) return
+    done.current = true
+    primary.focus({ preventScroll: true })
+    setTimeout(() => {
+      if (!moved.current && primary.isConnected && !primary.disabled) primary.focus({ preventScroll: true })
+    }, 0)
+  })
+  return ref
 }

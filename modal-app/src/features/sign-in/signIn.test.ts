@@ -180,6 +180,34 @@ describe('sign in with X in the modal', () => {
     ])
   })
 
+  it('previews, before signing, the message the wallet will sign: domain, address, statement, chain, issued and expiry', async () => {
+    const issued = Date.UTC(2026, 10, 22, 12, 0, 0)
+    const { modal, signed } = await connected(
+      { statement: 'Welcome back.', expiresIn: 3_600 },
+      { now: () => issued },
+    )
+    const { preview } = modal.getSnapshot().signIn
+    expect(preview).toEqual({
+      domain: 'localhost:5173',
+      address,
+      statement: 'Welcome back.',
+      chainId: 'eip155:31337',
+      chainName: expect.any(String),
+      issuedAt: issued,
+      expiresAt: issued + 3_600_000,
+    })
+    await modal.ui.signIn()
+    const message = Siwx.parse(signed[0] ?? '')
+    expect(message).toMatchObject({
+      domain: preview.domain,
+      accountAddress: preview.address,
+      statement: preview.statement,
+      chainId: preview.chainId,
+      issuedAt: new Date(preview.issuedAt).toISOString(),
+      expirationTime: new Date(preview.expiresAt).toISOString(),
+    })
+  })
+
   it('lets a session last a day when the dApp sets no expiresIn, and lists no resources when it sets none', async () => {
     const issued = Date.UTC(2026, 10, 22, 12, 0, 0)
     const { modal, signed } = await connected({}, { now: () => issued })
@@ -190,13 +218,13 @@ describe('sign in with X in the modal', () => {
     expect(signed[0]).not.toContain('Resources:')
   })
 
-  it("a declined signature reopens the view with 'Signature declined'", async () => {
+  it("a declined signature reopens the view with 'Signature declined', once: in the view, not also in a snackbar", async () => {
     const { modal, wallet$, api } = await connected({})
     wallet$.reject = true
     await modal.ui.signIn()
     expect(modal.getSnapshot().view).toBe('SIWXSignMessage')
     expect(modal.getSnapshot().signIn).toMatchObject({ status: 'declined', error: 'Signature declined' })
-    expect(modal.getSnapshot().snackbar).toMatchObject({ variant: 'error', message: 'Signature declined' })
+    expect(modal.getSnapshot().snackbar).toBeUndefined()
     expect(api.track).toHaveBeenCalledWith(
       { event: 'SIWX_AUTH_ERROR', properties: { network: 'eip155:31337', message: 'Signature declined' } },
       'http://localhost:5173',

@@ -5,4 +5,12 @@
 export const signInTexts = {
   /** Before the account's name (where it has one) and address. */
   signingAs: 'Signing in as',
+  /** The message preview: its name for screen readers, then its fields (EIP-4361's, in plain words). */
+  preview: 'The message you sign',
+  domain: 'Website',
+  address: 'Account',
+  statement: 'Statement',
+  chain: 'Network',
+  issued: 'Issued',
+  expires: 'Expires',
 } as const
