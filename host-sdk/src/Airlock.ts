@@ -5,10 +5,13 @@ import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { CustomNetwork } from './CustomNetwork.ts'
 import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
+import { checkOptions } from './internal/checkOptions.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
+import { loadFailure } from './internal/loadFailure.ts'
 import { modalConfig } from './internal/modalConfig.ts'
+import { claim, running } from './internal/onePerPage.ts'
 import { type Payment, pay } from './internal/pay.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
@@ -137,6 +140,9 @@ export function createAirlock(options: AirlockOptions): Airlock {
   // Two sign-in configurations would contradict each other; say so at once rather than pick one.
   if (options.siweConfig && options.siwx)
     throw new TypeError('Cannot set both `siweConfig` and `siwx` options.')
+  checkOptions(options, scriptOrigin)
+  const first = typeof window !== 'undefined' && running()
+  if (first) return first
   const signIn = options.siweConfig ?? options.siwx
   const timeouts = { load: 20_000, request: 30_000, ...options.timeouts }
   let state = initial
@@ -246,7 +252,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     }
     const loadFailed = () => {
       if (failure) return
-      fail(Object.assign(new Error('The Airlock modal failed to load.'), loadFailure))
+      fail(loadFailure(modalUrl))
       options.onTimeout?.('iframe_load_failed')
     }
     const arm = () => {
@@ -331,7 +337,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
       ? Promise.resolve()
       : remote().then((r) => run(r).then(() => undefined, timedOut))
 
-  return {
+  return claim({
     open: (input) =>
       call((r) => r.open(input ?? {})).catch((error) => {
         if (refused) frame?.show()
@@ -369,7 +375,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
       close?.()
       frame?.destroy()
     },
-  }
+  })
 }
 
 // Where the page's CSP refuses the frame, a call outside a click cannot open the modal's window either.
@@ -379,10 +385,6 @@ const frameRefused = Object.assign(
   ),
   { code: 4900 },
 )
-
-// The shape of Errors.TimeoutError('iframe_load_failed'), built here because the bridge that defines it
-// is what failed to arrive.
-const loadFailure = { code: -32603, reason: 'iframe_load_failed', data: { reason: 'iframe_load_failed' } }
 
 // Captured while the script tag runs; `document.currentScript` is null afterwards.
 const scriptOrigin =

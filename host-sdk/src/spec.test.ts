@@ -61,7 +61,13 @@ describe('SPEC §8–9: the host’s time-outs', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(reasons).toEqual(['iframe_load_failed'])
     expect(opened.error).toMatchObject({ code: -32603, reason: 'iframe_load_failed' })
-    expect(logged).toHaveBeenCalledWith('Airlock: The Airlock modal failed to load.')
+    // One console error, naming where Airlock looked and what to check.
+    expect(logged.mock.calls).toEqual([
+      [
+        'Airlock: The Airlock modal failed to load.\n' +
+          'Nothing answered at http://127.0.0.1:5174; is the modal running there? (modalUrl)',
+      ],
+    ])
     airlock.destroy()
   })
 
