@@ -80,7 +80,21 @@ export type Storage = {
   getSession(account: string): Schema.Session | undefined
   setSession(account: string, session: Schema.Session): void
   removeSession(account: string): void
+  /** The on-ramp order the visitor left before its checkout ended, so Buy can offer to resume it. */
+  getPendingPurchase(): PendingPurchase | undefined
+  setPendingPurchase(purchase: PendingPurchase | undefined): void
 }
+
+const pendingPurchase = S.object({
+  orderId: S.string(64, 16, /^[A-Za-z0-9_-]+$/),
+  /** The provider's signed checkout page, opened again to resume. */
+  url: S.string(4096, 1, /^https?:\/\//),
+  address: S.string(64, 1),
+  /** CAIP-2. */
+  network: S.string(80, 1),
+  asset: S.string(20, 1),
+})
+export type PendingPurchase = S.Infer<typeof pendingPurchase>
 
 type DeepLink = { name: string; href: string }
 
@@ -169,6 +183,13 @@ export function create(backend: KeyValue = memory()): Storage {
     setSessionKept: (kept) => write('wcKept', kept),
     getLoginKept: () => read('loginKept', S.boolean) ?? false,
     setLoginKept: (kept) => write('loginKept', kept),
+    getPendingPurchase: () => read('onrampPending', pendingPurchase),
+    setPendingPurchase(purchase) {
+      if (purchase) return write('onrampPending', purchase)
+      try {
+        backend.removeItem(`${prefix}onrampPending`)
+      } catch {}
+    },
     getDeepLink: () => read('wcDeepLink', deepLink),
     setDeepLink: (link) => write('wcDeepLink', link),
     clearDeepLink() {

@@ -10,6 +10,8 @@ import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
 import { names } from './names/feature.ts'
 import { networks } from './networks/feature.ts'
+import { onramp } from './onramp/feature.ts'
+import { pay } from './pay/feature.ts'
 import { receive } from './receive/feature.ts'
 import { send } from './send/feature.ts'
 import { signIn } from './sign-in/feature.ts'
@@ -32,7 +34,10 @@ export function features(config: Config, options: Options = {}): Feature[] {
     networks(),
     receive(),
     send(),
+    onramp(),
     swaps(),
+    // SPEC §1: Pay is off unless the host switches it on.
+    ...(config.features?.pay === true ? [pay()] : []),
     names(),
     ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.

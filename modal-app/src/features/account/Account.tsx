@@ -1,4 +1,5 @@
 import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
+import type * as Api from '../../api/Api.ts'
 import { embeddedTexts } from '../../connectors/embedded/texts.ts'
 import {
   type AccountSlice as EmbeddedSlice,
@@ -21,8 +22,12 @@ import { tabTexts } from './texts.ts'
 const NftsTab = lazy(() => import('./NftsTab.tsx'))
 const ActivityTab = lazy(() => import('./ActivityTab.tsx'))
 
-/** The Receive, Send and Swap features' actions, when the host left them on. */
+/** The Receive, Send, Swap and Buy features' actions, when the host left them on. */
 type ReceiveUi = {
+  showOnramp?: (() => void) | undefined
+  onrampPurchases?:
+    | ((account: { address: string; chainId: string }) => Promise<Api.HistoryItem[]>)
+    | undefined
   showReceive?: (() => void) | undefined
   showSend?: (() => void) | undefined
   showSwap?: (() => void) | undefined
@@ -58,6 +63,12 @@ export default function Account({
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
+        {/* SPEC §9: the on-ramp serves EVM and Solana accounts. */}
+        {'showOnramp' in ui && account.namespace !== 'bip122' && (
+          <button type="button" className="button button-secondary" onClick={() => ui.showOnramp?.()}>
+            {tabTexts.buy}
+          </button>
+        )}
         {'showSwap' in ui && (
           <button type="button" className="button button-secondary" onClick={() => ui.showSwap?.()}>
             {tabTexts.swap}
@@ -224,7 +235,7 @@ function Tabs({
   current: Tab
   /** The Send feature's sends of this page load, when it is on. */
   recent?: readonly RecentSend[] | undefined
-  ui: Partial<TabsUi>
+  ui: Partial<TabsUi> & ReceiveUi
 }) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const next = tabAfter(current, event.key)
@@ -277,7 +288,7 @@ function Tabs({
                 key={`${ref.chainId} ${ref.address}`}
                 account={ref}
                 recent={recent}
-                ui={{ history: ui.history, namesOf: ui.namesOf }}
+                ui={{ history: withPurchases(ui.history, ui), namesOf: ui.namesOf }}
               />
             )}
           </Suspense>
@@ -285,6 +296,26 @@ function Tabs({
       </div>
     </>
   )
+}
+
+/**
+ * Activity's pages, the first with the account's on-ramp purchases when Buy is on: read fresh each time
+ * (SPEC §7), each in place of the chain's own item for its delivery (same transaction).
+ */
+function withPurchases(history: TabsUi['history'], ui: ReceiveUi): TabsUi['history'] {
+  if (!('onrampPurchases' in ui)) return history
+  return async (account, cursor) => {
+    const [page, bought] = await Promise.all([
+      history(account, cursor),
+      cursor ? [] : (ui.onrampPurchases?.(account).catch(() => []) ?? []),
+    ])
+    if (page.error || bought.length === 0) return page
+    const ids = new Set(bought.map((item) => item.id.toLowerCase()))
+    const data = [...bought, ...page.data.filter((item) => !ids.has(item.id.toLowerCase()))].sort((a, b) =>
+      b.metadata.minedAt.localeCompare(a.metadata.minedAt),
+    )
+    return { ...page, data }
+  }
 }
 
 function Tokens({ tokens }: { tokens: TokenRow[] }) {

@@ -12,6 +12,7 @@ export const tabTexts = {
   receive: 'Receive',
   send: 'Send',
   swap: 'Swap',
+  buy: 'Buy',
   chooseName: 'Choose a name for this account',
   /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
   showAccount: (namespace: string) => `Show the ${namespace} account`,
@@ -52,6 +53,7 @@ export const activityTexts = {
     execute: 'Contract call',
     approve: 'Approved',
     deploy: 'Deployed',
+    buy: 'Bought',
   } as Record<string, string>,
   status: { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' },
 } as const
