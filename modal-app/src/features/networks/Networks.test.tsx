@@ -67,7 +67,9 @@ describe('the Networks view', () => {
     expect(html).toContain('<h2 class="label" id="networks-eip155">EVM</h2>')
     expect(html).toContain('<ul class="list network-list" aria-label="EVM">')
     expect(html).toContain('<img class="network-icon" src="https://icons.example/team.png" alt=""')
-    expect(html).toContain('<span class="network-icon network-monogram" aria-hidden="true">E</span>')
+    expect(html).toMatch(
+      /<svg class="network-icon network-monogram" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" data-chain="eip155:1"><circle [^>]*fill="hsl\(\d+ 55% 38%\)"><\/circle><text [^>]*>E<\/text><\/svg>/,
+    )
     expect(html).not.toContain('aria-current')
   })
 
@@ -82,6 +84,23 @@ describe('the Networks view', () => {
       'Bitcoin',
       'B Bitcoin',
     ])
+  })
+})
+
+describe('a network without an icon', () => {
+  it('gets one drawn here, its initial on a hue of its chain id: no icon is fetched', () => {
+    const html = render({ networkGroups: group(networks, () => undefined) })
+    const hues = [...html.matchAll(/data-chain="([^"]+)"><circle [^>]*fill="hsl\((\d+) /g)].map(
+      ([, id, hue]) => [id, hue],
+    )
+    expect(hues.map(([id]) => id)).toEqual([
+      'eip155:1',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+      'bip122:000000000019d6689c085ae165831e93',
+    ])
+    expect(new Set(hues.map(([, hue]) => hue)).size).toBe(3)
+    // The same chain always gets the same picture.
+    expect(render({ networkGroups: group(networks, () => undefined) })).toBe(html)
   })
 })
 

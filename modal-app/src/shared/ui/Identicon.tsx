@@ -10,7 +10,7 @@ function normalized(address: string): string {
 }
 
 /** FNV-1a over the UTF-16 code units, then mixed, so that neighbouring addresses spread apart. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
