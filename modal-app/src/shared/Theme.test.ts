@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import * as Theme from './Theme.ts'
 import { sanitize } from './Theme.ts'
@@ -118,5 +119,27 @@ describe('Theme.apply', () => {
     expect(element.dataset.theme).toBe('dark')
     dark.change(false)
     expect(element.dataset.theme).toBe('light')
+  })
+})
+
+describe('Theme variables', () => {
+  const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
+  const names = (text: string) => new Set(text.match(/--airlock-[a-z0-9-]+/g))
+
+  it('are documented in the README exactly as the stylesheet reads them', () => {
+    const readme = read('../../../README.md')
+    const table = readme.slice(readme.indexOf('### Theme'), readme.indexOf('### The `airlock` object'))
+    const documented = names(table)
+    const styles = read('../styles.css')
+    const used = new Set([...styles.matchAll(/var\((--airlock-[a-z0-9-]+)/g)].map((match) => match[1]))
+    expect([...documented].sort()).toEqual([...used].sort())
+    // More than the 8 other modals offer.
+    expect(documented.size).toBeGreaterThan(8)
+  })
+
+  it('take durations, so the motion can be themed', () => {
+    expect(sanitize({ '--airlock-motion-duration': '120ms' }, () => {})).toEqual({
+      '--airlock-motion-duration': '120ms',
+    })
   })
 })

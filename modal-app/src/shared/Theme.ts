@@ -12,8 +12,8 @@ const allowed: readonly RegExp[] = [
   /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i,
   /^(?:rgba?|hsla?)\([0-9.%,\s/]+\)$/i,
   /^[a-z]+$/i,
-  // Lengths.
-  /^-?(?:\d+\.?\d*|\.\d+)(?:px|rem|em|%)$/i,
+  // Lengths, and durations (`--airlock-motion-duration`).
+  /^-?(?:\d+\.?\d*|\.\d+)(?:px|rem|em|%|ms|s)$/i,
   // Font-family lists: `"Inter", system-ui, sans-serif`.
   /^[a-z0-9\s,"'-]+$/i,
   // z-index.

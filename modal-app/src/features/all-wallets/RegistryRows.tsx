@@ -27,7 +27,7 @@ export function AllWalletsRow({ snapshot, ui }: Props) {
   const count = snapshot.walletCount ?? 0
   return (
     <li>
-      <button type="button" className="row" onClick={() => ui.showAllWallets()}>
+      <button type="button" className="row" data-testid="all-wallets-row" onClick={() => ui.showAllWallets()}>
         <span className="wallet-icon wallet-icon-grid" aria-hidden="true" />
         <span className="row-label">{texts.walletConnect.allWallets}</span>
         {/* As other modals count a registry: by tens, so the figure does not change with every wallet added. */}
