@@ -38,18 +38,35 @@ afterAll(() => {
   for (const child of children) child.kill('SIGTERM')
 })
 
+/** The environment of the processes: no database unless a test names one. */
+let env: Record<string, string | undefined> = {}
+
 /** Runs `node dist/<script>` from an unrelated working directory, with no database in the environment. */
 async function node(script: string, ...args: string[]): Promise<{ code: number; out: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(dist, script), ...args], {
       cwd: tmpdir(),
-      env: { PATH: process.env.PATH, AIRLOCK_CONFIG: config },
+      env: { PATH: process.env.PATH, AIRLOCK_CONFIG: config, ...env },
     })
     return { code: 0, out: stdout + stderr }
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string }
     return { code: failed.code, out: failed.stdout + failed.stderr }
   }
+}
+
+/** The price the running server answers for ETH on eip155:1, if it knows one. */
+async function ethPrice(url: string): Promise<number | undefined> {
+  const response = await fetch(`${url}/v1/fungible/price`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+    body: JSON.stringify({
+      projectId: 'shop',
+      currency: 'usd',
+      addresses: ['eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'],
+    }),
+  })
+  return ((await response.json()) as { fungibles: { price: number }[] }).fungibles[0]?.price
 }
 
 /** Starts the built server on a free port and waits for its health check. */
@@ -59,7 +76,7 @@ async function serve(port: number): Promise<{ url: string; stop(): Promise<numbe
     [join(dist, 'server.js'), '--config', config, '--api-port', `${port}`],
     {
       cwd: tmpdir(),
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
@@ -102,16 +119,7 @@ describe('the built server (node api/dist/server.js)', () => {
     const wallets = await fetch(`${server.url}/getWallets?projectId=shop&page=1&entries=3`)
     expect(wallets.status).toBe(200)
     expect(((await wallets.json()) as { count: number }).count).toBeGreaterThan(50)
-    const price = await fetch(`${server.url}/v1/fungible/price`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
-      body: JSON.stringify({
-        projectId: 'shop',
-        currency: 'usd',
-        addresses: ['eip155:1:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'],
-      }),
-    })
-    expect(await price.json()).toMatchObject({ fungibles: [{ symbol: 'ETH', price: 3120.5 }] })
+    expect(await ethPrice(server.url)).toBe(3120.5)
     expect(await server.stop()).toBe(0)
     // The data stayed beside the configuration file (its dataDir), not in the working directory.
     expect((await node('cli.js', 'prices', 'list')).out).toContain('ETH\t3120.5 USD\teip155:1')
@@ -131,4 +139,53 @@ describe('the built server (node api/dist/server.js)', () => {
       '--api-port eighty: expected a port',
     )
   }, 120_000)
+
+  it('tells what the configuration holds, and refuses prices for what it does not name', async () => {
+    expect(await node('cli.js', 'config', 'check')).toEqual({
+      code: 0,
+      out: `${config}: valid; 1 chain; database: PGlite in ${join(work, 'state')}.\n`,
+    })
+    expect((await node('cli.js', 'networks', 'list')).out).toBe('eip155:1\tEthereum\tETH\t0 tokens\n')
+    expect(await node('cli.js', 'tokens', 'list', 'eip155:10')).toMatchObject({ code: 1 })
+    expect(await node('cli.js', 'prices', 'set', 'DOGE', '0.1')).toEqual({
+      code: 1,
+      out: "No chain of the configuration has DOGE as its native currency or a token: add the token to its chain's tokens first.\n",
+    })
+    const notANumber = await node('cli.js', 'prices', 'set', 'ETH', '3k')
+    expect(notANumber.code).toBe(2)
+    expect(notANumber.out).toContain('the price is a positive number of USD, like 3000 or 0.9998')
+    expect((await node('cli.js', 'frobnicate')).code).toBe(2)
+  }, 120_000)
+})
+
+const server = process.env.AIRLOCK_TEST_DATABASE_URL
+const reason = server ? '' : ' (skipped: needs AIRLOCK_TEST_DATABASE_URL)'
+
+describe('the built server on PostgreSQL', () => {
+  it.skipIf(!server)(
+    `serves a price the CLI sets while it runs${reason}`,
+    async () => {
+      const { default: pg } = await import('pg')
+      const admin = new pg.Client({ connectionString: server })
+      await admin.connect()
+      const name = `airlock_selfhost_${process.pid}_${Date.now()}`
+      await admin.query(`create database ${name}`)
+      const url = new URL(server as string)
+      url.pathname = `/${name}`
+      env = { DATABASE_URL: url.toString() }
+      try {
+        expect((await node('cli.js', 'project', 'add', 'shop', 'https://shop.example')).code).toBe(0)
+        const running = await serve(await closedPort())
+        expect(await ethPrice(running.url)).toBeUndefined()
+        expect((await node('cli.js', 'prices', 'set', 'ETH', '2999')).code).toBe(0)
+        expect(await ethPrice(running.url)).toBe(2999)
+        expect(await running.stop()).toBe(0)
+      } finally {
+        env = {}
+        await admin.query(`drop database if exists ${name} with (force)`)
+        await admin.end()
+      }
+    },
+    300_000,
+  )
 })

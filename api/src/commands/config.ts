@@ -18,7 +18,9 @@ export function run(args: Args): Promise<number> {
     const where = settings.database.url
       ? 'PostgreSQL (DATABASE_URL)'
       : `PGlite in ${settings.database.dataDir}`
-    console.log(`${settings.path}: valid; ${chains.length} chains; database: ${where}.`)
+    console.log(
+      `${settings.path}: valid; ${chains.length} chain${chains.length === 1 ? '' : 's'}; database: ${where}.`,
+    )
     return Promise.resolve(0)
   }
   if (topic === 'networks' && action === 'list') {
