@@ -76,6 +76,20 @@ const full = {
     universalResolver: evm(6),
     gatewayKey: `0x${'b'.repeat(64)}`,
   },
+  onramp: {
+    providers: [
+      {
+        id: 'moonpay',
+        name: 'MoonPay',
+        kind: 'sandbox',
+        apiUrl: 'https://api.moonpay.example',
+        widgetUrl: 'https://buy.moonpay.example',
+        publishableKey: 'pk_live_1',
+        secretKey: 'sk_live_0123456789abcdef',
+        webhookSecret: 'wh_0123456789abcdef',
+      },
+    ],
+  },
 }
 
 type Path = (string | number)[]
@@ -124,6 +138,21 @@ describe('airlock.config.schema.json', () => {
     )
     expect(judged(example)).toEqual({ server: true, schema: true })
     expect(judged(full)).toEqual({ server: true, schema: true })
+  })
+
+  it('documents every block Config.ts reads', () => {
+    // The shapes are functions, so their keys are read from the source: the top-level fields' object.
+    const source = readFileSync(new URL('./Config.ts', import.meta.url), 'utf8')
+    const fields = source.slice(source.indexOf('const fields = S.object({'))
+    const keys = [...fields.slice(0, fields.indexOf('\n})')).matchAll(/^ {2}(\w+):/gm)].map(
+      (match) => match[1],
+    )
+    expect(keys.length).toBeGreaterThan(5)
+    expect(
+      Object.keys(schema.properties)
+        .filter((key) => key !== '$schema')
+        .sort(),
+    ).toEqual(keys.sort())
   })
 
   it('names no key the configuration above leaves out', () => {
