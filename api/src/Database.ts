@@ -24,7 +24,11 @@ export type Database = {
 export type OpenOptions = {
   /** A PostgreSQL connection URL; when set, PGlite is not used. @default process.env.DATABASE_URL */
   url?: string | undefined
-  /** PGlite's data folder; `memory://` keeps everything in memory. @default './.airlock-data' */
+  /**
+   * PGlite's data folder; `memory://` keeps everything in memory. The server and its command line pass the
+   * one `ConfigFile` finds (`AIRLOCK_DATA`, or `dataDir` beside the configuration file), never the default.
+   * @default './.airlock-data', in the working directory
+   */
   dataDir?: string | undefined
 }
 
