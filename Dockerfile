@@ -11,8 +11,8 @@ WORKDIR /app
 COPY . .
 # npm 11 refuses `npm ci` when the lock lacks another platform's optional binaries (.ci/run says more).
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund --no-save
-# turbo builds what the API depends on first (`^build`).
-RUN npx turbo run build --filter=@airlock/api
+# The bundle takes the workspace packages from their sources, so the API's own build is all it needs.
+RUN npm run build -w @airlock/api
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \

@@ -85,7 +85,7 @@ describe('Dockerfile', () => {
 
   it('builds with the repository, then runs the built server alone, as an unprivileged user', () => {
     expect(stages[0]).toMatch(/^FROM node:20\S* AS build/)
-    expect(stages[0]).toContain('RUN npx turbo run build --filter=@airlock/api')
+    expect(stages[0]).toContain('RUN npm run build -w @airlock/api')
     expect(runtime).toMatch(/^FROM node:20-\S*slim AS runtime/)
     expect(runtime.match(/^COPY .*$/gm)).toEqual([
       'COPY --from=build --chown=root:root /app/api/dist ./api/dist',
