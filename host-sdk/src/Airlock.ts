@@ -35,6 +35,12 @@ export type AirlockOptions = {
   customNetworks?: CustomNetwork[]
   /** @default the visitor's preference */
   themeMode?: 'light' | 'dark'
+  /**
+   * The modal's language, a BCP 47 tag (`'ar'`, `'pt-BR'`); one it does not speak falls back to the visitor's
+   * browser languages, then English. Arabic and Hebrew lay the modal out right to left.
+   * @default the visitor's browser languages
+   */
+  locale?: string
   /** CSS variables for the modal, keys starting with `--airlock-`. */
   themeVariables?: Record<string, string>
   /**

@@ -14,6 +14,7 @@ window.airlock = createAirlock({
   networks: list(data.networks) ?? [],
   ...(data.modalUrl && { modalUrl: data.modalUrl }),
   ...(data.themeMode && { themeMode: data.themeMode as 'light' | 'dark' }),
+  ...(data.locale && { locale: data.locale }),
   ...(data.embedded && { embedded: data.embedded }),
   ...(data.walletconnectProjectId && { walletConnectProjectId: data.walletconnectProjectId }),
   ...(data.relayUrl && { relayUrl: data.relayUrl }),

@@ -14,17 +14,25 @@ import * as FrameStorage from './core/FrameStorage.ts'
 import * as Storage from './core/Storage.ts'
 import { App } from './core/ui/App.tsx'
 import { preload as preloadAccount } from './features/account/feature.ts'
+import * as Locale from './shared/i18n/Locale.ts'
 import * as Theme from './shared/Theme.ts'
 import { texts } from './shared/texts.ts'
 import './styles.css'
 
 const parsed = Config.parse(location.search)
+// The host's language if the modal speaks it, else the browser's; the catalogue (a small chunk) is fetched
+// now, and the modal renders and starts once it is in, so no text is read in English first.
+const language = Locale.use(Locale.negotiate([parsed.config.locale, ...navigator.languages])).then(() =>
+  Locale.apply(document.documentElement),
+)
 const apiUrl = Api.baseUrlOf(document)
 const api = Api.create({ baseUrl: apiUrl, projectId: parsed.projectId })
 // The modal origin's server refuses for the API when it already knows (see `refusalOf`); otherwise the list
 // is asked at once, so it is usually here before the host's hello is.
 const served = refusalOf(document)
 const origins: Promise<Known> = served ? Promise.resolve({ refused: served }) : api.origins()
+// An alert's texts are read when it is added: in the visitor's language, so once that is in.
+const whenKnown = Promise.all([origins, language]).then(([known]) => known)
 
 // Where the page's CSP refuses the frame, the host opens this page as a window of its own: its host is then
 // the window that opened it, and the rest is the same.
@@ -46,7 +54,7 @@ const accepted = Handshake.accept({
     return Origin.isAllowed(known.allowed, origin) || refused('origin', origin)
   },
   onRefused: (refusal, origin, dismiss) =>
-    void origins.then((known) =>
+    void whenKnown.then((known) =>
       modal.alert(alertOf(refusal), refusalDetail(refusal, origin, known), dismiss),
     ),
 })
@@ -77,14 +85,14 @@ accepted.then(async ({ port, origin, peer }) => {
   })
   backend.serve(origin)
   // Hosts from 1.2 on keep state; an older one leaves the modal with memory for this page load.
-  await backend.ready
+  await Promise.all([backend.ready, language])
   if (Handshake.supports(peer, { major: 1, minor: 2 })) await backend.attach(messenger.remote)
   void modal.start({ host: messenger.remote, origin })
   whenIdle(preload)
 })
 
 // Said before any hello, for whoever opens the frame on its own.
-void origins.then((known) => {
+void whenKnown.then((known) => {
   if ('refused' in known) modal.alert(alertOf(known.refused))
 })
 if (parsed.config.embedded) document.documentElement.dataset.embedded = 'true'
@@ -95,10 +103,12 @@ Theme.apply(document.documentElement, {
 
 const root = document.getElementById('root')
 if (root)
-  createRoot(root).render(
-    <StrictMode>
-      <App modal={modal} />
-    </StrictMode>,
+  void language.then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App modal={modal} />
+      </StrictMode>,
+    ),
   )
 
 /** What the modal knows of the pages that may use its project. */

@@ -18,6 +18,7 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     rpcUrls: options.rpcUrls,
     customNetworks: options.customNetworks,
     themeMode: options.themeMode,
+    locale: options.locale,
     themeVariables: options.themeVariables,
     features: options.features,
     embedded: embedded || undefined,

@@ -4,7 +4,8 @@ import { texts } from '../shared/texts.ts'
 export type Kind = 'invalidAppConfiguration' | 'projectIdNotConfigured' | 'invalidConfig'
 export type Alert = { kind: Kind; title: string; detail: string }
 
-const alertTexts: Record<Kind, { title: string; detail: string }> = {
+// Read when an alert is added, not when the module loads: by then the visitor's language is in.
+const alertTexts = (): Record<Kind, { title: string; detail: string }> => ({
   invalidAppConfiguration: {
     title: texts.alerts.invalidAppConfiguration,
     detail: texts.alerts.invalidAppConfigurationDetail,
@@ -14,7 +15,7 @@ const alertTexts: Record<Kind, { title: string; detail: string }> = {
     detail: texts.alerts.projectIdNotConfiguredDetail,
   },
   invalidConfig: { title: texts.alerts.invalidConfig, detail: '' },
-}
+})
 
 export function create(onChange: () => void) {
   let alerts: Alert[] = []
@@ -24,7 +25,7 @@ export function create(onChange: () => void) {
     /** `onDismiss`: the visitor closed the alert (a refused host hides the frame then). */
     add(kind: Kind, detail?: string, onDismiss?: () => void) {
       if (onDismiss) dismissals.add(onDismiss)
-      const text = alertTexts[kind]
+      const text = alertTexts()[kind]
       // Shown once: a later word on the same alert (the hello's named cause) only sharpens its detail.
       if (alerts.some((item) => item.kind === kind)) {
         if (detail === undefined) return

@@ -4,20 +4,27 @@
  * (`1e18`), grouping separators or more decimals than the asset has are refused, never rounded.
  */
 import { formatQuantity } from './format.ts'
+import { define } from './i18n/Catalogue.ts'
+import * as Locale from './i18n/Locale.ts'
 
 /** What a refused amount says (Send's and Swap's forms show these). */
-export const amountTexts = {
+export const amountTexts = define('amount', {
   invalidAmount: 'Enter an amount as digits, like 1.5',
   zeroAmount: 'The amount must be more than 0',
-  tooManyDecimals: (symbol: string, decimals: number) =>
-    decimals === 0 ? `${symbol} has no decimals` : `${symbol} has at most ${decimals} decimals`,
-} as const
+  tooManyDecimals: [
+    '{decimals, plural, =0 {{symbol} has no decimals} other {{symbol} has at most # decimals}}',
+    'symbol',
+    'decimals',
+  ],
+})
 
 export type Parsed = { ok: true; value: bigint } | { ok: false; error: string }
 
 /** The locale's decimal separator (`,` in de-DE), so `1,5` reads as one and a half where people write it so. */
 function decimalSeparator(locale?: string): string {
-  const part = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')
+  const part = new Intl.NumberFormat(locale ?? Locale.current().tag)
+    .formatToParts(1.5)
+    .find((p) => p.type === 'decimal')
   return part?.value ?? '.'
 }
 

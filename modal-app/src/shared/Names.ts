@@ -4,12 +4,9 @@
  */
 import * as Contract from '@airlock/api/contract'
 import * as ApiCall from './ApiCall.ts'
+import { nameTexts } from './nameTexts.ts'
 
 /** SPEC §8. */
-const nameTexts = {
-  resolveFailed: 'Error resolving name',
-  notFound: (name: string) => `${name} does not resolve to an address`,
-} as const
 
 /** ENSIP-9's coin type of Ethereum, which names answer for any EVM chain that has no address of its own. */
 const ethereumCoinType = '60'

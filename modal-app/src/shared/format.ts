@@ -1,4 +1,5 @@
 /** Balances are truncated (never rounded, so nobody sees more than they hold) to 3 decimals, `0.000` when unknown. */
+import * as Locale from './i18n/Locale.ts'
 
 /** How a locale writes numbers, learnt from Intl on a sample: its digits, separators, grouping and minus. */
 type Notation = {
@@ -58,12 +59,12 @@ function grouped(whole: string, { group, sizes: [size, next], groupsFour }: Nota
 
 /**
  * A decimal amount (as the API gives it, `"9999.99958"`) truncated to `fractionDigits`, never rounded,
- * written with the digits and separators of `locale`, by default the visitor's. Exact for any size: the
+ * written with the digits and separators of `locale`, by default the modal's (`i18n/Locale.ts`). Exact for any size: the
  * digits never go through a `Number`.
  * @example formatQuantity('9999.99958', 'en-US') // '9,999.999'
  */
 export function formatQuantity(numeric: string | undefined, locale?: string, fractionDigits = 3): string {
-  const notation = notationOf(locale)
+  const notation = notationOf(locale ?? Locale.current().tag)
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(numeric ?? '')
   const [, sign = '', whole = '0', fraction = ''] = match ?? []
   const digits = fraction.slice(0, fractionDigits).padEnd(fractionDigits, '0')
@@ -75,11 +76,13 @@ export function formatQuantity(numeric: string | undefined, locale?: string, fra
 }
 
 /**
- * US dollars (the API's currency) with 2 decimals and the separators of `locale`, by default the visitor's.
+ * US dollars (the API's currency) with 2 decimals and the separators of `locale`, by default the modal's.
  * @example formatFiat(1250.5, 'en-US') // '$1,250.50'
  */
 export function formatFiat(value: number, locale?: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(value)
+  return new Intl.NumberFormat(locale ?? Locale.current().tag, { style: 'currency', currency: 'USD' }).format(
+    value,
+  )
 }
 
 /**

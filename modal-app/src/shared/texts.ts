@@ -1,9 +1,11 @@
 /**
- * Every text the user reads, in one place. Where SPEC.md names a text, it is quoted exactly.
+ * Every text the user reads, in one place, in English: the source the catalogues of `i18n/locales/`
+ * translate (`define`). Where SPEC.md names a text, it is quoted exactly.
  */
 import { Errors } from '@airlock/bridge-protocol'
+import { define } from './i18n/Catalogue.ts'
 
-export const texts = {
+export const texts = define('core', {
   alerts: {
     invalidAppConfiguration: 'Invalid App Configuration',
     invalidAppConfigurationDetail:
@@ -15,7 +17,7 @@ export const texts = {
     refusedVersion: 'The host SDK and the modal speak different protocol versions.',
     refusedProject: 'The host SDK asked for another project than the modal was loaded with.',
   },
-  /** What the developer of a refused page reads in the console (the host logs it, with the fix). */
+  /** What the developer of a refused page reads in the console (the host logs it, with the fix): English. */
   refusals: {
     project: (id: string) => `Project '${id}' is not configured.`,
     origin: (origin: string, id: string) => `Origin ${origin} is not allowed for project '${id}'.`,
@@ -56,7 +58,7 @@ export const texts = {
     privacy: 'Privacy Policy',
   },
   connecting: {
-    continueIn: (wallet: string) => `Continue in ${wallet}`,
+    continueIn: 'Continue in {wallet}',
     accept: 'Accept connection request in the wallet',
     declined: 'Connection declined',
     declinedDetail: 'Connection can be declined if a previous request is still active',
@@ -84,31 +86,31 @@ export const texts = {
   names: { title: 'Choose a Name', successTitle: 'Name Registered' },
   networks: {
     title: 'Choose Network',
-    switching: (network: string) => `Switching to ${network}…`,
-    switched: (network: string) => `Switched to ${network}`,
+    switching: 'Switching to {network}…',
+    switched: 'Switched to {network}',
     failed: 'Failed to switch network',
     testnet: 'Testnet',
-    notInWallet: (wallet: string, network: string) => `${wallet} does not support ${network}.`,
+    notInWallet: '{wallet} does not support {network}.',
   },
   unsupportedChain: {
     title: 'Switch Network',
     detail: 'This app doesn’t support your current network. Switch to an available option to continue.',
     /** The wallet's chain by name when the modal knows it, else by its CAIP-2 id. */
-    current: (network: string) =>
-      `Your wallet is on ${network}, which this app doesn’t support. Switch to an available option to continue.`,
+    current:
+      'Your wallet is on {network}, which this app doesn’t support. Switch to an available option to continue.',
   },
   walletConnect: {
     name: 'WalletConnect',
     tag: 'QR code',
     scan: 'Scan this QR code with your phone',
-    scanWith: (wallet: string) => `Scan this QR code with ${wallet}`,
+    scanWith: 'Scan this QR code with {wallet}',
     qrLabel: 'WalletConnect QR code',
     copyLink: 'Copy link',
     linkCopied: 'Link copied',
     copyFailed: 'Failed to copy link',
-    openApp: (wallet: string) => `Open ${wallet}`,
-    openDesktop: (wallet: string) => `Open ${wallet} for desktop`,
-    openWeb: (wallet: string) => `Open ${wallet} in the browser`,
+    openApp: 'Open {wallet}',
+    openDesktop: 'Open {wallet} for desktop',
+    openWeb: 'Open {wallet} in the browser',
     waiting: 'Waiting for your wallet to approve…',
     preparing: 'Preparing the connection…',
     failed: 'Connection failed',
@@ -116,7 +118,7 @@ export const texts = {
     allWallets: 'All Wallets',
     search: 'Search wallet',
     noResults: 'No wallet found',
-    results: (count: number) => `${count} wallet${count === 1 ? '' : 's'}`,
+    results: '{count, plural, one {# wallet} other {# wallets}}',
     loading: 'Loading wallets…',
     unavailable: 'The wallet list is unavailable right now.',
     noUri: 'WalletConnect gave no pairing link.',
@@ -152,8 +154,9 @@ export const texts = {
     // The wallets' own EIP-1193 text, so the snackbar says what the dApp's error says.
     userRejected: Errors.messages[4001],
     fallback: 'An error occurred',
+    // What the dApp's developer reads in the error: English.
     invalidConfig: (detail: string) => `Invalid Airlock configuration: ${detail}`,
     walletTimeout: 'The wallet did not answer in time.',
     unexpectedAnswer: (method: string) => `The wallet answered ${method} with something unexpected.`,
   },
-} as const
+})

@@ -8,6 +8,7 @@
 import * as Contract from '@airlock/api/contract'
 import { Async, Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import { viewTexts } from './viewTexts.ts'
 
 /** SPEC §9: connect, device, one-time code and social requests wait 30 s at most. */
 const timeoutMs = 30_000
@@ -168,11 +169,7 @@ export function create(options: AccountOptions) {
   }
 }
 
-const texts = {
-  timeout: 'Request was aborted',
-  unreachable: 'The Airlock service could not be reached. Check your connection and try again.',
-  unexpected: 'Something went wrong',
-}
+const texts = viewTexts.account
 
 function jsonOf(text: string): unknown {
   try {

@@ -1,16 +1,17 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /**
  * ApproveTransaction's texts: the view's own and the preview's (titles, row labels, warnings), beside the
  * embedded wallet so they load with its chunk.
  */
-export const approveTexts = {
+export const approveTexts = define('embedded.approve', {
   asks: 'asks you to',
   approve: 'Approve',
   reject: 'Reject',
   busy: 'Signing…',
   details: 'Details',
   warningsLabel: 'Before you approve',
-  pending: (count: number) =>
-    count === 1 ? 'One more request is waiting.' : `${count} more requests are waiting.`,
+  pending: '{count, plural, one {One more request is waiting.} other {# more requests are waiting.}}',
 
   titles: {
     signMessage: 'Sign a message',
@@ -63,11 +64,11 @@ export const approveTexts = {
     unlimited: 'Unlimited',
     empty: '(empty)',
     newContract: 'New contract',
-    bytes: (count: number) => `${count} bytes`,
-    baseUnits: (amount: string, unit: string) => `${amount} ${unit}`,
-    moreFields: (count: number) => `${count} more fields`,
-    moreInstructions: (count: number) => `${count} more instructions`,
-    cut: (count: number) => `… (${count} more characters)`,
+    bytes: '{count} bytes',
+    baseUnits: '{amount} {unit}',
+    moreFields: '{count} more fields',
+    moreInstructions: '{count} more instructions',
+    cut: '… ({count} more characters)',
     lookupTable: 'an address from a lookup table',
     someone: 'someone else',
     tokenDecimals:
@@ -92,19 +93,18 @@ export const approveTexts = {
     associatedToken: 'Associated Token Account',
     memo: 'Memo',
     computeBudget: 'Compute Budget',
-    transfer: (amount: string, to: string) => `Send ${amount} to ${to}`,
-    createAccount: (amount: string, account: string) => `Create account ${account} with ${amount}`,
-    tokenTransfer: (amount: string, to: string) => `Transfer ${amount} to token account ${to}`,
-    tokenTransferChecked: (amount: string, mint: string, to: string) =>
-      `Transfer ${amount} of token ${mint} to token account ${to}`,
-    tokenApprove: (amount: string, delegate: string) => `Allow ${delegate} to move ${amount}`,
-    tokenUnits: (amount: string) => `${amount} token units`,
+    transfer: 'Send {amount} to {to}',
+    createAccount: ['Create account {account} with {amount}', 'amount', 'account'],
+    tokenTransfer: 'Transfer {amount} to token account {to}',
+    tokenTransferChecked: 'Transfer {amount} of token {mint} to token account {to}',
+    tokenApprove: ['Allow {delegate} to move {amount}', 'amount', 'delegate'],
+    tokenUnits: '{amount} token units',
     setAuthority: 'Change a token account’s or mint’s authority',
     closeAccount: 'Close a token account',
     createTokenAccount: 'Create a token account',
-    computeLimit: (units: string) => `Compute limit: ${units} units`,
-    computePrice: (price: string) => `Priority fee: ${price} micro-lamports per unit`,
-    instruction: (index: number) => `Instruction ${index}`,
+    computeLimit: 'Compute limit: {units} units',
+    computePrice: 'Priority fee: {price} micro-lamports per unit',
+    instruction: 'Instruction {index}',
   },
 
   warnings: {
@@ -112,24 +112,19 @@ export const approveTexts = {
     generic: 'Airlock cannot show what this request does. Approve it only if you trust this site.',
     blindSign:
       'This signs a hash blindly: it could be a transaction that moves your funds. Reject it unless you know exactly what it is.',
-    otherChain: (asked: string, network: string) => `This is for chain ${asked}, but you are on ${network}.`,
-    permit: (spender: string) =>
-      `This signature lets ${spender} move your tokens, without another approval from you.`,
+    otherChain: 'This is for chain {asked}, but you are on {network}.',
+    permit: 'This signature lets {spender} move your tokens, without another approval from you.',
     unlimitedPermit: 'The permit is for an unlimited amount.',
-    unlimitedApprove: (spender: string) =>
-      `This lets ${spender} spend all of this token you hold, now and later.`,
-    approveAll: (operator: string) =>
-      `This lets ${operator} move all your tokens of this collection, now and later.`,
-    delegate: (delegate: string) => `This lets ${delegate} move tokens from your account.`,
+    unlimitedApprove: 'This lets {spender} spend all of this token you hold, now and later.',
+    approveAll: 'This lets {operator} move all your tokens of this collection, now and later.',
+    delegate: 'This lets {delegate} move tokens from your account.',
     authority: 'This changes who controls a token account or mint.',
     lookupTables: 'Some accounts come from address lookup tables and are not shown.',
   },
   /** What the node's simulation of a transaction says. */
   simulation: {
     change: 'Balance change (simulated)',
-    fails: (reason: string | undefined) =>
-      reason
-        ? `The network expects this transaction to fail: ${reason}`
-        : 'The network expects this transaction to fail.',
+    fails:
+      '{reason, select, none {The network expects this transaction to fail.} other {The network expects this transaction to fail: {reason}}}',
   },
-} as const
+})

@@ -1,8 +1,10 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /**
  * The embedded wallet's texts that the first chunk carries: Connect's rows and the views' headings. The views'
  * own texts load with them (`viewTexts.ts`).
  */
-export const embeddedTexts = {
+export const embeddedTexts = define('embedded', {
   approveTitle: 'Approve Transaction',
   email: 'Email',
   emailPlaceholder: 'you@example.com',
@@ -10,7 +12,7 @@ export const embeddedTexts = {
   continue: 'Continue',
   sending: 'Sending…',
   socialList: 'Continue with a social account',
-  continueWith: (provider: string) => `Continue with ${provider}`,
+  continueWith: 'Continue with {provider}',
   providers: {
     google: 'Google',
     github: 'GitHub',
@@ -24,6 +26,6 @@ export const embeddedTexts = {
   walletTitle: { create: 'Protect your wallet', recover: 'Unlock your wallet', keep: 'Stay signed in' },
   restore: 'Continue with your saved login',
   settingsTitle: 'Your Airlock wallet',
-  settingsRow: (who: string) => `Airlock wallet: ${who}`,
+  settingsRow: 'Airlock wallet: {who}',
   unavailable: 'Unable to load email login dependency',
-}
+})

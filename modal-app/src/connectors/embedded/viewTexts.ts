@@ -1,12 +1,14 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /** The embedded wallet's texts in its views and messages, loaded with them. */
-export const viewTexts = {
+export const viewTexts = define('embedded.views', {
   walletName: 'Airlock wallet',
   code: {
-    sent: (email: string) => `Enter the 6-digit code sent to ${email}.`,
+    sent: 'Enter the 6-digit code sent to {email}.',
     label: 'Code',
     verifying: 'Checking the code…',
     resend: 'Resend code',
-    resendIn: (seconds: number) => `Resend code in ${seconds} s`,
+    resendIn: 'Resend code in {seconds} s',
     resent: 'A new code is on its way.',
     mailHint: 'It expires in 10 minutes. Check your spam folder if it does not arrive.',
   },
@@ -18,7 +20,7 @@ export const viewTexts = {
     expired: 'The sign-in request expired. Try again.',
   },
   social: {
-    waiting: (provider: string) => `Finish logging in with ${provider} in the window that opened.`,
+    waiting: 'Finish logging in with {provider} in the window that opened.',
     retry: 'Try again',
   },
   wallet: {
@@ -28,7 +30,7 @@ export const viewTexts = {
     recoverIntro: 'This browser does not know your wallet yet. Enter the recovery password you chose.',
     password: 'Recovery password',
     confirm: 'Repeat the recovery password',
-    tooShort: (min: number) => `Use at least ${min} characters.`,
+    tooShort: 'Use at least {min} characters.',
     mismatch: 'The two passwords differ.',
     wrong: 'This recovery password does not open the wallet.',
     create: 'Create wallet',
@@ -41,8 +43,11 @@ export const viewTexts = {
     notKept: 'The login could not be kept: the window was blocked or closed.',
   },
   settings: {
-    loggedIn: (who: string, provider: string | undefined) =>
-      provider ? `Logged in as ${who} with ${provider}.` : `Logged in as ${who}.`,
+    loggedIn: [
+      '{provider, select, none {Logged in as {who}.} other {Logged in as {who} with {provider}.}}',
+      'who',
+      'provider',
+    ],
     phraseTitle: 'Recovery phrase',
     phraseIntro:
       'These 24 words rebuild this wallet in any wallet app, with no Airlock involved. Anyone who sees them can take its funds: write them down where only you can read them.',
@@ -54,10 +59,10 @@ export const viewTexts = {
     cancelChange: 'Cancel',
     newEmail: 'New email',
     sendCode: 'Send code',
-    currentCode: (email: string) => `Enter the code sent to your current address, ${email}.`,
-    newCode: (email: string) => `Enter the code sent to ${email}.`,
+    currentCode: 'Enter the code sent to your current address, {email}.',
+    newCode: 'Enter the code sent to {email}.',
     confirmCode: 'Confirm',
-    changed: (email: string) => `Your email is now ${email}.`,
+    changed: 'Your email is now {email}.',
     forgetTitle: 'This browser',
     forgetIntro:
       'Signing out keeps this browser’s part of the key, so the next login here needs no password. To leave nothing behind, forget this browser: the next login here will ask for your recovery password.',
@@ -67,4 +72,10 @@ export const viewTexts = {
     cancel: 'Cancel',
   },
   initFailed: 'A problem occurred while trying initialize authentication',
-}
+  /** The wallet's requests to the Airlock service (`Account.ts`); SPEC §8's texts. */
+  account: {
+    timeout: 'Request was aborted',
+    unreachable: 'The Airlock service could not be reached. Check your connection and try again.',
+    unexpected: 'Something went wrong',
+  },
+})

@@ -6,6 +6,7 @@
 
 import type * as Api from '../../api/Api.ts'
 import { formatQuantity, truncateAddress } from '../../shared/format.ts'
+import * as Locale from '../../shared/i18n/Locale.ts'
 import type { RecentSend } from '../../shared/RecentSend.ts'
 import type { AccountRef } from './tabs.ts'
 import { activityTexts } from './texts.ts'
@@ -52,7 +53,7 @@ export function groupByDay(items: readonly Item[], options: DayOptions = {}): Da
   const keyOf = (date: Date) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(date)
   const today = keyOf(now)
   const yesterday = keyOf(new Date(now.getTime() - 86_400_000))
-  const date = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' })
+  const date = new Intl.DateTimeFormat(locale ?? Locale.current().tag, { timeZone, dateStyle: 'medium' })
   const days: Day[] = []
   for (const item of items) {
     const mined = new Date(item.metadata.minedAt)

@@ -1,9 +1,11 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /**
  * The texts of the Account tabs, NFTs and Activity. Kept beside the feature rather than in
  * `shared/texts.ts`, which is in the modal's first chunk: these load with the tabs. SPEC texts (such as
  * 'Failed to fetch transactions') stay in `shared/texts.ts`.
  */
-export const tabTexts = {
+export const tabTexts = define('account.tabs', {
   label: 'Account',
   tokens: 'Tokens',
   nfts: 'NFTs',
@@ -15,17 +17,17 @@ export const tabTexts = {
   buy: 'Buy',
   chooseName: 'Choose a name for this account',
   /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
-  showAccount: (namespace: string) => `Show the ${namespace} account`,
-  disconnectAccount: (namespace: string) => `Disconnect the ${namespace} account`,
+  showAccount: 'Show the {namespace} account',
+  disconnectAccount: 'Disconnect the {namespace} account',
   disconnectAll: 'Disconnect all',
-} as const
+})
 
-export const nftTexts = {
+export const nftTexts = define('account.nfts', {
   empty: 'No NFTs yet',
   notEvm: 'NFTs are shown for EVM accounts.',
   loading: 'Loading NFTs…',
   failed: 'Failed to fetch NFTs',
-  showHidden: (count: number) => `Show hidden (${count})`,
+  showHidden: 'Show hidden ({count})',
   hideHidden: 'Hide spam',
   spam: 'Spam',
   collection: 'Collection',
@@ -34,9 +36,9 @@ export const nftTexts = {
   explorer: 'View on explorer',
   back: 'All NFTs',
   loadMore: 'Load more',
-} as const
+})
 
-export const activityTexts = {
+export const activityTexts = define('account.activity', {
   empty: 'No activity yet',
   loading: 'Loading activity…',
   loadMore: 'Load more',
@@ -56,13 +58,13 @@ export const activityTexts = {
     buy: 'Bought',
   } as Record<string, string>,
   status: { pending: 'Pending', confirmed: 'Confirmed', failed: 'Failed' },
-} as const
+})
 
 /** The Account view's header: who the account is, what it holds, where it is. */
-export const headerTexts = {
+export const headerTexts = define('account.header', {
   /** Its heading while the account has no name. */
   label: 'Your account',
   total: 'Total balance',
-  wallet: (name: string) => `Connected with ${name}`,
+  wallet: 'Connected with {name}',
   explorer: 'View the address on the block explorer',
-} as const
+})

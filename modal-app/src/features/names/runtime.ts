@@ -10,7 +10,8 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as ApiCall from '../../shared/ApiCall.ts'
 import { namesTexts } from './texts.ts'
 
-const texts = { unreachable: namesTexts.unreachable, unexpected: namesTexts.unexpected }
+// Read when a call fails, so in the visitor's language.
+const texts = namesTexts
 
 /** SPEC §9's debounce. */
 const pauseMs = 500

@@ -1,19 +1,21 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /** The names feature's texts, loaded with its chunk. SPEC's are quoted exactly. */
-export const namesTexts = {
+export const namesTexts = define('names', {
   // SPEC §8.
-  registerFailed: (name: string) => `Error registering name ${name}`,
+  registerFailed: 'Error registering name {name}',
   suggestionsFailed: 'Error fetching name suggestions',
   unreachable: 'The Airlock API cannot be reached',
   unexpected: 'The Airlock API answered something unexpected',
   label: 'Name',
   hint: 'At least 4 letters, digits or hyphens',
   checking: 'Checking…',
-  available: (name: string) => `${name} is available`,
-  taken: (name: string) => `${name} is taken`,
+  available: '{name} is available',
+  taken: '{name} is taken',
   suggestions: 'Available names',
   register: 'Register',
   registering: 'Sign the registration in your wallet…',
-  success: (name: string) => `${name} is yours`,
+  success: '{name} is yours',
   successNote: 'Apps that read ENS now find your address under this name.',
   done: 'Done',
   makePrimary: 'Make it this address’s primary name',
@@ -21,5 +23,5 @@ export const namesTexts = {
   primarySending: 'Confirm in your wallet…',
   primarySet: 'It is your primary name now',
   primaryFailed: 'The transaction failed on chain',
-  otherChain: (network: string) => `Switch to ${network} to set a primary name`,
-} as const
+  otherChain: 'Switch to {network} to set a primary name',
+})

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { amountTexts } from '../../shared/Amount.ts'
 import type { Network } from '../../shared/Network.ts'
 import { find } from '../../shared/networks.ts'
 import { type Context, check, type Holding } from './Flow.ts'
@@ -56,7 +57,7 @@ describe('check', () => {
       ok: false,
       error: sendTexts.unknownToken,
     })
-    expect(refused({ amount: '1e18' })).toEqual({ ok: false, error: sendTexts.invalidAmount })
+    expect(refused({ amount: '1e18' })).toEqual({ ok: false, error: amountTexts.invalidAmount })
     expect(refused({ to: '0x1234' })).toEqual({
       ok: false,
       error: sendTexts.invalidAddress('Airlock Devnet A'),

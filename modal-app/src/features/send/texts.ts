@@ -1,10 +1,10 @@
 /**
  * Send's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`,
- * which the first chunk needs). SPEC's are quoted exactly.
+ * which the first chunk needs; a refused amount's are `amountTexts`). SPEC's are quoted exactly.
  */
-import { amountTexts } from '../../shared/Amount.ts'
+import { define } from '../../shared/i18n/Catalogue.ts'
 
-export const sendTexts = {
+export const sendTexts = define('send', {
   // SPEC §5.
   required: 'An amount and receiver address are required',
   tokenRequired: 'A token is required',
@@ -24,14 +24,13 @@ export const sendTexts = {
   review: 'Review',
   send: 'Send',
   cancel: 'Cancel',
-  balance: (amount: string) => `Balance: ${amount}`,
-  ...amountTexts,
+  balance: 'Balance: {amount}',
   unknownToken: 'This token is not in your balance on this network',
-  invalidAddress: (network: string) => `This is not an address on ${network}`,
+  invalidAddress: 'This is not an address on {network}',
   ownAddress: 'This is your own address',
-  tokenContract: (symbol: string) => `This is the ${symbol} contract itself: tokens sent to it are lost`,
+  tokenContract: 'This is the {symbol} contract itself: tokens sent to it are lost',
   insufficientFunds: 'Insufficient funds for this amount and the network fee',
-  unavailable: (network: string) => `${network} cannot be reached. Nothing was sent.`,
+  unavailable: '{network} cannot be reached. Nothing was sent.',
   accountChanged: 'The account or network changed. Review the send again.',
   waiting: 'A send is waiting for your wallet.',
   showWaiting: 'Show it',
@@ -46,4 +45,4 @@ export const sendTexts = {
   submitted: 'Sent. Waiting for the network…',
   confirmed: 'Confirmed',
   failed: 'Failed',
-} as const
+})

@@ -8,7 +8,8 @@ import type * as S from '@airlock/bridge-protocol/Shape'
 import * as ApiCall from '../../shared/ApiCall.ts'
 import { swapTexts } from './texts.ts'
 
-const texts = { unreachable: swapTexts.unreachable, unexpected: swapTexts.unexpected }
+// Read when a call fails, so in the visitor's language.
+const texts = swapTexts
 
 export type ClientOptions = {
   /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */

@@ -1,6 +1,7 @@
 import type * as Contract from '@airlock/api/contract'
 import { describe, expect, it } from 'vitest'
 import type * as Api from '../../api/Api.ts'
+import { amountTexts } from '../../shared/Amount.ts'
 import { check, emptyForm, type Form, search, slippageOf, tokensOf } from './Form.ts'
 import { swapTexts } from './texts.ts'
 
@@ -83,12 +84,12 @@ describe('check', () => {
     expect(refused({ to: undefined })).toEqual({ ok: false, error: swapTexts.chooseTokens })
     expect(refused({ to: `${unknownAddress}` })).toEqual({ ok: false, error: swapTexts.chooseTokens })
     expect(refused({ to: eth })).toEqual({ ok: false, error: swapTexts.sameToken })
-    expect(refused({ amount: '' })).toEqual({ ok: false, error: swapTexts.invalidAmount })
-    expect(refused({ amount: '0' })).toEqual({ ok: false, error: swapTexts.zeroAmount })
-    expect(refused({ amount: '-1' })).toEqual({ ok: false, error: swapTexts.invalidAmount })
+    expect(refused({ amount: '' })).toEqual({ ok: false, error: amountTexts.invalidAmount })
+    expect(refused({ amount: '0' })).toEqual({ ok: false, error: amountTexts.zeroAmount })
+    expect(refused({ amount: '-1' })).toEqual({ ok: false, error: amountTexts.invalidAmount })
     expect(refused({ to: usd, side: 'to', amount: '0.0000001' })).toEqual({
       ok: false,
-      error: swapTexts.tooManyDecimals('tUSD', 6),
+      error: amountTexts.tooManyDecimals('tUSD', 6),
     })
     expect(refused({ amount: '2.500000000000000001' })).toEqual({
       ok: false,

@@ -1,11 +1,11 @@
 /**
- * Swap's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`).
+ * Swap's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`;
+ * a refused amount's are `amountTexts`).
  * SPEC's are quoted exactly.
  */
-import { amountTexts } from '../../shared/Amount.ts'
+import { define } from '../../shared/i18n/Catalogue.ts'
 
-export const swapTexts = {
-  ...amountTexts,
+export const swapTexts = define('swap', {
   // SPEC §8.
   unsupported: 'Network not supported for Swaps',
   declined: 'Signature declined',
@@ -13,19 +13,19 @@ export const swapTexts = {
   pay: 'You pay',
   receive: 'You receive',
   chooseToken: 'Choose token',
-  selectToken: (side: string) => `${side}: choose a token`,
+  selectToken: '{side}: choose a token',
   flip: 'Swap the two tokens',
-  balance: (amount: string) => `Balance: ${amount}`,
+  balance: 'Balance: {amount}',
   max: 'Max',
   search: 'Search name or paste address',
   yourTokens: 'Your tokens',
   popular: 'Popular',
   noMatch: 'No token matches. Only tokens this network swaps are listed.',
-  notSwappable: (network: string) => `This token is not swappable on ${network}`,
+  notSwappable: 'This token is not swappable on {network}',
   chooseTokens: 'Choose the two tokens to swap',
   sameToken: 'Choose two different tokens',
-  insufficient: (symbol: string) => `Insufficient ${symbol} balance`,
-  insufficientGas: (symbol: string) => `Not enough ${symbol} left for the network fee`,
+  insufficient: 'Insufficient {symbol} balance',
+  insufficientGas: 'Not enough {symbol} left for the network fee',
   dust: 'The amount is too small to swap',
   noRoute: 'No pool can make this swap',
   quoting: 'Getting the best price…',
@@ -34,8 +34,7 @@ export const swapTexts = {
   priceImpact: 'Price impact',
   highImpact: 'High price impact: you get much less than the market price',
   minimum: 'Minimum received',
-  minimumNote: (slippage: string) =>
-    `The swap fails rather than give less than this (slippage ${slippage} %)`,
+  minimumNote: 'The swap fails rather than give less than this (slippage {slippage} %)',
   fee: 'Network fee',
   route: 'Route',
   slippage: 'Slippage tolerance (%)',
@@ -44,22 +43,22 @@ export const swapTexts = {
   review: 'Review swap',
   reviewing: 'Checking…',
   approveTitle: 'Step 1: allow the swap to use your token',
-  approveExact: (amount: string) => `Exactly ${amount}`,
+  approveExact: 'Exactly {amount}',
   approveUnlimited: 'Unlimited (no further approvals for this token)',
   approveNote: 'The approval is a transaction of its own. The swap follows it.',
-  approve: (symbol: string) => `Approve ${symbol}`,
+  approve: 'Approve {symbol}',
   approving: 'Approving…',
   approved: 'Approved',
   swap: 'Swap',
   swapping: 'Swapping…',
   simulation: 'Simulated balance changes',
   notSimulated: 'The network could not simulate this swap; the amounts are the quote’s.',
-  simulationFailed: (reason: string) => `The simulation says this swap would fail: ${reason}`,
+  simulationFailed: 'The simulation says this swap would fail: {reason}',
   signing: 'Confirm in your wallet…',
   submitted: 'Sent. Waiting for the network…',
   confirmed: 'Swapped',
-  wouldRevert: (reason: string) =>
-    `The swap would fail on chain: execution reverted${reason ? ` (${reason})` : ''}. Nothing was swapped. Go back for a new price.`,
+  wouldRevert:
+    'The swap would fail on chain: execution reverted{reason, select, none {} other { ({reason})}}. Nothing was swapped. Go back for a new price.',
   failedOnChain: 'The swap failed on chain: execution reverted. Only the network fee was spent.',
   approvalFailed: 'The approval failed on chain. Nothing was swapped.',
   requoted: 'The price changed. Review the new amounts.',
@@ -69,4 +68,4 @@ export const swapTexts = {
   failed: 'The swap could not be sent. Nothing was swapped.',
   from: 'From',
   to: 'To',
-} as const
+})

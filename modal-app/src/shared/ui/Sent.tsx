@@ -5,15 +5,9 @@
  */
 import type { Network } from '../Network.ts'
 import { ExternalIcon } from './icons.tsx'
+import { sentTexts } from './sentTexts.ts'
 
 export type Settled = 'pending' | 'confirmed' | 'failed'
-
-const sentTexts = {
-  explorer: 'View on explorer',
-  newTab: '(opens in a new tab)',
-  done: 'Done',
-  tryAgain: 'Try again',
-} as const
 
 /** The transaction's page on the network's explorer, when it has one. */
 export function transactionUrl(explorer: Network['explorer'] | undefined, id: string): string | undefined {

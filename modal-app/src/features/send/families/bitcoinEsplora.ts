@@ -69,7 +69,7 @@ export async function nextBlockRate(chain: Chain): Promise<number> {
   return rateFor(await read(chain, '/fee-estimates', estimatesShape), 1)
 }
 
-export type FeeRate = { label: 'Fast' | 'Normal' | 'Slow'; satPerVbyte: number }
+export type FeeRate = { label: string; satPerVbyte: number }
 
 /**
  * The fee rates a visitor may choose from: the next block, about an hour (6 blocks), about a day (144).

@@ -23,20 +23,10 @@ import { sendTexts } from '../texts.ts'
 import { failureOf } from './evm-errors.ts'
 import * as Node from './evm-node.ts'
 import { type Pinned, simulate } from './evm-simulation.ts'
+import { evmTexts } from './evmTexts.ts'
 
 // Texts Send's table does not have (yet): the flow shows them as they are.
-const texts = {
-  nonce: 'Nonce',
-  maxFee: 'Max network fee',
-  simulation: 'Simulation',
-  notSimulated: 'Not available on this network: the changes shown are those the transaction asks for',
-  nonceUsed: (nonce: bigint) =>
-    `This account already has a transaction with nonce ${nonce}: this send may have gone through. Check your activity before sending again`,
-  noHash: 'The wallet did not answer with a transaction hash',
-  stalePreview: 'This review cannot be sent: review the send again',
-  notSettled: (network: string) =>
-    `${network} has not included the transaction after 2 minutes. It may still go through: check your activity`,
-}
+const texts = evmTexts
 
 /** How often settle asks for the receipt, and how long it waits. */
 const pollMs = 500

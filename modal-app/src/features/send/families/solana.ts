@@ -15,14 +15,9 @@ import * as Errors from './solanaErrors.ts'
 import * as Rpc from './solanaRpc.ts'
 import * as Spl from './solanaSpl.ts'
 import { Payload, settle, submit } from './solanaSubmit.ts'
+import { solanaTexts } from './solanaTexts.ts'
 
-export const texts = {
-  newTokenAccount: 'New token account',
-  newTokenAccountValue: (symbol: string, rent: string, native: string) =>
-    `This send creates the receiver's ${symbol} account; you pay its rent of ${rent} ${native}`,
-  tokenAccount: 'This is a token account or mint, not a wallet: tokens sent to it are lost',
-  unknownMint: (symbol: string, network: string) => `${symbol} has no mint at this address on ${network}`,
-}
+export const texts = solanaTexts.send
 
 const base58Address = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 

@@ -9,15 +9,9 @@ import { type Chain, RpcError, SendFailure } from '../Family.ts'
 import { sendTexts } from '../texts.ts'
 import * as Rpc from './solanaRpc.ts'
 import { associatedTokenProgram, isTokenProgram } from './solanaSpl.ts'
+import { solanaTexts } from './solanaTexts.ts'
 
-export const texts = {
-  simulationFailed: (reason: string) => `The simulation failed: ${reason}`,
-  receiverRent: (minimum: string, symbol: string) =>
-    `A new account needs at least ${minimum} ${symbol}: send more, or to an account that exists`,
-  senderRent: (minimum: string, symbol: string) =>
-    `Your account must keep at least ${minimum} ${symbol}, or send all of it`,
-  expired: 'The transaction expired before it reached the network. Nothing was sent: review it again.',
-}
+export const texts = solanaTexts.errors
 
 const systemProgram = '11111111111111111111111111111111'
 // SystemError::ResultWithNegativeLamports and TokenError::InsufficientFunds share the code 1; the

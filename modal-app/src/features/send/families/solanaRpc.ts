@@ -7,15 +7,13 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as base64 from '../../../shared/encoding/base64.ts'
 import { type Chain, RpcError, SendFailure } from '../Family.ts'
 import type { Account } from './solanaSpl.ts'
+import { solanaTexts } from './solanaTexts.ts'
 
 const commitment = 'confirmed'
 /** The base fee the node charges per signature (a send sets no priority fee). */
 const lamportsPerSignature = 5000n
 
-export const texts = {
-  refused: (reason: string) => `The network refused the request: ${reason}`,
-  unexpected: (method: string) => `The network answered ${method} with something unreadable`,
-}
+export const texts = solanaTexts.rpc
 
 const u64 = S.number(0)
 const withContext = <T>(value: S.Shape<T>) => S.object({ value })

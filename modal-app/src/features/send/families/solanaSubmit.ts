@@ -11,11 +11,9 @@ import { type Chain, type Preview, SendFailure, type WalletRequest } from '../Fa
 import { sendTexts } from '../texts.ts'
 import * as Errors from './solanaErrors.ts'
 import * as Rpc from './solanaRpc.ts'
+import { solanaTexts } from './solanaTexts.ts'
 
-export const texts = {
-  walletChanged: 'The wallet changed the transaction, so it was not sent',
-  walletAnswer: 'The wallet did not answer with a signed transaction',
-}
+export const texts = solanaTexts.submit
 
 const pollMs = 400
 // A blockhash lasts 150 blocks, about a minute; a signature still unknown after two has not landed.

@@ -1,0 +1,85 @@
+/**
+ * The modal's language: which of its catalogues fits the visitor, loading that one (English, the source,
+ * is in the texts modules themselves), and the tag numbers and dates are written for.
+ */
+
+/** The languages the modal speaks, English first (the source and the fallback). */
+export const locales = ['en', 'ar', 'de', 'es', 'fr', 'he', 'ja', 'ko', 'pt', 'ru', 'tr', 'zh'] as const
+export type Locale = (typeof locales)[number]
+
+/** A catalogue: messages by key (`core.connect.title`); a key it lacks reads in English. */
+export type Catalogue = Readonly<Record<string, string>>
+
+const rightToLeft: ReadonlySet<Locale> = new Set(['ar', 'he'])
+
+// One chunk per language, fetched only for the visitor's.
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalogue }>> = {
+  ar: () => import('./locales/ar.ts'),
+  de: () => import('./locales/de.ts'),
+  es: () => import('./locales/es.ts'),
+  fr: () => import('./locales/fr.ts'),
+  he: () => import('./locales/he.ts'),
+  ja: () => import('./locales/ja.ts'),
+  ko: () => import('./locales/ko.ts'),
+  pt: () => import('./locales/pt.ts'),
+  ru: () => import('./locales/ru.ts'),
+  tr: () => import('./locales/tr.ts'),
+  zh: () => import('./locales/zh.ts'),
+}
+
+/** What the visitor is shown in: the catalogue's language and the tag for `Intl` (`ar-EG` keeps Egypt's digits). */
+export type Match = { locale: Locale; tag: string }
+
+/**
+ * The first of the requested tags (the host's `locale`, then the browser's `navigator.languages`) whose
+ * language the modal speaks; English when none is.
+ * @example negotiate(['pl-PL', 'ar-EG', 'en']) // { locale: 'ar', tag: 'ar-EG' }
+ */
+export function negotiate(requested: readonly (string | undefined)[]): Match {
+  for (const tag of requested) {
+    if (!tag) continue
+    let parsed: Intl.Locale
+    try {
+      // The canonical form maps legacy codes too (`iw` is Hebrew).
+      parsed = new Intl.Locale(tag)
+    } catch {
+      continue
+    }
+    const locale = locales.find((known) => known === parsed.language)
+    if (locale) return { locale, tag: parsed.toString() }
+  }
+  return { locale: 'en', tag: 'en' }
+}
+
+let active: Match & { catalogue: Catalogue } = { locale: 'en', tag: 'en', catalogue: {} }
+
+/** The language in use, its `Intl` tag and its catalogue. */
+export function current(): Readonly<typeof active> {
+  return active
+}
+
+export function isRightToLeft(locale: Locale): boolean {
+  return rightToLeft.has(locale)
+}
+
+/**
+ * Switches to `match`, once its catalogue is in. A catalogue that cannot load (offline, a stale deployment)
+ * leaves the modal in English, as a whole: texts, `lang` and `dir` agree.
+ */
+export async function use(match: Match): Promise<void> {
+  if (match.locale === 'en') {
+    active = { ...match, catalogue: {} }
+    return
+  }
+  try {
+    active = { ...match, catalogue: (await loaders[match.locale]()).default }
+  } catch {
+    active = { locale: 'en', tag: 'en', catalogue: {} }
+  }
+}
+
+/** Marks `root` with the language in use, so the browser mirrors the layout and reads the text right. */
+export function apply(root: HTMLElement): void {
+  root.lang = active.tag
+  root.dir = isRightToLeft(active.locale) ? 'rtl' : 'ltr'
+}

@@ -1,0 +1,3 @@
+import type { Catalogue } from '../Locale.ts'
+
+export default {} satisfies Catalogue
