@@ -7,7 +7,8 @@
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
  * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
  * real shape; a Farcaster relay (http://127.0.0.1:8796) for Sign In With Farcaster, whose fids the
- * IdRegistry on chain A says; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
+ * IdRegistry on chain A says; a sandbox on-ramp provider (http://127.0.0.1:8797) whose test cards buy ETH
+ * and tUSD delivered on the dev chains; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
  * and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
@@ -35,6 +36,7 @@ import * as Ens from './ens/Ens.ts'
 import * as Farcaster from './farcaster/Farcaster.ts'
 import * as Mail from './Mail.ts'
 import * as Oidc from './Oidc.ts'
+import * as Onramp from './onramp/Dev.ts'
 import * as Reaper from './Reaper.ts'
 import * as Relay from './Relay.ts'
 import * as Solana from './solana/Solana.ts'
@@ -63,6 +65,8 @@ export type StackOptions = {
   oidcPort?: number
   /** The Farcaster relay's port. @default 8796 */
   farcasterRelayPort?: number
+  /** The sandbox on-ramp's port. @default 8797 */
+  onrampPort?: number
   /** Interface every server binds; `0.0.0.0` inside a container. @default loopback */
   host?: string
   /** PGlite's data folder, unless `DATABASE_URL` is set. @default 'api/.airlock-data' */
@@ -85,6 +89,8 @@ export type Stack = {
   oidc: Oidc.Instance
   /** The relay of Sign In With Farcaster; `Farcaster.Relay.signIn` with it is a visitor's phone. */
   farcasterRelay: Farcaster.Relay.Instance
+  /** The sandbox on-ramp provider's checkout and API. */
+  onrampUrl: string
   apiUrl: string
   modalUrl: string
   dappUrl: string
@@ -200,6 +206,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
     await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
     await bitcoin.mine(1)
+    const onramp = await Onramp.start({ devnet, apiUrl, host: options.host, port: options.onrampPort })
+    stops.push(onramp.sandbox.stop)
     const dataDir = options.dataDir ?? root('api/.airlock-data')
     const db = await Database.open({ dataDir })
     stops.push(() => db.close())
@@ -263,6 +271,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         universalResolver: ens.universalResolver,
         gatewayKey: Ens.devGatewayKey,
       },
+      onramp: { providers: [onramp.provider] },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)
@@ -280,6 +289,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       mail,
       oidc,
       farcasterRelay,
+      onrampUrl: onramp.sandbox.url,
       apiUrl,
       modalUrl,
       dappUrl: `http://localhost:${dappPort}`,

@@ -36,6 +36,7 @@ Airlock is running.
   Mail catcher     ${stack.mail.webUrl}   (read the login codes here; SMTP ${stack.mail.smtp.host}:${stack.mail.smtp.port})
   Sign-in (OIDC)   ${stack.oidc.issuer}   (stands in for Google, X, Discord, GitHub, Apple and Facebook; any login name works)
   Farcaster relay  ${stack.farcasterRelay.url}   (IdRegistry ${idRegistryAddress} on ${stack.devnet.chains[0].caipNetworkId})
+  On-ramp sandbox  ${stack.onrampUrl}   (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 3220 asks to authenticate, 4000 0000 0000 0002 is declined)
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   ALT token        ${testTokenAddress}
   Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}

@@ -37,13 +37,6 @@ export type Instance = {
   stop(): Promise<void>
 }
 
-/** Dev credentials for `npm start`: they open nothing but this loopback sandbox. */
-export const devCredentials = {
-  publishableKey: 'pk_test_airlock_sandbox',
-  secretKey: 'sk_test_airlock_sandbox',
-  webhookSecret: 'whsec_airlock_sandbox',
-} as const
-
 /** A widget query, verified, with what it buys. */
 type Purchase = {
   query: string
