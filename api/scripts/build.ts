@@ -4,7 +4,7 @@
  * shared chunk, the wallet registry's seed list and PGlite's WebAssembly and data files, which both read
  * from beside their own module (`new URL(…, import.meta.url)`). The migrations are code, bundled in.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,6 +42,9 @@ export async function bundle(dist = join(api, 'dist')): Promise<void> {
     legalComments: 'none',
     logLevel: 'warning',
   })
+  // The sources' command line runs under tsx (its hashbang says so); the built one needs plain node.
+  const cli = join(dist, 'cli.js')
+  writeFileSync(cli, readFileSync(cli, 'utf8').replace(/^#!.*\n/, '#!/usr/bin/env node\n'))
   // Chunks stay in dist/ itself (esbuild's default), beside these.
   for (const file of assets) copyFileSync(file, join(dist, basename(file)))
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -141,6 +141,7 @@ describe('the built server (node api/dist/server.js)', () => {
   }, 120_000)
 
   it('tells what the configuration holds, and refuses prices for what it does not name', async () => {
+    expect(readFileSync(join(dist, 'cli.js'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node')
     expect(await node('cli.js', 'config', 'check')).toEqual({
       code: 0,
       out: `${config}: valid; 1 chain; database: PGlite in ${join(work, 'state')}.\n`,
