@@ -66,6 +66,7 @@ function start(family: Family) {
     shake: vi.fn(),
     transacted: vi.fn(),
     walletRequest: async () => null,
+    track: vi.fn(),
   } as unknown as Kernel
   const runtime = setup(kernel, async () => family)
   const ui = runtime.ui as SendUi
@@ -89,7 +90,8 @@ function start(family: Family) {
     connection = connectionOf(address)
     runtime.changed?.('eip155', connection, 'account')
   }
-  return { snapshot, send, changed, ui, switchAccount, back: (view: string) => runtime.back?.(view) }
+  const tracked = () => vi.mocked(kernel.track).mock.calls.map(([event]) => event)
+  return { snapshot, send, changed, ui, switchAccount, tracked, back: (view: string) => runtime.back?.(view) }
 }
 
 /** A family whose wallet answers when the test says. */
@@ -147,11 +149,19 @@ describe('the sends of this page load', () => {
 
   it('records nothing the wallet refused to sign', async () => {
     const chain = scriptedFamily([])
-    const { snapshot, send } = start(chain.family)
+    const { snapshot, send, tracked } = start(chain.family)
     await send('1')
     expect(chain.submit).toHaveBeenCalledOnce()
     expect(snapshot().send.step).toMatchObject({ step: 'preview', error: 'Signature declined' })
     expect(snapshot().sends.recent).toEqual([])
+    // Analytics hear of the attempt and its refusal: the network and the asset, no amount or address.
+    expect(tracked()).toEqual([
+      { event: 'SEND_INITIATED', properties: { network: network.id, symbol: 'ETH' } },
+      {
+        event: 'SEND_ERROR',
+        properties: { network: network.id, symbol: 'ETH', message: 'Signature declined' },
+      },
+    ])
   })
 })
 

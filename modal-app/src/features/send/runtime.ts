@@ -251,13 +251,17 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       signing = preview
       set({ ...step, busy: true, error: undefined })
       kernel.snackbar.show('loading', sendTexts.signing)
+      const tracked = { network: target.id, symbol: preview.draft.asset.symbol }
+      kernel.track({ event: 'SEND_INITIATED', properties: tracked })
       let id: string
       let chain: Chain
       try {
         chain = chainOf(target)
         id = await loaded.submit(chain, preview, (request) => kernel.walletRequest(current, request))
       } catch (error) {
-        kernel.snackbar.show('error', error instanceof SendFailure ? error.message : sendTexts.failed)
+        const message = error instanceof SendFailure ? error.message : sendTexts.failed
+        kernel.track({ event: 'SEND_ERROR', properties: { ...tracked, message } })
+        kernel.snackbar.show('error', message)
         // The preview stays, unless the send started over meanwhile: the family never sends one preview twice.
         signing = undefined
         if (mine === generation)
@@ -266,6 +270,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
         return
       }
       signing = undefined
+      kernel.track({ event: 'SEND_SUCCESS', properties: tracked })
       const { from, to, amount, asset } = preview.draft
       const { symbol, decimals } = asset
       const sent = { id, chainId: target.id, from, to, amount, symbol, decimals, status: 'pending' as const }

@@ -58,6 +58,7 @@ function start(namespace: 'eip155' | 'solana') {
     shake: vi.fn(),
     transacted: vi.fn(),
     walletRequest: async () => null,
+    track: vi.fn(),
   } as unknown as Kernel
   const runtime = setup(kernel)
   const snapshot = () => {

@@ -277,7 +277,9 @@ export function setup(kernel: Kernel): Runtime {
           return
         }
         kernel.snackbar.show('loading', swapTexts.signing)
+        kernel.track({ event: 'SWAP_INITIATED', properties: swapProperties(plan) })
         const id = await Plans.send(plan, { client: api, wallet })
+        kernel.track({ event: 'SWAP_SUCCESS', properties: swapProperties(plan) })
         const sent: RecentSend = {
           id,
           chainId: plan.network.id,
@@ -309,6 +311,10 @@ export function setup(kernel: Kernel): Runtime {
         kernel.changed()
         kernel.transacted('eip155')
       } catch (error) {
+        kernel.track({
+          event: 'SWAP_ERROR',
+          properties: { ...swapProperties(plan), message: Plans.messageOf(error) },
+        })
         kernel.snackbar.show('error', Plans.messageOf(error))
         // The review stays (an approval already mined stays done), so the visitor can try again.
         if (mine === generation && step.step === 'review')
@@ -381,4 +387,9 @@ export function setup(kernel: Kernel): Runtime {
       return false
     },
   }
+}
+
+/** What a swap's analytics events say: the network and the pair, never amounts or addresses. */
+function swapProperties(plan: Plans.Plan) {
+  return { network: plan.network.id, from: plan.ask.from.symbol, to: plan.ask.to.symbol }
 }
