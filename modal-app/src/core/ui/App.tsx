@@ -111,7 +111,7 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
 
   const visibility = useVisibility(ref, open || embedded)
   const content = useRef<HTMLDivElement>(null)
-  const height = useCardHeight(content, !embedded)
+  const height = useCardHeight(content, view, !embedded)
   const alert = snapshot.alerts[0]
   // Embedded, the card is part of the page: a labelled region, and Tab may leave it.
   return (
