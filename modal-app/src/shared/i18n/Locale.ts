@@ -10,10 +10,13 @@ export type Locale = (typeof locales)[number]
 /** A catalogue: messages by key (`core.connect.title`); a key it lacks reads in English. */
 export type Catalogue = Readonly<Record<string, string>>
 
+/** A locale's file: its messages nested as the texts modules nest them (`{ core: { connect: { title } } }`). */
+export type Translations = { readonly [key: string]: string | Translations }
+
 const rightToLeft: ReadonlySet<Locale> = new Set(['ar', 'he'])
 
 // One chunk per language, fetched only for the visitor's.
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Catalogue }>> = {
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Translations }>> = {
   ar: () => import('./locales/ar.ts'),
   de: () => import('./locales/de.ts'),
   es: () => import('./locales/es.ts'),
@@ -72,7 +75,7 @@ export async function use(match: Match): Promise<void> {
     return
   }
   try {
-    active = { ...match, catalogue: (await loaders[match.locale]()).default }
+    active = { ...match, catalogue: flatten((await loaders[match.locale]()).default) }
   } catch {
     active = { locale: 'en', tag: 'en', catalogue: {} }
   }
@@ -82,4 +85,11 @@ export async function use(match: Match): Promise<void> {
 export function apply(root: HTMLElement): void {
   root.lang = active.tag
   root.dir = isRightToLeft(active.locale) ? 'rtl' : 'ltr'
+}
+
+function flatten(tree: Translations, prefix = '', into: Record<string, string> = {}): Catalogue {
+  for (const [name, value] of Object.entries(tree))
+    if (typeof value === 'string') into[prefix + name] = value
+    else flatten(value, `${prefix}${name}.`, into)
+  return into
 }

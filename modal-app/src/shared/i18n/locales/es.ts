@@ -1,3 +1,3 @@
-import type { Catalogue } from '../Locale.ts'
+import type { Translations } from '../Locale.ts'
 
-export default {} satisfies Catalogue
+export default {} satisfies Translations
