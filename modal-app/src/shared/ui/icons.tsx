@@ -2,9 +2,17 @@
 
 import type { ReactNode } from 'react'
 
-function Icon({ children }: { children: ReactNode }) {
+/** `directional`: it points along the reading direction, so right-to-left languages mirror it. */
+function Icon({ children, directional }: { children: ReactNode; directional?: boolean }) {
   return (
-    <svg width={16} height={16} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      className={directional ? 'directional' : undefined}
+    >
       {children}
     </svg>
   )
@@ -26,7 +34,7 @@ export function CloseIcon() {
 
 export function BackIcon() {
   return (
-    <Icon>
+    <Icon directional>
       <path d="M10 3L5 8l5 5" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" fill="none" />
     </Icon>
   )
