@@ -150,7 +150,10 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string) {
   }
 }
 
-/** Click → the card with its wallet list painted, timed across the two frames on one clock. */
+/**
+ * First open: a fresh page, then click → the modal visible and opaque (the card laid out at full opacity,
+ * every ancestor too, with its wallet list), timed across the two frames on one clock, the p50 of `opens`.
+ */
 async function openLatency(browser: Browser, dappUrl: string, opens: number) {
   const page = await browser.newPage()
   await page.addInitScript({ content: await walletInitScript(walletOptions) })
@@ -166,11 +169,22 @@ async function openLatency(browser: Browser, dappUrl: string, opens: number) {
   for (let i = 0; i < opens; i++) {
     // A string, not a function: tsx would wrap a named inner function in a helper the frame does not have.
     const shown = frame.evaluate<number>(`new Promise((resolve) => {
+      function opaque(element) {
+        for (let at = element; at; at = at.parentElement) {
+          const style = getComputedStyle(at)
+          if (style.visibility === 'hidden' || Number(style.opacity) < 1) return false
+        }
+        return true
+      }
       function check() {
+        const card = document.querySelector('.card')
         const button = document.querySelector('[data-testid="wallet-list"] button')
-        const box = button && button.getBoundingClientRect()
-        // A hidden frame lays nothing out: the first frame where the list has a size is the first it paints.
-        if (box && box.width > 0 && box.height > 0) resolve(performance.timeOrigin + performance.now())
+        const box = card && button && card.getBoundingClientRect()
+        const row = button && button.getBoundingClientRect()
+        // A hidden frame lays nothing out: the first frame where the card and its list have a size, fully
+        // opaque, is the first it paints them.
+        if (box && row && box.width > 0 && box.height > 0 && row.height > 0 && opaque(card))
+          resolve(performance.timeOrigin + performance.now())
         else requestAnimationFrame(check)
       }
       requestAnimationFrame(check)
@@ -404,6 +418,16 @@ async function main() {
     projects: Object.fromEntries(Array.from({ length: pool.projects }, (_, i) => [benchProject(i), []])),
   })
   const browser = await chromium.launch(chromiumLaunchOptions)
+  // `tsx bench/run.ts --only=open`: the first-open figure alone (after `npm run build`), printed, not written.
+  if (process.argv.includes('--only=open')) {
+    try {
+      console.table(await openLatency(browser, stack.dappUrl, 20))
+    } finally {
+      await browser.close()
+      await stack.stop()
+    }
+    return
+  }
   try {
     Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl))
     Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
@@ -420,7 +444,7 @@ async function main() {
   }
   Object.assign(results, await chains())
   results.targets =
-    'hostSdkGzipBytes <= 5120; bridgeRoundTripP50Ms <= 2 x rawMessageChannelP50Ms; openLatencyP50Ms <= 33; hostLoadEventDeltaPct <= 5; apiErrors = 0; apiRateLimited = 0'
+    'hostSdkGzipBytes <= 5120; bridgeRoundTripP50Ms <= 2 x rawMessageChannelP50Ms; openLatencyP50Ms <= 20; hostLoadEventDeltaPct <= 5; apiErrors = 0; apiRateLimited = 0'
   writeFileSync(root('bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
   console.table(results)
 }
