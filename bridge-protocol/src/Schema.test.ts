@@ -76,6 +76,23 @@ describe('Schema', () => {
     expect(S.parse(Schema.state, state({ socialProvider: 'farcaster' })).ok).toBe(false)
   })
 
+  it("carries the connected wallet's name, icon and rdns, and reads states from before the field", () => {
+    const base = { open: false, view: 'Account', status: 'connected', namespaces: {} }
+    const icon = 'data:image/svg+xml,<svg/>'
+    const wallet = { name: 'Airlock Test Wallet', icon, rdns: 'dev.airlock.testwallet' }
+    const parsed = S.parse(Schema.state, { ...base, wallet })
+    expect(parsed.ok && parsed.value.wallet).toEqual(wallet)
+    const phone = S.parse(Schema.state, { ...base, wallet: { name: 'Phone Wallet' } })
+    expect(phone.ok && phone.value.wallet).toEqual({ name: 'Phone Wallet' })
+    const older = S.parse(Schema.state, base)
+    expect(older.ok && older.value.wallet).toBeUndefined()
+    // Only inline icons, as everywhere on the bridge: an http one would make the page fetch a URL.
+    expect(
+      S.parse(Schema.state, { ...base, wallet: { ...wallet, icon: 'https://x.example/i.png' } }).ok,
+    ).toBe(false)
+    expect(S.parse(Schema.state, { ...base, wallet: { name: '' } }).ok).toBe(false)
+  })
+
   it('picks the result shape of a request', () => {
     const signed = Schema.resultOf({ namespace: 'bip122', method: 'bitcoin:signMessage' })
     expect(S.parse(signed, { signedMessage: new Uint8Array(1), signature: new Uint8Array(65) }).ok).toBe(true)

@@ -108,6 +108,10 @@ export const state = S.object({
   /** The active account's sign-in session, when sign-in is on and it signed in. */
   session: S.optional(session),
   user: S.optional(user),
+  /** The active account's wallet (SPEC's connectedWalletInfo), a page wallet's rdns too; old peers skip it. */
+  wallet: S.optional(
+    S.object({ name: S.string(64, 1), icon: S.optional(icon), rdns: S.optional(text(128)) }),
+  ),
 })
 export type State = S.Infer<typeof state>
 export type NamespaceState = S.Infer<typeof namespaceState>

@@ -24,8 +24,8 @@ const options: AirlockOptions = {
 }
 
 function Status() {
-  const { status, address } = useAccount()
-  return <p>{`status ${status} ${address ?? 'none'}`}</p>
+  const { status, address, wallet } = useAccount()
+  return <p>{`status ${status} ${address ?? 'none'} ${wallet?.name ?? ''}`}</p>
 }
 const app = (airlock?: Airlock) => (
   <AirlockProvider options={options} airlock={airlock}>
@@ -86,6 +86,7 @@ function connected(): Airlock {
     address,
     caipAddress: `eip155:31337:${address}`,
     caipNetworkId: 'eip155:31337',
+    wallet: { name: 'Airlock Test Wallet', rdns: 'dev.airlock.testwallet' },
     namespaces: { eip155: { chainId: 'eip155:31337', accounts: [{ address }] } },
   } as const
   const request = vi.fn(async ({ method }: { method: string }) =>
@@ -124,7 +125,7 @@ describe('server rendering and hydration', () => {
     expect(document.querySelector('[data-testid="airlock-address"]')?.textContent).toBe('0xf39F…2266')
     expect(document.querySelector('[data-testid="airlock-balance"]')?.textContent).toBe('10,000.000 ETH')
     expect(document.querySelector('[aria-label="Network: Airlock Devnet A"]')).not.toBeNull()
-    expect(document.body.textContent).toContain(`status connected ${address}`)
+    expect(document.body.textContent).toContain(`status connected ${address} Airlock Test Wallet`)
   })
 
   it('tells a developer who forgot the provider what is missing', () => {

@@ -29,6 +29,8 @@ export type UseAccountReturnType = {
   balance: Balance | undefined
   /** Reads the balance again (the modal closing does so too: a send or swap may have changed it). */
   refetchBalance(): void
+  /** The wallet connected in the modal: its name, icon and a page wallet's rdns (modals since this field). */
+  wallet: { name: string; icon?: string; rdns?: string } | undefined
   /** The embedded wallet's login (email, handle, provider), when that is the wallet. */
   user: { email?: string; username?: string; authProvider: string } | undefined
 }
@@ -92,6 +94,7 @@ export function useAccount(): UseAccountReturnType {
     chainName: network?.name,
     balance: read?.of === of && namespace === 'eip155' ? read.balance : undefined,
     refetchBalance,
+    wallet: state.wallet,
     user: state.user,
   }
 }

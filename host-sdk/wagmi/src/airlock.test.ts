@@ -66,6 +66,37 @@ describe('airlock() in a wagmi config with multi-injected discovery', () => {
     expect(await connector?.getChainId()).toBe(31337)
   })
 
+  it("marks the page wallet the modal connected as disconnected in wagmi's storage, so a reload keeps it behind Airlock", async () => {
+    const real = createAirlock(options)
+    instance = real
+    let report: (state: ReturnType<Airlock['getState']>) => void = () => {}
+    // The modal's side cannot run in jsdom: this instance reports what a modal that connected the page's
+    // wallet mirrors (its name and rdns), first nothing, then the connection.
+    const connected = {
+      ...real,
+      getState: () => ({ open: false, view: 'Connect', status: 'disconnected', namespaces: {} }) as const,
+      subscribeState: (callback: typeof report) => {
+        report = callback
+        return () => {}
+      },
+    } as Airlock
+    const config = createConfig({
+      chains: [devnetA],
+      connectors: [airlock({ airlock: connected })],
+      transports: { [devnetA.id]: http() },
+    })
+    await config.connectors[0]?.getProvider()
+    expect(await config.storage?.getItem('example.page.disconnected')).toBeNull()
+    report({
+      ...connected.getState(),
+      status: 'connected',
+      wallet: { name: 'Page Wallet', rdns: 'example.page' },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(await config.storage?.getItem('example.page.disconnected')).toBe(true)
+    expect(await config.storage?.getItem('dev.airlock.disconnected')).toBeNull()
+  })
+
   it('refuses to switch to a chain the wagmi config does not have', async () => {
     instance = createAirlock(options)
     const config = createConfig({

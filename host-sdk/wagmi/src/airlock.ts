@@ -127,7 +127,19 @@ export function airlock(parameters: AirlockParameters) {
       },
 
       async getProvider() {
-        instance ??= 'airlock' in parameters ? parameters.airlock : createAirlock(parameters)
+        if (!instance) {
+          instance = 'airlock' in parameters ? parameters.airlock : createAirlock(parameters)
+          // The page wallet the modal connected answers eth_accounts through its own EIP-6963 entry too, so
+          // wagmi would reconnect it beside Airlock after a reload, and a dApp that disconnects Airlock would
+          // land on it. Marked as disconnected in wagmi's storage (its injected connectors' own flag), it
+          // stays behind Airlock; connecting it directly in wagmi clears the flag.
+          const keepBehind = (state: ReturnType<Airlock['getState']>) => {
+            const underneath = state.wallet?.rdns
+            if (underneath && underneath !== rdns) config.storage?.setItem(`${underneath}.disconnected`, true)
+          }
+          keepBehind(instance.getState())
+          instance.subscribeState(keepBehind)
+        }
         return instance.providers.eip155
       },
 

@@ -7,8 +7,8 @@ import {
   Async,
   Caip,
   Errors,
-  type PublicView,
   type Payment,
+  type PublicView,
   type Request,
   Schema,
   type State,
@@ -174,6 +174,7 @@ export function create(options: Options) {
         ? { caipAddress: Caip.formatAccountId(connection.chainId, address), address }
         : {}),
       ...(network ? { caipNetworkId: network } : {}),
+      ...(connection ? { wallet: walletInfo(connection.wallet) } : {}),
       namespaces,
     }
   }
@@ -257,6 +258,11 @@ export function create(options: Options) {
       })
     },
   }
+}
+
+/** What the host learns of the active wallet: what the visitor saw on Connect, never its page-side id. */
+function walletInfo({ name, icon, rdns }: Connection['wallet']): NonNullable<State['wallet']> {
+  return { name, ...(icon ? { icon } : {}), ...(rdns ? { rdns } : {}) }
 }
 
 function addresses(connection: Connection): string[] {

@@ -363,6 +363,9 @@ describe('modal API: eip155 requests while disconnected', () => {
       caipAddress: `eip155:31337:${evmAddress}`,
       address: evmAddress,
       caipNetworkId: 'eip155:31337',
+      // What the visitor saw on Connect, rdns included, so a dApp's library can tell the wallet from its own
+      // announcement of it; never the page-side id.
+      wallet: { name: 'Test EVM', icon, rdns: 'dev.airlock.evm' },
       namespaces: { eip155: { chainId: 'eip155:31337', accounts: [{ address: evmAddress }] } },
     })
   })
@@ -595,6 +598,7 @@ describe('modal API: eip155 requests while connected', () => {
     await context.api.disconnect(undefined)
     await settle()
     expect(context.last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+    expect(context.last().wallet).toBeUndefined()
     expect(context.storage.getConnections('eip155')).toEqual([])
   })
 })
