@@ -25,8 +25,8 @@ export default function AllWallets({
   return <Grid registry={registry} ui={ui} />
 }
 
-// The grid's geometry, as styles.css lays out `.wallet-grid`: columns of at least 72 px, rows of 88 px.
-const minColumn = 72
+// The grid's geometry, as styles.css lays out `.wallet-grid`: columns of at least 68 px, rows of 88 px.
+const minColumn = 68
 const gap = 8
 const stride = 88 + gap
 // A frame with no layout yet (hidden, or jsdom) renders a screenful.

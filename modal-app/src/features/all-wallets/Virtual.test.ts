@@ -22,9 +22,11 @@ describe('Virtual', () => {
   })
 
   it('counts the columns auto-fill lays out', () => {
-    expect(Virtual.columnsIn(326, 72, 8)).toBe(4)
-    expect(Virtual.columnsIn(286, 72, 8)).toBe(3)
-    expect(Virtual.columnsIn(0, 72, 8)).toBe(1)
+    // A 360 px card, with and without a classic scrollbar; a narrow phone.
+    expect(Virtual.columnsIn(326, 68, 8)).toBe(4)
+    expect(Virtual.columnsIn(311, 68, 8)).toBe(4)
+    expect(Virtual.columnsIn(280, 68, 8)).toBe(3)
+    expect(Virtual.columnsIn(0, 68, 8)).toBe(1)
   })
 
   it('scrolls as little as needed to show an item', () => {

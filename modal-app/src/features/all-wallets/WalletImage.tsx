@@ -17,12 +17,13 @@ export function WalletImage({ url, name, size }: { url: string; name: string; si
   }, [state])
   const { initials, hue } = monogram(name)
   return (
+    // The initials are drawn by CSS from an attribute: they are no part of the button's text.
     <span
       className="wallet-image"
       aria-hidden="true"
+      data-initials={state === 'loaded' ? undefined : initials}
       style={{ inlineSize: size, blockSize: size, fontSize: size * 0.4, background: `hsl(${hue} 45% 30%)` }}
     >
-      {state !== 'loaded' && initials}
       {state !== 'failed' && (
         <img
           src={url}
