@@ -29,7 +29,9 @@ type Started = Service.Running & { engine: Database.Database['engine']; stop(): 
 /** Starts everything, or opens nothing and throws the first bad setting. */
 async function start(options: StartOptions): Promise<Started> {
   const { config, database } = ConfigFile.load({ path: options.config, env: options.env })
-  const db = await Database.open({ url: database.url, dataDir: database.dataDir })
+  const db = await Database.open({ url: database.url, dataDir: database.dataDir }).catch((error: Error) => {
+    throw new ConfigFile.ConfigError(unopened(database, error))
+  })
   let indexer: History.Indexer.Indexer | undefined
   try {
     await seedRegistry(db)
@@ -52,8 +54,22 @@ async function start(options: StartOptions): Promise<Started> {
   } catch (error) {
     await indexer?.stop()
     await db.close()
+    const { code, address, port } = error as { code?: string; address?: string; port?: number }
+    if (code === 'EADDRINUSE')
+      throw new ConfigFile.ConfigError(
+        `${address}:${port} is in use: stop what listens there, or pick another port (--api-port, --modal-port).`,
+      )
     throw error
   }
+}
+
+/** Why the database did not open, and what to check; the URL without its password. */
+function unopened(database: ConfigFile.Database, error: Error): string {
+  if (!database.url)
+    return `PGlite in ${database.dataDir} did not open (${error.message}): point dataDir or AIRLOCK_DATA at a folder this user may write, used by no other running server.`
+  const url = new URL(database.url)
+  if (url.password) url.password = '***'
+  return `DATABASE_URL ${url}: no connection (${error.message}): is PostgreSQL running, reachable from here, and is the database created?`
 }
 
 /**

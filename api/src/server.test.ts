@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -138,6 +139,32 @@ describe('the built server (node api/dist/server.js)', () => {
     expect((await node('server.js', '--api-port', 'eighty')).out).toContain(
       '--api-port eighty: expected a port',
     )
+  }, 120_000)
+
+  it('names an unreachable PostgreSQL (without its password) and a port in use', async () => {
+    const closed = await closedPort()
+    env = { DATABASE_URL: `postgres://airlock:hunter2@127.0.0.1:${closed}/airlock` }
+    const unreachable = await node('server.js').finally(() => {
+      env = {}
+    })
+    expect(unreachable.code).toBe(1)
+    expect(unreachable.out).toContain(
+      `[airlock-api] DATABASE_URL postgres://airlock:***@127.0.0.1:${closed}/airlock: no connection (`,
+    )
+    expect(unreachable.out).toContain(
+      '): is PostgreSQL running, reachable from here, and is the database created?',
+    )
+    expect(unreachable.out).not.toContain('hunter2')
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      const run = await node('server.js', '--api-port', `${port}`)
+      expect(run.code).toBe(1)
+      expect(run.out).toContain(`127.0.0.1:${port} is in use: stop what listens there, or pick another port`)
+    } finally {
+      taken.close()
+    }
   }, 120_000)
 
   it('tells what the configuration holds, and refuses prices for what it does not name', async () => {
