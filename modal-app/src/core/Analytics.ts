@@ -12,7 +12,7 @@ import type { Config } from './Config.ts'
 export type Event = { event: string; properties?: Record<string, unknown> }
 
 /** SPEC §9: telemetry cap 5 per 60 s. */
-export const capCount = 5
+const capCount = 5
 export const capWindowMs = 60_000
 
 /**
@@ -21,7 +21,7 @@ export const capWindowMs = 60_000
  * - `notice`: the project records, and the visitor has not seen the notice yet: nothing is sent.
  * - `on`: events are sent, within the cap.
  */
-export type Gate = 'pending' | 'off' | 'notice' | 'on'
+type Gate = 'pending' | 'off' | 'notice' | 'on'
 
 /** What the views show: the notice line, while it is due and not dismissed. */
 export type AnalyticsSlice = { analyticsNotice: boolean }
