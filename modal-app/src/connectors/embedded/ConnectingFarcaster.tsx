@@ -12,7 +12,8 @@ export default function ConnectingFarcaster({ snapshot, ui }: ViewProps) {
   const { url, error } = state
   return (
     <div className="view view-center">
-      {url && (
+      {/* One state at a time: after a failure its link is spent, so the QR code goes with the progress. */}
+      {url && !error && (
         <>
           <div className="qr" data-testid="farcaster-qr">
             <QrCode text={url} label={texts.farcaster.qr} />
