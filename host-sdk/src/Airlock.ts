@@ -7,9 +7,9 @@ import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { checkOptions } from './internal/checkOptions.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
+import { frameRefused, loadFailure } from './internal/failures.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
-import { loadFailure } from './internal/loadFailure.ts'
 import { modalConfig } from './internal/modalConfig.ts'
 import { claim, running } from './internal/onePerPage.ts'
 import { type Payment, pay } from './internal/pay.ts'
@@ -383,14 +383,6 @@ export function createAirlock(options: AirlockOptions): Airlock {
     },
   })
 }
-
-// Where the page's CSP refuses the frame, a call outside a click cannot open the modal's window either.
-const frameRefused = Object.assign(
-  new Error(
-    "This page's Content-Security-Policy refuses the Airlock frame; Airlock opens in a window, from a click.",
-  ),
-  { code: 4900 },
-)
 
 // Captured while the script tag runs; `document.currentScript` is null afterwards.
 const scriptOrigin =
