@@ -409,6 +409,8 @@ describe('modal API: eip155 requests while disconnected', () => {
     expect(snapshot.shake).toBe(true)
     modal.ui.back()
     expect(modal.getSnapshot().view).toBe('Connect')
+    // The error spoke of the view left behind: it goes with it.
+    expect(modal.getSnapshot().snackbar).toBeUndefined()
     await api.close(undefined)
     await expect(pending).rejects.toMatchObject({ code: 4001 })
   })
