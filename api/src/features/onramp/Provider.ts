@@ -64,6 +64,11 @@ export type OnrampProvider = {
   checkoutUrl(request: CheckoutRequest): string
   /** Verifies a webhook (`headers` as received, `body` the raw text) and reads it; `nowMs` for staleness. */
   webhook(headers: Headers, body: string, nowMs: number): OrderEvent | WebhookRefusal | undefined
+  /**
+   * What the provider's own record says of the order (its transactions API), for an order whose webhook may
+   * have been lost; `undefined` when it has none. Throws {@link ProviderUnavailable} when it cannot be asked.
+   */
+  lookup(orderId: string): Promise<OrderEvent | undefined>
 }
 
 /** The provider could not be reached, timed out or answered 5xx: the routes fall back (SPEC §8). */

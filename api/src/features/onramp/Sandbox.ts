@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto'
 import * as S from '@airlock/bridge-protocol/Shape'
 import type * as Contract from '../../contract/index.ts'
-import type { OnrampProvider, ProviderQuote } from './Provider.ts'
+import type { OnrampProvider, OrderEvent, ProviderQuote } from './Provider.ts'
 import { ProviderRefusal, ProviderUnavailable } from './Provider.ts'
 import type { ProviderConfig } from './ProviderConfig.ts'
 import * as Signature from './Signature.ts'
@@ -42,20 +42,21 @@ const buyQuote = S.object({
   quoteCurrencyCode: S.string(20, 1),
   quoteCurrencyAmount: decimal,
 })
+const transaction = S.object({
+  id: S.string(100, 1),
+  externalTransactionId: S.string(100, 1),
+  status: S.picklist(['pending', 'completed', 'failed']),
+  walletAddress: S.string(100, 1),
+  currencyCode: S.string(20, 1),
+  baseCurrencyCode: S.string(3, 3),
+  baseCurrencyAmount: decimal,
+  quoteCurrencyAmount: decimal,
+  cryptoTransactionId: S.nullable(S.string(100, 1)),
+  failureReason: S.nullable(S.string(500, 1)),
+})
 const event = S.object({
   type: S.picklist(['transaction_created', 'transaction_completed', 'transaction_failed']),
-  data: S.object({
-    id: S.string(100, 1),
-    externalTransactionId: S.string(100, 1),
-    status: S.picklist(['pending', 'completed', 'failed']),
-    walletAddress: S.string(100, 1),
-    currencyCode: S.string(20, 1),
-    baseCurrencyCode: S.string(3, 3),
-    baseCurrencyAmount: decimal,
-    quoteCurrencyAmount: decimal,
-    cryptoTransactionId: S.nullable(S.string(100, 1)),
-    failureReason: S.nullable(S.string(500, 1)),
-  }),
+  data: transaction,
 })
 
 const fiatAmount = (amount: string, currency: string): Contract.OnrampAmount => ({
@@ -63,14 +64,34 @@ const fiatAmount = (amount: string, currency: string): Contract.OnrampAmount => 
   currency: currency.toUpperCase(),
 })
 
+function orderEventOf(data: S.Infer<typeof transaction>): OrderEvent {
+  return {
+    orderId: data.externalTransactionId,
+    status: data.status,
+    providerTransactionId: data.id,
+    address: data.walletAddress,
+    txHash: data.cryptoTransactionId ?? undefined,
+    failureReason: data.failureReason ?? undefined,
+    purchaseAmount: { amount: data.quoteCurrencyAmount, currency: data.currencyCode.toUpperCase() },
+    paymentTotal: fiatAmount(data.baseCurrencyAmount, data.baseCurrencyCode),
+  }
+}
+
 /** @example const provider = Sandbox.create(config.onramp.providers[0]) */
 export function create(config: ProviderConfig): OnrampProvider {
-  const get = async <T>(path: string, shape: S.Shape<T>, query: Record<string, string> = {}): Promise<T> => {
+  /** `secret`: a read of purchases, authorised by the secret key (it goes only to the provider's API). */
+  const get = async <T>(
+    path: string,
+    shape: S.Shape<T>,
+    query: Record<string, string> = {},
+    secret = false,
+  ): Promise<T> => {
     const url = new URL(path, config.apiUrl)
     url.search = new URLSearchParams({ apiKey: config.publishableKey, ...query }).toString()
     let response: Response
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
+      const headers: Record<string, string> = secret ? { Authorization: `Api-Key ${config.secretKey}` } : {}
+      response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) })
     } catch (error) {
       throw new ProviderUnavailable(`${config.id} cannot be reached`, { cause: error })
     }
@@ -164,17 +185,17 @@ export function create(config: ProviderConfig): OnrampProvider {
         return undefined
       }
       const parsed = S.parse(event, json)
-      if (!parsed.ok) return undefined
-      const { data } = parsed.value
-      return {
-        orderId: data.externalTransactionId,
-        status: data.status,
-        providerTransactionId: data.id,
-        address: data.walletAddress,
-        txHash: data.cryptoTransactionId ?? undefined,
-        failureReason: data.failureReason ?? undefined,
-        purchaseAmount: { amount: data.quoteCurrencyAmount, currency: data.currencyCode.toUpperCase() },
-        paymentTotal: fiatAmount(data.baseCurrencyAmount, data.baseCurrencyCode),
+      return parsed.ok ? orderEventOf(parsed.value.data) : undefined
+    },
+    async lookup(orderId) {
+      try {
+        return orderEventOf(
+          await get(`/v1/transactions/ext/${encodeURIComponent(orderId)}`, transaction, {}, true),
+        )
+      } catch (error) {
+        // The provider has no purchase for the order yet: the visitor has not paid.
+        if (error instanceof ProviderRefusal) return undefined
+        throw error
       }
     },
   }

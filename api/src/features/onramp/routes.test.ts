@@ -339,6 +339,30 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       })
     })
 
+    it('ends an order whose every webhook was lost from the provider’s record when the client polls it', async () => {
+      const to = stranger()
+      const { orderId, url } = (await openOrder(to)).body as Contract.OnrampUrlAnswer
+      const form = new URLSearchParams({
+        query: new URL(url).search,
+        cardNumber: Protocol.testCards.succeeds,
+        expiry: '12/39',
+        cvc: '123',
+        name: 'Ada Buyer',
+      })
+      const serving = current
+      current = undefined // the API answers the sandbox's webhooks 503, through every retry
+      try {
+        await fetch(`${sandbox.url}/buy/pay`, { method: 'POST', body: form })
+        await sandbox.settled()
+      } finally {
+        current = serving
+      }
+      const read = (await order(orderId)).body as Contract.OnrampOrder
+      expect(read.status).toBe('completed')
+      expect(read.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(await balanceOf(chain.chain.rpcUrl, to)).toBe(parseEther('0.03275'))
+    })
+
     it('fails the order when the card is declined', async () => {
       const to = stranger()
       const { orderId, url } = (await openOrder(to)).body as Contract.OnrampUrlAnswer

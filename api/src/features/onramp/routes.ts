@@ -38,6 +38,9 @@ export type OnrampOptions = {
 const orderId = S.string(64, 16, /^[A-Za-z0-9_-]+$/)
 const noStore = { 'Cache-Control': 'no-store' }
 
+/** How often a polled pending order is asked of its provider. */
+const reconcileEveryMs = 5_000
+
 export function create(options: OnrampOptions): Hono<Env> {
   const { db, now } = options
   const providers = options.providers ?? Providers.fromConfig(options.config.onramp?.providers ?? [])
@@ -133,12 +136,38 @@ export function create(options: OnrampOptions): Hono<Env> {
     return c.json({ url, orderId: order.id } satisfies Contract.OnrampUrlAnswer, 200, noStore)
   })
 
+  /** When each pending order was last asked of its provider (this process's). */
+  const asked = new Map<string, number>()
+  /**
+   * A pending order as its provider has it now, asked at most every {@link reconcileEveryMs}: a webhook that
+   * never arrived (the API was down through every retry) still ends the order.
+   */
+  const reconcile = async (order: Orders.Order): Promise<Orders.Order> => {
+    const provider = providers.find((entry) => entry.id === order.provider)
+    if (!provider || now() - (asked.get(order.id) ?? 0) < reconcileEveryMs) return order
+    asked.set(order.id, now())
+    if (asked.size > 10_000) asked.delete(asked.keys().next().value ?? '')
+    const event = await provider.lookup(order.id).catch((error: unknown) => {
+      if (error instanceof ProviderUnavailable || error instanceof ProviderRefusal) return undefined
+      throw error
+    })
+    if (
+      !event ||
+      event.orderId !== order.id ||
+      Orders.holderOf(event.address) !== Orders.holderOf(order.address)
+    )
+      return order
+    if (!(await Orders.apply(db, provider.id, event, now()))) return order
+    return (await Orders.find(db, order.id)) ?? order
+  }
+
   app.get('/v1/onramp/orders/:orderId', async (c) => {
     const { project } = known(c, Contract.onrampOrderQuery)
     const id = parse(orderId, c.req.param('orderId'))
-    const order = await Orders.find(db, id)
+    const found = await Orders.find(db, id)
     // Another project's order is answered as no order: its id tells nothing across projects.
-    if (!order || order.projectId !== project.id) throw new HttpError(404, onrampMessages.orderNotFound)
+    if (!found || found.projectId !== project.id) throw new HttpError(404, onrampMessages.orderNotFound)
+    const order = found.status === 'pending' ? await reconcile(found) : found
     return c.json(Orders.answerOf(order) satisfies Contract.OnrampOrder, 200, noStore)
   })
 
