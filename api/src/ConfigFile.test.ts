@@ -72,11 +72,14 @@ describe('ConfigFile.load', () => {
   it('refuses a key no block knows, so a misspelt setting never passes for its default', () => {
     const chains = [{ ...valid.chains[0], rpcURL: 'https://rpc.example' }]
     expect(() => ConfigFile.load({ path: file({ ...valid, chains }), env: none })).toThrow(
-      'airlock.config.json: chains[0].rpcURL: unknown key',
+      'airlock.config.json: chains[0].rpcURL: unknown key (did you mean rpcUrl?)',
     )
     expect(() =>
       ConfigFile.load({ path: file({ ...valid, limits: { perClient: { brust: 5 } } }), env: none }),
-    ).toThrow('airlock.config.json: limits.perClient.brust: unknown key')
+    ).toThrow('airlock.config.json: limits.perClient.brust: unknown key (did you mean burst?)')
+    expect(() => ConfigFile.load({ path: file({ ...valid, colour: 'red' }), env: none })).toThrow(
+      'airlock.config.json: colour: unknown key (misspelt, or in the wrong block?)',
+    )
     const withSchema = file({ $schema: './airlock.config.schema.json', ...valid })
     expect(ConfigFile.load({ path: withSchema, env: none }).config.chains).toHaveLength(1)
   })

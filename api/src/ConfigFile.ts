@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
+import schema from '../airlock.config.schema.json' with { type: 'json' }
 import * as Config from './Config.ts'
 
 /** A setting that keeps the service from starting; the message is meant for the operator as it is. */
@@ -97,7 +98,7 @@ export function check(json: unknown, name: string): Config.Config {
   }
   const unknown = unknownKey(json, config, '')
   if (unknown !== undefined)
-    throw new ConfigError(`${name}: ${unknown}: unknown key (misspelt, or in the wrong block?); ${docs}.`)
+    throw new ConfigError(`${name}: ${unknown}: unknown key (${suggestion(unknown)}); ${docs}.`)
   return config
 }
 
@@ -116,6 +117,46 @@ function unknownKey(input: unknown, parsed: unknown, path: string): string | und
     if (inner) return inner
   }
   return undefined
+}
+
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>
+  items?: SchemaNode
+  additionalProperties?: unknown
+}
+
+/** The key the schema has where an unknown one was written, if one is close ("rpcURL": "rpcUrl"). */
+function suggestion(path: string): string {
+  const segments = path.split(/\.|\[\d+\]/).filter(Boolean)
+  const written = segments.pop() ?? ''
+  let node: SchemaNode | undefined = schema as SchemaNode
+  for (const segment of segments) {
+    const map: unknown = node?.additionalProperties
+    node = node?.properties?.[segment] ?? (typeof map === 'object' ? (map as SchemaNode) : undefined)
+    node = node?.items ?? node
+  }
+  const close = Object.keys(node?.properties ?? {}).find(
+    (key) => key.toLowerCase() === written.toLowerCase() || distance(key, written) <= 2,
+  )
+  return close ? `did you mean ${close}?` : 'misspelt, or in the wrong block?'
+}
+
+/** Levenshtein distance, for short keys. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (const [i, char] of [...a].entries()) {
+    const row = [i + 1]
+    for (const [j, other] of [...b].entries())
+      row.push(
+        Math.min(
+          (previous[j + 1] ?? 0) + 1,
+          (row[j] ?? 0) + 1,
+          (previous[j] ?? 0) + (char === other ? 0 : 1),
+        ),
+      )
+    previous = row
+  }
+  return previous[b.length] ?? 0
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
