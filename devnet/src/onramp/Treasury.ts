@@ -37,9 +37,12 @@ export type Treasury = {
 }
 
 function clientOf(chain: SandboxChain, key: Hex) {
-  return createWalletClient({ account: privateKeyToAccount(key), transport: http(chain.rpcUrl) }).extend(
-    publicActions,
-  )
+  // The dev chains mine at once: viem's 4 s default would hold a delivered purchase's page for seconds.
+  return createWalletClient({
+    account: privateKeyToAccount(key),
+    transport: http(chain.rpcUrl),
+    pollingInterval: 50,
+  }).extend(publicActions)
 }
 
 /**
