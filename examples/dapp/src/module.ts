@@ -4,7 +4,7 @@
  * frame-load and request time-outs,
  * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
  * `?networks=<caip2,…>` the networks, `?customNetworks=<JSON array>` declares networks of the page's own, and
- * `?siwx=optional|required|siwe` turns sign-in on.
+ * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (SPEC §1: off by default).
  */
 import { type CustomNetwork, createAirlock } from '@airlock/host-sdk'
 
@@ -27,11 +27,24 @@ const airlock = createAirlock({
   walletConnectProjectId: 'demo',
   relayUrl: query.get('relay') ?? 'ws://127.0.0.1:8790',
   ...(query.get('theme') && { themeMode: query.get('theme') as 'light' | 'dark' }),
+  ...(query.get('locale') && { locale: query.get('locale') as string }),
   ...(siwx === 'siwe' && { siweConfig: { statement: 'Sign in to the Airlock demo.' } }),
   ...((siwx === 'optional' || siwx === 'required') && {
     siwx: { required: siwx === 'required', statement: 'Sign in to the Airlock demo.' },
   }),
   ...(query.get('accent') && { themeVariables: { '--airlock-accent': query.get('accent') as string } }),
+  ...(query.get('pay') === 'on' && { features: { pay: true } }),
 })
 Object.assign(window, { airlock, airlockTimeouts: timeouts })
 ;(document.getElementById('open') as HTMLElement).onclick = () => airlock.open()
+// The promise settles with the hash only once the payment is confirmed on chain.
+;(document.getElementById('pay') as HTMLElement).onclick = () =>
+  airlock
+    .pay({ to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '0.01', chain: 'eip155:31337' })
+    .then(
+      (hash) => `paid ${hash}`,
+      (error: { code?: number; message?: string }) => `error ${error.code}: ${error.message}`,
+    )
+    .then((text) => {
+      ;(document.getElementById('paid') as HTMLElement).textContent = text
+    })

@@ -25,7 +25,12 @@ export default function BuyStatus({
   const reached = order.indexOf(current)
   const back = snapshot.onramp?.returnTo ? onrampTexts.backToPay : onrampTexts.done
   return (
-    <div className="view" data-testid="onramp-status" data-stage={stage.stage}>
+    <div
+      className="view"
+      data-testid="onramp-status"
+      data-stage={stage.stage}
+      data-tx={'txHash' in stage ? stage.txHash : undefined}
+    >
       {stage.stage === 'failed' ? (
         <div className="notice" role="alert" data-testid="onramp-failed">
           <p>{onrampTexts.failed}</p>

@@ -14,7 +14,7 @@ const pollMs = 1_000
 const balanceOfSelector = '0x70a08231'
 const decimalsSelector = '0x313ce567'
 
-export class RpcError extends Error {
+class RpcError extends Error {
   override name = 'RpcError'
 }
 

@@ -9,7 +9,7 @@ import type { Timers } from '../../core/Snackbar.ts'
 import type { Chain } from './Chain.ts'
 
 /** How often the order and the checkout window are looked at. */
-export const pollMs = 2_000
+const pollMs = 2_000
 
 export type Stage =
   /** The provider has not been paid yet; `windowOpen` while its checkout shows. */

@@ -7,9 +7,9 @@ import type * as Contract from '@airlock/api/contract'
 import type { Timers } from '../../core/Snackbar.ts'
 
 /** SPEC §9: the pause after the last keystroke before asking. */
-export const debounceMs = 500
+const debounceMs = 500
 /** A quote is asked again this long after it was read. */
-export const refreshMs = 15_000
+const refreshMs = 15_000
 
 export type Quote = Contract.OnrampQuoteAnswer
 export type Ask = Contract.OnrampQuoteBody
