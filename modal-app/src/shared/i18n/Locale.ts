@@ -10,24 +10,27 @@ export type Locale = (typeof locales)[number]
 /** A catalogue: messages by key (`core.connect.title`); a key it lacks reads in English. */
 export type Catalogue = Readonly<Record<string, string>>
 
-/** A locale's file: its messages nested as the texts modules nest them (`{ core: { connect: { title } } }`). */
+/**
+ * A locale's file (`locales/<locale>.json`, data the translators edit): its messages nested as the texts
+ * modules nest them (`{ "core": { "connect": { "title": … } } }`).
+ */
 export type Translations = { readonly [key: string]: string | Translations }
 
 const rightToLeft: ReadonlySet<Locale> = new Set(['ar', 'he'])
 
 // One chunk per language, fetched only for the visitor's.
 const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Translations }>> = {
-  ar: () => import('./locales/ar.ts'),
-  de: () => import('./locales/de.ts'),
-  es: () => import('./locales/es.ts'),
-  fr: () => import('./locales/fr.ts'),
-  he: () => import('./locales/he.ts'),
-  ja: () => import('./locales/ja.ts'),
-  ko: () => import('./locales/ko.ts'),
-  pt: () => import('./locales/pt.ts'),
-  ru: () => import('./locales/ru.ts'),
-  tr: () => import('./locales/tr.ts'),
-  zh: () => import('./locales/zh.ts'),
+  ar: () => import('./locales/ar.json'),
+  de: () => import('./locales/de.json'),
+  es: () => import('./locales/es.json'),
+  fr: () => import('./locales/fr.json'),
+  he: () => import('./locales/he.json'),
+  ja: () => import('./locales/ja.json'),
+  ko: () => import('./locales/ko.json'),
+  pt: () => import('./locales/pt.json'),
+  ru: () => import('./locales/ru.json'),
+  tr: () => import('./locales/tr.json'),
+  zh: () => import('./locales/zh.json'),
 }
 
 /** What the visitor is shown in: the catalogue's language and the tag for `Intl` (`ar-EG` keeps Egypt's digits). */
