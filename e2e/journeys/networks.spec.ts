@@ -77,3 +77,41 @@ test('a network the dApp declares shows under EVM by its name and icon, marked t
   await expect(modal.getByRole('button', { name: teamRow })).toHaveAttribute('aria-current', 'true')
   await expect(modal.getByTestId('account-network')).toHaveCount(0)
 })
+
+test('UnsupportedChain names the chain the wallet is on and offers the supported networks with their icons', async ({
+  page,
+  modal,
+}) => {
+  // plain.html configures only eip155:31337; the visitor moves the wallet to Devnet B inside the wallet.
+  await page.goto('/plain.html')
+  await connectEvm(page, modal)
+  await page.evaluate(() => window.airlock?.close())
+  await page.evaluate(() =>
+    window.__airlockTestWallets?.evm?.provider.request({
+      method: 'wallet_addEthereumChain',
+      params: [
+        {
+          chainId: '0x7a6a',
+          chainName: 'Airlock Devnet B',
+          rpcUrls: ['http://127.0.0.1:8546'],
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        },
+      ],
+    }),
+  )
+  await expect(modal.getByTestId('unsupported-chain')).toContainText('Your wallet is on Airlock Devnet B')
+  const offered = modal.getByRole('button', { name: /Airlock Devnet A/ })
+  await expect(offered).toBeVisible()
+  // Its icon: the network's own, or one drawn in the modal from its chain id, never fetched from elsewhere.
+  await expect(offered.locator('.network-icon')).toHaveCount(1)
+  const drawn = offered.locator('svg.network-monogram')
+  if ((await drawn.count()) > 0) await expect(drawn).toHaveAttribute('data-chain', 'eip155:31337')
+  await offered.click()
+  await expect.poll(async () => (await request(page, 'eth_chainId')).result).toBe('0x7a69')
+  // In Networks the chain the wallet is on now is the marked one.
+  await page.evaluate(() => window.airlock?.open({ view: 'Networks' }))
+  await expect(modal.getByRole('button', { name: /Airlock Devnet A/ })).toHaveAttribute(
+    'aria-current',
+    'true',
+  )
+})

@@ -4,7 +4,7 @@
  */
 import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
-import type { FrameLocator, Page } from '@playwright/test'
+import { devices, type FrameLocator, type Page } from '@playwright/test'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
@@ -233,16 +233,27 @@ test("the wallet's own chain and account switches reach the dApp as provider eve
   ])
 })
 
-test('a pairing about to expire is replaced by a fresh one', async ({ page, modal }) => {
+test('a pairing about to expire says so and offers Retry, which makes a new pairing that pairs', async ({
+  page,
+  modal,
+}) => {
   await page.clock.install()
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
   const first = await copiedUri(page, modal)
+  await expect(modal.getByTestId('wc-expiry')).toContainText('This code expires at')
   // A pairing lasts 4 minutes and counts as expired with under 10 s left, so a scan never races the expiry.
   await page.clock.fastForward('03:51')
-  await expect.poll(() => copiedUri(page, modal)).not.toBe(first)
-  const { topic } = await peer.pair(await copiedUri(page, modal))
+  await expect(modal.getByRole('alert')).toHaveText('This code has expired.')
+  // One state at a time: no QR code, no progress and no Copy link beside the expiry.
+  await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
+  await expect(modal.getByText('Waiting for your wallet to approve…')).toHaveCount(0)
+  await expect(modal.getByRole('button', { name: 'Copy link' })).toHaveCount(0)
+  await modal.getByRole('button', { name: 'Retry' }).click()
+  const second = await copiedUri(page, modal)
+  expect(second).not.toBe(first)
+  const { topic } = await peer.pair(second)
   expect(topic).toMatch(/^[0-9a-f]{64}$/)
   await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
 })
@@ -297,4 +308,51 @@ test('and Bitcoin: the dApp signs a message through the Bitcoin wallet over the 
     true,
   )
   expect(peer.requests).toContain('signMessage')
+})
+
+test.describe('on a phone', () => {
+  // An iPhone's screen, touch and user agent, in the same Chromium (the device's own engine is not needed here).
+  const { defaultBrowserType: _engine, ...iPhone } = devices['iPhone 13']
+  test.use(iPhone)
+
+  test('WalletConnect leads to AllWallets; a wallet opens its app with the pairing first, the QR code on request', async ({
+    page,
+    modal,
+  }) => {
+    await page.addInitScript((origin) => {
+      if (location.origin !== origin) return
+      const opened: string[] = []
+      Object.assign(window, { opened })
+      window.open = (url?: string | URL) => {
+        opened.push(String(url))
+        return null
+      }
+    }, modalOrigin)
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Open Airlock' }).click()
+    // A QR code is useless on the phone itself (SPEC §2): the row leads to the wallets.
+    await modal.getByRole('button', { name: 'WalletConnect' }).click()
+    const grid = modal.getByTestId('all-wallets')
+    await modal.getByRole('searchbox', { name: 'Search wallet' }).fill('rainbow')
+    await expect(grid.getByRole('button')).toHaveText(['Rainbow'])
+    await grid.getByRole('button', { name: 'Rainbow' }).click()
+    await expect(modal.getByRole('heading', { name: 'Rainbow' })).toBeVisible()
+    const open = modal.getByRole('button', { name: 'Open Rainbow' })
+    await expect(open).toBeEnabled()
+    await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
+    await open.click()
+    const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
+    const opened = await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)
+    expect(opened).toHaveLength(1)
+    const link = new URL(opened?.[0] ?? '')
+    expect(`${link.protocol}//${link.host}${link.pathname}`).toBe('rainbow://wc')
+    const uri = link.searchParams.get('uri') ?? ''
+    expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+    // The QR code stays available, for a wallet on another device.
+    await modal.getByRole('button', { name: 'Show QR code' }).click()
+    expect(await scannedUri(modal)).toBe(uri)
+    // The wallet app, handed the link, pairs.
+    await peer.pair(uri)
+    await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
+  })
 })
