@@ -363,6 +363,31 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       expect(await balanceOf(chain.chain.rpcUrl, to)).toBe(parseEther('0.03275'))
     })
 
+    it('keeps an order left at the authentication step pending, and completes it when the visitor comes back', async () => {
+      const to = stranger()
+      const { orderId, url } = (await openOrder(to)).body as Contract.OnrampUrlAnswer
+      const pay = (cardNumber: string) =>
+        fetch(`${sandbox.url}/buy/pay`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            query: new URL(url).search,
+            cardNumber,
+            expiry: '12/39',
+            cvc: '123',
+            name: 'A',
+          }),
+        })
+      // The visitor closes the popup at the bank's step.
+      expect(await (await pay(Protocol.testCards.authenticates)).text()).toContain('Complete authentication')
+      await sandbox.settled()
+      expect((await order(orderId)).body.status).toBe('pending')
+      expect((await fetch(url)).status).toBe(200)
+      expect(await (await pay(Protocol.testCards.succeeds)).text()).toContain(Protocol.checkoutTexts.success)
+      await sandbox.settled()
+      expect((await order(orderId)).body.status).toBe('completed')
+      expect(await balanceOf(chain.chain.rpcUrl, to)).toBe(parseEther('0.03275'))
+    })
+
     it('fails the order when the card is declined', async () => {
       const to = stranger()
       const { orderId, url } = (await openOrder(to)).body as Contract.OnrampUrlAnswer
