@@ -148,6 +148,8 @@ type Setup = {
   timers?: Timers
   now?: () => number
   loadRegistry?: Options['loadRegistry']
+  track?: Options['api']['track']
+  analyticsEnabled?: () => Promise<boolean>
 }
 
 async function setup(options: Setup = {}) {
@@ -184,7 +186,8 @@ async function setup(options: Setup = {}) {
       ...balances,
       wallets: async () => ({ count: 0, data: [] }),
       imageUrl: () => '',
-      track: async () => {},
+      track: options.track ?? (async () => {}),
+      ...(options.analyticsEnabled ? { analyticsEnabled: options.analyticsEnabled } : {}),
       nonce: async () => 'n0nce1234',
       signIn: () => Promise.reject(new Error('not used')),
       sessions: async () => [],
@@ -1229,5 +1232,42 @@ describe('modal: start-up in order', () => {
     registry.resolve(await import('../shared/networks.ts'))
     await starting
     expect(context.last()).toMatchObject({ status: 'connected', address: evmAddress })
+  })
+})
+
+describe('analytics in the modal', () => {
+  it('records nothing until its notice has been shown, then a page wallet’s connect', async () => {
+    const track = vi.fn(async () => {})
+    const { modal, api } = await setup({
+      wallets: [evmWallet, otherEvm],
+      track,
+      analyticsEnabled: async () => true,
+    })
+    api.open(undefined)
+    await settle()
+    expect(modal.getSnapshot().analyticsNotice).toBe(true)
+    modal.ui.selectWallet(evmWallet)
+    await vi.waitFor(() => expect(modal.getSnapshot().account?.wallet.id).toBe(evmWallet.id))
+    expect(track).not.toHaveBeenCalled()
+    // The card rendered the notice in the open modal.
+    modal.ui.analyticsNoticeShown()
+    modal.ui.selectWallet(otherEvm)
+    await vi.waitFor(() => expect(modal.getSnapshot().account?.wallet.id).toBe(otherEvm.id))
+    expect(track.mock.calls).toEqual([
+      [{ event: 'CONNECT_STARTED', properties: { method: 'browser', name: 'Other EVM' } }, origin],
+      [{ event: 'CONNECT_SUCCESS', properties: { method: 'browser', name: 'Other EVM' } }, origin],
+    ])
+  })
+
+  it('shows no notice and records nothing where the project did not enable analytics', async () => {
+    const track = vi.fn(async () => {})
+    const { modal, api } = await setup({ track, analyticsEnabled: async () => false })
+    api.open(undefined)
+    await settle()
+    expect(modal.getSnapshot().analyticsNotice).toBe(false)
+    modal.ui.analyticsNoticeShown()
+    modal.ui.selectWallet(evmWallet)
+    await vi.waitFor(() => expect(modal.getSnapshot().account?.wallet.id).toBe(evmWallet.id))
+    expect(track).not.toHaveBeenCalled()
   })
 })
