@@ -395,9 +395,14 @@ test('after the handshake a forged message from the page cannot reach the modal'
 test('a modal URL that never answers makes the host report iframe_load_failed', async ({ page }) => {
   const sockets: Socket[] = []
   const silent = createServer((socket) => sockets.push(socket))
-  await new Promise<void>((resolve) => silent.listen(5176, '127.0.0.1', resolve))
+  // A port no journey server uses (they take 5173 to 5181).
+  await new Promise<void>((resolve) => silent.listen(5186, '127.0.0.1', resolve))
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().startsWith('Airlock')) errors.push(message.text())
+  })
   try {
-    await page.goto('/module.html?modal=http://127.0.0.1:5176&loadTimeout=1500')
+    await page.goto('/module.html?modal=http://127.0.0.1:5186&loadTimeout=1500')
     const outcome = await page.evaluate(async () => {
       try {
         await window.airlock?.open()
@@ -406,7 +411,10 @@ test('a modal URL that never answers makes the host report iframe_load_failed', 
         return { code: (error as { code: number }).code, data: (error as { data: unknown }).data }
       }
     })
-    expect(outcome).toEqual({ code: -32603, data: { reason: 'iframe_load_failed' } })
+    const fix = 'Nothing answered at http://127.0.0.1:5186; is the modal running there? (modalUrl)'
+    expect(outcome).toEqual({ code: -32603, data: { reason: 'iframe_load_failed', fix } })
+    // Said once, for the developer, with where Airlock looked.
+    expect(errors).toEqual([`Airlock: The Airlock modal failed to load.\n${fix}`])
     expect(
       await page.evaluate(() => (window as unknown as { airlockTimeouts: string[] }).airlockTimeouts),
     ).toEqual(['iframe_load_failed'])

@@ -86,6 +86,39 @@ test('Wallet Standard apps on the page find Airlock for Solana and Bitcoin', asy
   ])
 })
 
+test('airlock.js loaded twice: one frame, the first instance kept, one console error naming the fix', async ({
+  page,
+  modal,
+}) => {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().startsWith('Airlock')) errors.push(message.text())
+  })
+  await page.goto('/plain.html')
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
+  // The same tag once more, as a page that includes it from two templates does.
+  const kept = await page.evaluate(async () => {
+    const first = window.airlock
+    const again = document.createElement('script')
+    again.src = (document.querySelector('script[src$="/airlock.js"]') as HTMLScriptElement).src
+    Object.assign(again.dataset, { projectId: 'demo', networks: 'eip155:31337' })
+    await new Promise((resolve, reject) => {
+      again.onload = resolve
+      again.onerror = reject
+      document.head.append(again)
+    })
+    return window.airlock === first
+  })
+  expect(kept).toBe(true)
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toMatch(
+    /^Airlock (\S+) not started: \1 already runs here\. Load it once, or destroy\(\) it first\.$/,
+  )
+  await page.getByRole('button', { name: 'Connect wallet' }).click()
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
+})
+
 test('destroy() removes the frame and stops announcing Airlock', async ({ page }) => {
   await page.goto('/')
   await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
