@@ -207,7 +207,7 @@ export function setup(kernel: Kernel): Runtime {
   return {
     ui,
     host: {
-      pay(payment) {
+      async pay(payment) {
         if (current) throw new Errors.InternalError(payTexts.busy)
         const network = kernel.configured(payment.chain)
         if (network?.namespace !== 'eip155')
