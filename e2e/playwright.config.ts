@@ -27,16 +27,31 @@ export default defineConfig({
     { name: 'wallets', testMatch: 'wallets/*.spec.ts' },
     { name: 'journeys', testMatch: 'journeys/*.spec.ts' },
   ],
-  webServer: {
-    // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored. The
-    // `sites` project allows the dApp that journeys serve on a site of its own (journeys/sites.spec.ts).
-    command: "npx tsx devnet/src/start.ts --no-build --data memory:// --project 'sites=http://dapp.test:*'",
-    cwd: '..',
-    // The demo dApp starts last, so the whole stack is up once it answers (the modal origin starts first).
-    url: 'http://localhost:5173/',
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored. The
+      // `sites` project allows the dApp that journeys serve on a site of its own (journeys/sites.spec.ts).
+      command: "npx tsx devnet/src/start.ts --no-build --data memory:// --project 'sites=http://dapp.test:*'",
+      cwd: '..',
+      // The demo dApp starts last, so the whole stack is up once it answers (the modal origin starts first).
+      url: 'http://localhost:5173/',
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    // The React + wagmi and Next.js examples, from their builds (journeys/react, wagmi and nextjs.spec.ts).
+    ...[
+      { workspace: 'examples/react-wagmi', script: 'preview', url: 'http://localhost:5175/' },
+      { workspace: 'examples/nextjs', script: 'start', url: 'http://localhost:5176/' },
+    ].map(({ workspace, script, url }) => ({
+      command: `npm run ${script} -w ${workspace}`,
+      cwd: '..',
+      url,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    })),
+  ],
 })
