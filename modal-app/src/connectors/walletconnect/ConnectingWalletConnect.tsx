@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react'
 import type { CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import * as Locale from '../../shared/i18n/Locale.ts'
 import { texts } from '../../shared/texts.ts'
 import { QrCode } from '../../shared/ui/QrCode.tsx'
 import type { PairingInfo } from './Flow.ts'
@@ -128,8 +129,9 @@ function Actions({ pairing, ui, children }: { pairing: PairingInfo; ui: PairingU
   )
 }
 
-/** A time of day in the visitor's locale (`Intl`), e.g. 14:07 or 2:07 PM. */
-const timeOfDay = (at: number) => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(at)
+/** A time of day in the modal's language (`Intl`), e.g. 14:07 or 2:07 PM. */
+const timeOfDay = (at: number) =>
+  new Intl.DateTimeFormat(Locale.current().tag, { timeStyle: 'short' }).format(at)
 
 const linkLabels = {
   mobile: texts.walletConnect.openApp,

@@ -1,4 +1,5 @@
 import { truncateAddress } from '../../shared/format.ts'
+import * as Locale from '../../shared/i18n/Locale.ts'
 import type { Preview } from './SignInFlow.ts'
 import { signInTexts } from './texts.ts'
 
@@ -50,14 +51,16 @@ export function MessagePreview({ preview }: { preview: Preview }) {
   )
 }
 
-/** A moment as "in 1 day" (from the message's issuance, which is now) and as a date and time, in the visitor's locale. */
+/** A moment as "in 1 day" (from the message's issuance, which is now) and as a date and time, in the modal's language. */
 function When({ at, from }: { at: number; from: number }) {
   const date = new Date(at)
   return (
     <>
       {`${relative(at - from)} · `}
       <time dateTime={date.toISOString()}>
-        {new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(date)}
+        {new Intl.DateTimeFormat(Locale.current().tag, { dateStyle: 'medium', timeStyle: 'short' }).format(
+          date,
+        )}
       </time>
     </>
   )
@@ -70,8 +73,8 @@ const units: [Intl.RelativeTimeFormatUnit, number][] = [
 ]
 
 /** "now", "in 1 hour", "in 7 days": the largest whole unit, via `Intl.RelativeTimeFormat`. */
-function relative(ms: number, locale?: string): string {
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+function relative(ms: number): string {
+  const format = new Intl.RelativeTimeFormat(Locale.current().tag, { numeric: 'auto' })
   for (const [unit, size] of units)
     if (Math.abs(ms) >= size) return format.format(Math.trunc(ms / size), unit)
   return format.format(0, 'second')

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { AccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
+import * as Locale from '../../shared/i18n/Locale.ts'
 import SignIn from './SignIn.tsx'
 import type { Preview, SignInInfo, SignInUi } from './SignInFlow.ts'
 
@@ -98,6 +99,17 @@ describe('the sign-in message preview', () => {
     expect(field(html, 'signin-issued')).toMatch(/^now · /)
     expect(field(html, 'signin-expires')).toMatch(/^tomorrow · |^in 1 day · /)
     expect(html).toContain(`dateTime="${new Date(preview.expiresAt).toISOString()}"`)
+  })
+
+  it('says when in the modal’s language', async () => {
+    await Locale.use({ locale: 'de', tag: 'de' })
+    try {
+      const german = render(account, { status: 'idle', required: false, preview })
+      expect(field(german, 'signin-issued')).toMatch(/^jetzt · /)
+      expect(field(german, 'signin-expires')).toMatch(/^morgen · 23\.11\.2026/)
+    } finally {
+      await Locale.use({ locale: 'en', tag: 'en' })
+    }
   })
 
   it('names the chain by its id where it has no name', () => {
