@@ -298,6 +298,8 @@ export function create(options: Options): Modal {
     async start(session) {
       host = session.host
       origin = session.origin
+      // Asked while the frame is still hidden, so a notice is part of the card's first frame, not a jump after.
+      void analytics.check()
       changed()
       try {
         const [registry] = await Promise.all([
