@@ -8,7 +8,8 @@ import type * as S from '@airlock/bridge-protocol/Shape'
 import * as ApiCall from '../../shared/ApiCall.ts'
 import { onrampTexts } from './texts.ts'
 
-const texts = { unreachable: onrampTexts.unreachable, unexpected: onrampTexts.unexpected }
+// Read when a call fails, so in the visitor's language.
+const texts = onrampTexts
 
 export type ClientOptions = {
   /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */

@@ -1,8 +1,10 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /**
  * Buy's texts, beside the feature so they load with its chunk (the views' titles stay in `feature.ts`). The
  * API's refusals (the limits, an unsupported pair) are shown in the API's own words, never rewritten here.
  */
-export const onrampTexts = {
+export const onrampTexts = define('onramp', {
   title: 'Buy',
   statusTitle: 'Your purchase',
   amount: 'Amount',
@@ -11,7 +13,7 @@ export const onrampTexts = {
   network: 'Network',
   provider: 'Provider',
   presets: 'Suggested amounts',
-  limits: (min: string, max: string, currency: string) => `Card payments: ${min} to ${max} ${currency}`,
+  limits: 'Card payments: {min} to {max} {currency}',
   quoting: 'Getting a quote…',
   stale: 'This quote is out of date. Getting a new one…',
   youGet: 'You get',
@@ -22,7 +24,7 @@ export const onrampTexts = {
   estimate: 'Estimate only: the provider could not be reached, so these figures are not a price.',
   fallback: 'The on-ramp provider cannot be reached right now. These are the usual options; try again later.',
   notSupported: 'Buying is not available for this account',
-  noNetwork: (asset: string) => `${asset} cannot be bought here`,
+  noNetwork: '{asset} cannot be bought here',
   continue: 'Continue',
   opening: 'Opening the checkout…',
   retry: 'Try again',
@@ -46,8 +48,8 @@ export const onrampTexts = {
   reopen: 'Open the checkout window again',
   pendingOffer: 'You have a purchase in progress.',
   view: 'View purchase',
-  arrivedNote: (amount: string) => `${amount} is in your account.`,
+  arrivedNote: '{amount} is in your account.',
   explorer: 'View on block explorer',
   backToPay: 'Back to the payment',
   timedOut: 'The provider has not confirmed the payment yet. You can close this; it continues.',
-}
+})

@@ -208,7 +208,7 @@ export function setup(kernel: Kernel): Runtime {
     ui,
     host: {
       async pay(payment) {
-        if (current) throw new Errors.InternalError(payTexts.busy)
+        if (current) throw new Errors.InternalError(payTexts.busy())
         const network = kernel.configured(payment.chain)
         if (network?.namespace !== 'eip155')
           throw new Errors.UnrecognizedChainError(payTexts.unknownNetwork(payment.chain))

@@ -1,14 +1,16 @@
+import { define } from '../../shared/i18n/Catalogue.ts'
+
 /** Pay's texts, beside the feature so they load with its chunk. */
-export const payTexts = {
+export const payTexts = define('pay', {
   title: 'Pay',
   to: 'To',
   amount: 'Amount',
   network: 'Network',
   from: 'From',
-  balance: (amount: string) => `Balance: ${amount}`,
+  balance: 'Balance: {amount}',
   funded: 'Enough to pay',
-  short: (amount: string) => `You need ${amount} more`,
-  buy: (amount: string) => `Buy ${amount}`,
+  short: 'You need {amount} more',
+  buy: 'Buy {amount}',
   fee: 'The network fee is paid in the network’s currency, on top of the amount.',
   confirm: 'Confirm payment',
   confirming: 'Confirm in your wallet…',
@@ -19,16 +21,16 @@ export const payTexts = {
   loading: 'Reading your balance…',
   connect: 'Connect a wallet to pay',
   connectButton: 'Connect wallet',
-  switchNetwork: (network: string) => `This payment is on ${network}. Switch your wallet to it to pay.`,
-  switchButton: (network: string) => `Switch to ${network}`,
+  switchNetwork: 'This payment is on {network}. Switch your wallet to it to pay.',
+  switchButton: 'Switch to {network}',
   unreachable: 'Your balance cannot be read right now. Try again in a moment.',
   retry: 'Try again',
   cancel: 'Cancel',
   done: 'Done',
-  requestedBy: (origin: string) => `${origin} asks for this payment`,
-  // Developer-facing refusals: the dApp's promise rejects with these.
+  requestedBy: '{origin} asks for this payment',
+  // Developer-facing refusals: the dApp's promise rejects with these, in English (functions stay as they are).
   unknownNetwork: (chain: string) => `The network ${chain} is not one this dApp configured.`,
   tooPrecise: (decimals: number) => `\`amount\` has more decimals than the asset's ${decimals}.`,
-  busy: 'Another payment is already waiting for the visitor.',
+  busy: () => 'Another payment is already waiting for the visitor.',
   notToken: (asset: string) => `${asset} is not an ERC-20 token on this network.`,
-}
+})
