@@ -5,16 +5,16 @@
 
 /** The languages the modal speaks, English first (the source and the fallback). */
 export const locales = ['en', 'ar', 'de', 'es', 'fr', 'he', 'ja', 'ko', 'pt', 'ru', 'tr', 'zh'] as const
-export type Locale = (typeof locales)[number]
+type Locale = (typeof locales)[number]
 
 /** A catalogue: messages by key (`core.connect.title`); a key it lacks reads in English. */
-export type Catalogue = Readonly<Record<string, string>>
+type Catalogue = Readonly<Record<string, string>>
 
 /**
  * A locale's file (`locales/<locale>.json`, data the translators edit): its messages nested as the texts
  * modules nest them (`{ "core": { "connect": { "title": … } } }`).
  */
-export type Translations = { readonly [key: string]: string | Translations }
+type Translations = { readonly [key: string]: string | Translations }
 
 const rightToLeft: ReadonlySet<Locale> = new Set(['ar', 'he'])
 
@@ -64,10 +64,6 @@ export function current(): Readonly<typeof active> {
   return active
 }
 
-export function isRightToLeft(locale: Locale): boolean {
-  return rightToLeft.has(locale)
-}
-
 /**
  * Switches to `match`, once its catalogue is in. A catalogue that cannot load (offline, a stale deployment)
  * leaves the modal in English, as a whole: texts, `lang` and `dir` agree.
@@ -87,7 +83,7 @@ export async function use(match: Match): Promise<void> {
 /** Marks `root` with the language in use, so the browser mirrors the layout and reads the text right. */
 export function apply(root: HTMLElement): void {
   root.lang = active.tag
-  root.dir = isRightToLeft(active.locale) ? 'rtl' : 'ltr'
+  root.dir = rightToLeft.has(active.locale) ? 'rtl' : 'ltr'
 }
 
 function flatten(tree: Translations, prefix = '', into: Record<string, string> = {}): Catalogue {
