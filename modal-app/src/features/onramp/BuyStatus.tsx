@@ -60,7 +60,7 @@ export default function BuyStatus({
             ? onrampTexts.steps.delivering
             : stage.stage === 'arrived'
               ? onrampTexts.arrivedNote(
-                  stage.amount ? `${stage.amount.amount} ${stage.amount.currency}` : purchase.asset,
+                  stage.amount ? `${trimmed(stage.amount.amount)} ${stage.amount.currency}` : purchase.asset,
                 )
               : ''}
       </p>
@@ -91,4 +91,9 @@ export default function BuyStatus({
       </div>
     </div>
   )
+}
+
+/** A decimal without the zeros a provider pads it with (`0.03275000` → `0.03275`). */
+function trimmed(amount: string): string {
+  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount
 }

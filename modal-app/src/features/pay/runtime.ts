@@ -120,7 +120,7 @@ export function setup(kernel: Kernel): Runtime {
         return settle({ error: new Errors.InvalidParamsError(payTexts.tooPrecise(asset.decimals)) })
       }
       const balance = await chain.balance(address, token)
-      if (mine !== generation || current !== payment) return
+      if (mine !== generation || current?.answer !== payment.answer) return
       current = { ...payment, asset, amount, from: address, step: { step: 'review', balance, busy: false } }
       kernel.changed()
     } catch {
@@ -156,7 +156,7 @@ export function setup(kernel: Kernel): Runtime {
           throw new Error(payTexts.unreachable)
         hash = sent
       } catch (error) {
-        if (current !== payment) return
+        if (current?.answer !== payment.answer) return
         const declined = Errors.codeOf(error) === Errors.UserRejectedRequestError.code
         kernel.shake()
         return set({
@@ -169,7 +169,7 @@ export function setup(kernel: Kernel): Runtime {
       set({ step: 'sent', hash, status: 'pending' })
       kernel.snackbar.show('loading', payTexts.pending)
       const status = chain ? await chain.receipt(hash).catch(() => 'failed' as const) : 'failed'
-      if (current === payment) set({ step: 'sent', hash, status })
+      if (current?.answer === payment.answer) set({ step: 'sent', hash, status })
       kernel.transacted('eip155')
       kernel.snackbar.show(
         status === 'confirmed' ? 'success' : 'error',
