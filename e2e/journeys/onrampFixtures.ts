@@ -1,0 +1,79 @@
+/**
+ * What the Buy and Pay journeys share: a fresh EVM key per test (funded with `anvil_setBalance`, so no
+ * other journey's account moves under them), the sandbox provider's checkout filled in as a visitor does,
+ * and its loopback switch that makes it answer 503.
+ */
+import { devnetA } from '@airlock/devnet/chains'
+import { test as base, type FrameLocator, type Page } from '@playwright/test'
+import type { Address, Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { walletInitScript } from '../wallets/index.ts'
+import { expect, rpc, walletOptions } from './fixtures.ts'
+
+/** The sandbox provider on the dev stack. */
+const sandboxUrl = 'http://127.0.0.1:8797'
+
+/** The sandbox's test cards. */
+export const cards = {
+  succeeds: '4242 4242 4242 4242',
+  authenticates: '4000 0000 0000 3220',
+  declined: '4000 0000 0000 0002',
+} as const
+
+type Fixtures = {
+  /** This test's own EVM key, the test wallet's. */
+  key: Hex
+  account: Address
+  modal: FrameLocator
+}
+
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  key: async ({}, use) => use(generatePrivateKey()),
+  account: async ({ key }, use) => use(privateKeyToAccount(key).address),
+  page: async ({ page, key }, use) => {
+    const evm = walletOptions.evm && { ...walletOptions.evm, privateKey: key }
+    await page.addInitScript({ content: await walletInitScript({ ...walletOptions, evm }) })
+    await use(page)
+  },
+  modal: async ({ page }, use) => use(page.frameLocator('iframe[title="Airlock"]')),
+})
+
+/** Gives `address` exactly `wei` on devnet A. */
+export async function fund(address: Address, wei: bigint) {
+  await rpc(devnetA.rpcUrls.default.http[0] as string, 'anvil_setBalance', [address, `0x${wei.toString(16)}`])
+}
+
+/** Pays on the sandbox's checkout page with `card`, as a visitor types it. */
+export async function payWithCard(popup: Page, card: string) {
+  await expect(popup.getByRole('heading', { name: 'Buy crypto' })).toBeVisible()
+  await popup.getByLabel('Card number').fill(card)
+  await popup.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await popup.getByLabel('CVC').fill('123')
+  await popup.getByLabel('Name on card').fill('Ada Lovelace')
+  await popup.getByRole('button', { name: /^Pay / }).click()
+}
+
+/** Makes the sandbox answer 503 to everything (`down`), or serve again. Loopback only. */
+export async function sandboxDown(down: boolean) {
+  const response = await fetch(`${sandboxUrl}/__control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ down }),
+  })
+  expect(response.ok).toBe(true)
+}
+
+/** Presses Continue on Buy and answers the checkout window it opens, on the provider's own origin. */
+export async function openCheckout(page: Page, modal: FrameLocator): Promise<Page> {
+  const continued = modal.getByTestId('onramp-continue')
+  await expect(continued).toBeEnabled({ timeout: 15_000 })
+  const [popup] = await Promise.all([page.waitForEvent('popup'), continued.click()])
+  await popup.waitForURL((url) => url.origin === sandboxUrl)
+  return popup
+}
+
+/** The purchase's stage in the status view, once it reaches `stage`. */
+export async function stage(modal: FrameLocator, stage: string, timeout = 60_000) {
+  await expect(modal.getByTestId('onramp-status')).toHaveAttribute('data-stage', stage, { timeout })
+}
