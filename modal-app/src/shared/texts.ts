@@ -81,6 +81,7 @@ export const texts = define('core', {
   // The Account tabs' and Receive's own texts are in their folders (`features/account/texts.ts`,
   // `features/receive/texts.ts`), so they load with those chunks, not with the first.
   receive: { title: 'Receive' },
+  onramp: { title: 'Buy', statusTitle: 'Your purchase' },
   send: { title: 'Send', previewTitle: 'Review' },
   swap: { title: 'Swap', tokensTitle: 'Choose Token', previewTitle: 'Review Swap' },
   names: { title: 'Choose a Name', successTitle: 'Name Registered' },

@@ -9,6 +9,7 @@ import { type Caip, Errors, Methods, type Request } from '@airlock/bridge-protoc
 import type { Kernel } from '../../core/Feature.ts'
 import type { Approval, Description } from './Describe.ts'
 import { approveView } from './views.ts'
+import { viewTexts } from './viewTexts.ts'
 
 /** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
 const notAllowedDelayMs = 300
@@ -136,7 +137,7 @@ export function create(
       } catch (error) {
         // SPEC: on error the request fails and the stack moves on; the visitor is told what the chain said.
         head.reject(error)
-        kernel.snackbar.show('error', Errors.messageOf(error, 'Something went wrong'))
+        kernel.snackbar.show('error', Errors.messageOf(error, viewTexts.account.unexpected))
       }
       next(head)
     },

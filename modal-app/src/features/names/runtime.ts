@@ -8,6 +8,7 @@ import * as Contract from '@airlock/api/contract'
 import type * as S from '@airlock/bridge-protocol/Shape'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as ApiCall from '../../shared/ApiCall.ts'
+import { texts as shared } from '../../shared/texts.ts'
 import { namesTexts } from './texts.ts'
 
 // Read when a call fails, so in the visitor's language.
@@ -144,7 +145,7 @@ export function setup(kernel: Kernel): Runtime {
         kernel.router.send({ type: 'REPLACE', view: 'RegisterAccountNameSuccess' })
       } catch (error) {
         const reason =
-          (error as { code?: unknown })?.code === 4001 ? 'Signature declined' : (error as Error)?.message
+          (error as { code?: unknown })?.code === 4001 ? shared.signIn.declined : (error as Error)?.message
         kernel.shake()
         kernel.snackbar.show('error', namesTexts.registerFailed(name))
         set({
@@ -178,7 +179,10 @@ export function setup(kernel: Kernel): Runtime {
         kernel.transacted('eip155')
       } catch (error) {
         const declined = (error as { code?: unknown })?.code === 4001
-        set({ primary: undefined, primaryError: declined ? 'Signature declined' : (error as Error)?.message })
+        set({
+          primary: undefined,
+          primaryError: declined ? shared.signIn.declined : (error as Error)?.message,
+        })
       }
     },
     doneName() {

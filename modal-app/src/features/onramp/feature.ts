@@ -6,6 +6,7 @@
  */
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'
+import { texts } from '../../shared/texts.ts'
 
 export function onramp(): Feature {
   return {
@@ -14,13 +15,13 @@ export function onramp(): Feature {
     views: [
       {
         name: 'Onramp',
-        title: () => 'Buy',
+        title: () => texts.onramp.title,
         component: lazy(() => import('./Buy.tsx')),
         public: 'Account',
       },
       {
         name: 'OnrampStatus',
-        title: () => 'Your purchase',
+        title: () => texts.onramp.statusTitle,
         component: lazy(() => import('./BuyStatus.tsx')),
         public: 'Account',
       },

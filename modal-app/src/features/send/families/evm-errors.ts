@@ -7,6 +7,7 @@ import { Errors } from '@airlock/bridge-protocol'
 import { decodeErrorResult, type Hex, isHex, parseAbi } from 'viem'
 import { RpcError, SendFailure } from '../Family.ts'
 import { sendTexts } from '../texts.ts'
+import { evmTexts } from './evmTexts.ts'
 
 /** SPEC §8: the node errors a send can meet. */
 export type NodeErrorKind =
@@ -27,7 +28,9 @@ export type NodeErrorKind =
  * How nodes word each error (geth, reth, anvil, erigon, nethermind say them alike; the patterns are viem's),
  * in the order they are tried: a revert's own reason may contain the words of another.
  */
-const wouldFail = 'The transaction would fail on chain'
+// Read when this chunk loads, which is after the visitor's language is in.
+const words = evmTexts.nodeErrors
+const wouldFail = words.wouldFail
 
 const nodeErrors: readonly { kind: NodeErrorKind; pattern: RegExp; text: string }[] = [
   {
@@ -38,28 +41,28 @@ const nodeErrors: readonly { kind: NodeErrorKind; pattern: RegExp; text: string 
   {
     kind: 'fee-cap-too-high',
     pattern: /max fee per gas higher than 2\^256-1|fee cap higher than 2\^256-1/i,
-    text: 'The fee cap is higher than the network allows',
+    text: words.feeCapTooHigh,
   },
   {
     kind: 'fee-cap-too-low',
     pattern:
       /max fee per gas less than block base fee|fee cap less than block base fee|transaction is outdated/i,
-    text: 'The fee cap is below the network’s current base fee. Review the send again for current fees',
+    text: words.feeCapTooLow,
   },
   {
     kind: 'nonce-too-high',
     pattern: /nonce too high/i,
-    text: 'The transaction’s nonce is ahead of the account’s: an earlier transaction has not landed yet',
+    text: words.nonceTooHigh,
   },
   {
     kind: 'nonce-too-low',
     pattern: /nonce too low|transaction already imported|already known/i,
-    text: 'A transaction with this nonce was already sent from this account: this send may have gone through. Check your activity before sending again',
+    text: words.nonceTooLow,
   },
   {
     kind: 'nonce-max',
     pattern: /nonce has max value/i,
-    text: 'This account has used its last nonce and cannot send again',
+    text: words.nonceMax,
   },
   {
     kind: 'insufficient-funds',
@@ -69,26 +72,26 @@ const nodeErrors: readonly { kind: NodeErrorKind; pattern: RegExp; text: string 
   {
     kind: 'intrinsic-gas-too-high',
     pattern: /intrinsic gas too high|gas limit reached/i,
-    text: 'The gas limit is higher than a block can hold',
+    text: words.gasTooHigh,
   },
   {
     kind: 'intrinsic-gas-too-low',
     pattern: /intrinsic gas too low/i,
-    text: 'The gas limit is too low for this transaction',
+    text: words.gasTooLow,
   },
   {
     kind: 'unsupported-transaction-type',
     pattern: /transaction type not (valid|supported)|unsupported transaction type/i,
-    text: 'The network does not take this kind of transaction (EIP-1559 fees)',
+    text: words.unsupportedType,
   },
   {
     kind: 'tip-above-fee-cap',
     pattern: /max priority fee per gas higher than max fee per gas|tip higher than fee cap/i,
-    text: 'The priority fee is higher than the fee cap',
+    text: words.tipAboveCap,
   },
 ]
 
-const unknownText = 'The network refused the transaction'
+const unknownText = words.unknown
 
 // Node messages can carry whole revert payloads; the visitor needs their start, not kilobytes of hex.
 const reasonLimit = 200
