@@ -74,14 +74,13 @@ export function ConnectButton({
         type="button"
         style={button}
         title={account.address}
-        aria-label={`Account ${account.address}${balance ? `, ${balance.formatted} ${balance.symbol}` : ''}`}
+        // The visible text first (WCAG 2.5.3, label in name), then the address in full for screen readers.
+        aria-label={`${balance ? `${balance.formatted} ${balance.symbol} ` : ''}${shortAddress(account.address)}, account ${account.address}`}
         onClick={() => open({ view: 'Account' })}
       >
-        {balance && (
-          <span data-testid="airlock-balance" style={{ marginInlineEnd: '0.5rem' }}>
-            {balance.formatted} {balance.symbol}
-          </span>
-        )}
+        {balance && <span data-testid="airlock-balance">{`${balance.formatted} ${balance.symbol}`}</span>}
+        {/* A space, not a margin: the visible text reads as the name does. */}
+        {balance && ' '}
         <span data-testid="airlock-address" data-address={account.address}>
           {shortAddress(account.address)}
         </span>
