@@ -7,7 +7,7 @@ import type { FrameLocator, Page } from '@playwright/test'
 import { type Hex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { ANVIL_ACCOUNT_0_PRIVATE_KEY, setWalletMode } from '../wallets/index.ts'
-import { addresses, expect, test } from './fixtures.ts'
+import { addresses, axeViolations, expect, test } from './fixtures.ts'
 
 const api = 'http://127.0.0.1:8787'
 // The devnet's own chains, as the demo page configures them.
@@ -106,12 +106,46 @@ for (const [name, wallet, network, words] of [
   })
 }
 
-test("a declined signature says 'Signature declined'; Sign again works", async ({ page, modal }) => {
+test('the view previews the message before signing, and Sign has the focus', async ({ page, modal }) => {
+  await page.goto('/module.html?siwx=optional')
+  await connect(page, modal, 'Airlock Test Wallet')
+  const sign = modal.getByRole('button', { name: 'Sign', exact: true })
+  await expect(sign).toBeFocused()
+  const preview = modal.getByRole('region', { name: 'The message you sign' })
+  const evm = addresses.evm?.address as Hex
+  await expect(preview.getByTestId('signin-domain')).toHaveText('localhost:5173')
+  await expect(preview.getByTestId('signin-chain')).toHaveText(/^.+ \(eip155:31337\)$/)
+  const address = preview.getByTestId('signin-address')
+  await expect(address).toHaveAttribute('title', evm)
+  // Shortened on screen (the full one is there for screen readers only) …
+  const short = address.locator('.signin-address-short')
+  const full = address.locator('.signin-address-full')
+  await expect(short).toHaveText(`${evm.slice(0, 6)}…${evm.slice(-4)}`)
+  await expect(short).toBeVisible()
+  expect((await full.boundingBox())?.width).toBeLessThanOrEqual(1)
+  await expect(full).toHaveText(evm)
+  // … and in full once focused, as by Tab.
+  await address.focus()
+  await expect(short).toBeHidden()
+  await expect.poll(async () => (await full.boundingBox())?.width ?? 0).toBeGreaterThan(100)
+  await expect(preview.getByTestId('signin-issued')).toContainText('now')
+  await expect(preview.getByTestId('signin-expires')).toContainText(/tomorrow|in 1 day/)
+  expect(await axeViolations(page)).toEqual([])
+  // What the wallet signs is what the preview said.
+  await sign.click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  const message = Siwx.parse((await session(page))?.message ?? '')
+  expect(message).toMatchObject({ domain: 'localhost:5173', chainId: 'eip155:31337', accountAddress: evm })
+})
+
+test("a declined signature says 'Signature declined' once; Sign again works", async ({ page, modal }) => {
   await page.goto('/module.html?siwx=optional')
   await connect(page, modal, 'Airlock Test Wallet')
   await setWalletMode(page, 'reject')
   await modal.getByRole('button', { name: 'Sign', exact: true }).click()
-  await expect(modal.getByRole('alert').filter({ hasText: 'Signature declined' }).first()).toBeVisible()
+  await expect(modal.getByRole('alert')).toHaveText(['Signature declined'])
+  await expect(modal.getByText('Signature declined')).toHaveCount(1)
+  await expect(modal.getByText('Waiting for your signature…')).toHaveCount(0)
   await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
   expect(await session(page)).toBeUndefined()
   await setWalletMode(page, 'approve')

@@ -8,7 +8,7 @@ import { devices, type FrameLocator, type Page } from '@playwright/test'
 import { type Hex, parseEther, verifyMessage } from 'viem'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
+import { axeViolations, clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -250,6 +250,7 @@ test('a pairing about to expire says so and offers Retry, which makes a new pair
   await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
   await expect(modal.getByText('Waiting for your wallet to approve…')).toHaveCount(0)
   await expect(modal.getByRole('button', { name: 'Copy link' })).toHaveCount(0)
+  expect(await axeViolations(page)).toEqual([])
   await modal.getByRole('button', { name: 'Retry' }).click()
   const second = await copiedUri(page, modal)
   expect(second).not.toBe(first)
