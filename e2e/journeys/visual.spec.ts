@@ -26,6 +26,7 @@ for (const { width, theme, dir } of variants) {
       const say = await words(dir)
       await page.goto(`/module.html?siwx=optional&theme=${theme}`)
       await watch(page, dir)
+      await prepared(page)
 
       await page.evaluate(() => window.airlock?.open())
       await expect(modal.getByTestId('wallet-list')).toBeVisible()
@@ -64,6 +65,7 @@ for (const { width, theme, dir } of variants) {
 test('the card moves to a new view in one smooth change, not in jumps', async ({ page, modal }) => {
   await page.goto('/module.html')
   await watch(page, 'ltr')
+  await prepared(page)
   await page.evaluate(() => window.airlock?.open())
   await expect(modal.getByTestId('wallet-list')).toBeVisible()
   await settle(page)
@@ -132,6 +134,16 @@ async function watch(page: Page, dir: 'ltr' | 'rtl') {
     }).observe(card, { subtree: true, childList: true, characterData: true })
   }, dir)
   if (dir === 'rtl') expect(await frame.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl')
+}
+
+/**
+ * Waits, as a visitor's first click does a moment after the page loads, until the hidden modal has Connect
+ * complete: the host is told it is disconnected, and the registry's suggestions and count are in.
+ */
+async function prepared(page: Page) {
+  await page.waitForFunction(() => window.airlock?.getState().status === 'disconnected')
+  const frame = await modalFrame(page)
+  await frame.waitForSelector('[data-testid="all-wallets-row"] .tag', { state: 'attached' })
 }
 
 /** Waits until the card has not changed for 600 ms (images, lazy chunks and API answers are in). */
