@@ -75,6 +75,9 @@ test("the demo dApp's Pay button: account #1 gets 0.01 ETH and the page shows th
   await connectWallet(tab, modal, 'Airlock Test Wallet', account)
   const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
   const before = await clients.a.getBalance({ address: to })
+  // The page's own button, under the modal until it closes.
+  await tab.evaluate(() => window.airlock?.close())
+  await expect.poll(() => tab.evaluate(() => window.airlock?.getState().open)).toBe(false)
   await tab.getByRole('button', { name: 'Pay 0.01 ETH to account #1' }).click()
   await modal.getByTestId('pay-confirm').click()
   await expect(tab.locator('#paid')).toHaveText(/^paid 0x[0-9a-f]{64}$/, { timeout: 60_000 })
