@@ -90,4 +90,21 @@ describe('storage', () => {
     expect(sameWallet(phantom, { namespace: 'solana', name: 'Phantom' })).toBe(true)
     expect(sameWallet(phantom, { namespace: 'eip155', name: 'Phantom' })).toBe(false)
   })
+  it('remembers an open on-ramp order until it is forgotten, and ignores one that is not an order', () => {
+    const backend = memory()
+    const storage = create(backend)
+    const purchase = {
+      orderId: 'order_0123456789abcdef',
+      url: 'http://127.0.0.1:8797/buy?signature=x',
+      address: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+      network: 'eip155:31337',
+      asset: 'ETH',
+    }
+    storage.setPendingPurchase(purchase)
+    expect(create(backend).getPendingPurchase()).toEqual(purchase)
+    storage.setPendingPurchase(undefined)
+    expect(storage.getPendingPurchase()).toBeUndefined()
+    backend.setItem(`${prefix}onrampPending`, JSON.stringify({ ...purchase, url: 'javascript:alert(1)' }))
+    expect(storage.getPendingPurchase()).toBeUndefined()
+  })
 })
