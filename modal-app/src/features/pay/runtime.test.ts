@@ -1,5 +1,5 @@
-import { Errors } from '@airlock/bridge-protocol'
-import { describe, expect, it, vi } from 'vitest'
+import { Async, Errors } from '@airlock/bridge-protocol'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Connection } from '../../core/Connection.ts'
 import type { Kernel } from '../../core/Feature.ts'
 import * as Snackbar from '../../core/Snackbar.ts'
@@ -32,11 +32,13 @@ function start(chainId?: string) {
     shake: vi.fn(),
     transacted: vi.fn(),
   } as unknown as Kernel
+  const wallet = Async.deferred<unknown>()
+  Object.assign(kernel, { walletRequest: () => wallet.promise })
   const runtime = setup(kernel)
   const host = runtime.host?.pay as NonNullable<NonNullable<typeof runtime.host>['pay']>
   const pay = (payment: Parameters<typeof host>[0]) => Promise.resolve(host(payment))
   const snapshot = () => (runtime.snapshot?.() as PaySlice | undefined)?.pay
-  return { runtime, pay, snapshot, router }
+  return { runtime, pay, snapshot, router, wallet }
 }
 
 describe('Pay, before anything is sent', () => {
@@ -78,5 +80,49 @@ describe('Pay, before anything is sent', () => {
     runtime.closed?.()
     await expect(answer).rejects.toMatchObject({ code: 4001 })
     expect(snapshot()).toBeUndefined()
+  })
+})
+
+describe('Pay, once the wallet is asked', () => {
+  const hash = `0x${'ab'.repeat(32)}`
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+  /** The API's JSON-RPC relay: a rich account, and every transaction mined and successful. */
+  function chain() {
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      const { method } = JSON.parse(String(init.body)) as { method: string }
+      const result =
+        method === 'eth_getBalance'
+          ? '0xde0b6b3a7640000'
+          : { status: '0x1', transactionHash: hash, blockNumber: '0x1' }
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, result }))
+    })
+  }
+  async function asking() {
+    chain()
+    const started = start(network.id)
+    const answer = started.pay({ to, amount: '0.5', chain: network.id })
+    await vi.waitFor(() => expect(started.snapshot()?.step).toMatchObject({ step: 'review', busy: false }))
+    const ui = started.runtime.ui as { confirmPay(): Promise<void> }
+    const confirmed = ui.confirmPay()
+    await vi.waitFor(() => expect(started.snapshot()?.step).toMatchObject({ busy: true }))
+    started.runtime.closed?.()
+    return { ...started, answer, confirmed }
+  }
+
+  it('resolves with the hash the wallet sent after the visitor closed the modal, once the chain confirms it', async () => {
+    const { answer, wallet, snapshot, confirmed } = await asking()
+    expect(snapshot()).toBeUndefined()
+    wallet.resolve(hash)
+    await confirmed
+    await expect(answer).resolves.toBe(hash)
+  })
+
+  it("rejects with the wallet's 4001 when it declines after the visitor closed the modal", async () => {
+    const { answer, wallet, confirmed } = await asking()
+    wallet.reject(new Errors.UserRejectedRequestError())
+    await confirmed
+    await expect(answer).rejects.toMatchObject({ code: 4001 })
   })
 })

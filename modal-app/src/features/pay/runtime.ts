@@ -3,7 +3,8 @@
  * networks the dApp configured and the asset's decimals) opens the Pay view; the visitor connects or
  * switches if needed, sees whom they pay, the amount and their balance, buys a shortfall through Buy, and
  * confirms; the wallet sends the transfer and the dApp's promise resolves with its hash only once the
- * chain says it succeeded. Closing before sending rejects with 4001.
+ * chain says it succeeded. Closing before the wallet is asked rejects with 4001; after, the dApp gets the
+ * wallet's answer.
  */
 import { Async, Errors, type Payment as PaymentInput } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
@@ -156,8 +157,12 @@ export function setup(kernel: Kernel): Runtime {
           throw new Error(payTexts.unreachable)
         hash = sent
       } catch (error) {
-        if (current?.answer !== payment.answer) return
         const declined = Errors.codeOf(error) === Errors.UserRejectedRequestError.code
+        // The modal closed while the wallet asked: the dApp still learns the wallet's answer.
+        if (current?.answer !== payment.answer)
+          return payment.answer.reject(
+            declined ? new Errors.UserRejectedRequestError() : new Errors.InternalError(payTexts.unreachable),
+          )
         kernel.shake()
         return set({
           step: 'review',
@@ -259,12 +264,14 @@ export function setup(kernel: Kernel): Runtime {
       if (current && current.step.step !== 'sent') void load()
     },
     closed() {
-      // Once sent, the payment is the chain's: the dApp still learns how it ended.
-      if (current && current.step.step !== 'sent') settle({ error: new Errors.UserRejectedRequestError() })
-      else if (current) {
+      if (!current) return
+      const { step } = current
+      // Once the wallet holds the transfer (asking the visitor, or sent), closing only hides it: the wallet
+      // may still send, and the dApp must learn how it ended rather than a 4001 for money that moved.
+      if (step.step === 'sent' || (step.step === 'review' && step.busy)) {
         current = undefined
         generation++
-      }
+      } else settle({ error: new Errors.UserRejectedRequestError() })
     },
   }
 }
