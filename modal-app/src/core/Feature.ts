@@ -210,6 +210,19 @@ export function connectorOrder(config: Pick<Config, 'features'>): ConnectorType[
   return [...new Set([...chosen, ...fallback])]
 }
 
+/** Account's actions, in SPEC's default `walletFeaturesOrder`. */
+const walletFeatures = ['onramp', 'swaps', 'receive', 'send'] as const
+export type WalletFeature = (typeof walletFeatures)[number]
+
+/** The order of Account's actions: the host's `walletFeaturesOrder`, then any it left out in SPEC's order. */
+export function walletFeatureOrder(config: Pick<Config, 'features'>): WalletFeature[] {
+  const asked = config.features?.walletFeaturesOrder
+  const chosen = (Array.isArray(asked) ? asked : []).filter((feature): feature is WalletFeature =>
+    (walletFeatures as readonly string[]).includes(feature),
+  )
+  return [...new Set([...chosen, ...walletFeatures])]
+}
+
 /**
  * The order of Connect's sections: the host's `connectMethodsOrder`, then any it left out in SPEC's default
  * order, email first, so that a visitor with no wallet sees a way in at once.

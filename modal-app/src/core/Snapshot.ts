@@ -10,7 +10,7 @@ import type { Alert, Alerts } from './Alerts.ts'
 import type { Config } from './Config.ts'
 import type * as Connection from './Connection.ts'
 import type { Connections } from './Connections.ts'
-import type { ConnectMethod, ConnectorType, Kernel } from './Feature.ts'
+import type { ConnectMethod, ConnectorType, Kernel, WalletFeature } from './Feature.ts'
 import * as Feature from './Feature.ts'
 import type { Networks } from './Networks.ts'
 import * as Router from './Router.ts'
@@ -55,6 +55,8 @@ export type CoreSnapshot<A extends AccountInfo = AccountInfo> = {
   /** The order of Connect's groups. */
   connectorOrder: ConnectorType[]
   connectMethods: ConnectMethod[]
+  /** The order of Account's actions (Buy, Swap, Receive, Send). */
+  walletFeatures: WalletFeature[]
   /** Connect's foot: the project's terms and privacy links, and whether they must be accepted first. */
   legal: Legal
 }
@@ -101,6 +103,7 @@ export function builder(options: BuilderOptions): () => Snapshot {
   const { connections, networks, router, kernel } = options
   const connectorOrder = Feature.connectorOrder(options.config)
   const connectMethods = Feature.connectMethodOrder(options.config)
+  const walletFeatures = Feature.walletFeatureOrder(options.config)
   const legal: Legal = {
     checkbox: options.config.features?.legalCheckbox === true,
     terms: options.config.termsConditionsUrl,
@@ -173,6 +176,7 @@ export function builder(options: BuilderOptions): () => Snapshot {
       closable: !Router.closeBlocked(snap.context),
       connectorOrder,
       connectMethods,
+      walletFeatures,
       legal,
     }
     return Object.assign(core, ...options.slices())

@@ -80,7 +80,7 @@ describe('Account view', () => {
       wallet: { id: 's', namespace: 'solana', name: 'S', icon: 'data:image/svg+xml,<svg/>', chains: [] },
       tokens: [],
     }
-    const snapshot = { account, otherAccounts: [] } as unknown as Snapshot
+    const snapshot = { account, otherAccounts: [], walletFeatures: [] } as unknown as Snapshot
     const html = renderToStaticMarkup(<AccountView snapshot={snapshot as never} ui={{} as Ui as never} />)
     expect(html).toContain('href="https://explorer.solana.com/address/7v91?cluster=devnet"')
     expect(html).toContain('<span class="sr-only"> (opens in a new tab)</span>')

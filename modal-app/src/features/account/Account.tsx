@@ -13,6 +13,7 @@ import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../share
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
 import type { NetworksUi } from '../networks/types.ts'
+import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
 import { Header } from './Header.tsx'
 import { isTab, type Tab, type TabsSlice, type TabsUi, tabAfter, tabs } from './tabs.ts'
@@ -63,22 +64,7 @@ export default function Account({
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
-        {/* SPEC §9: the on-ramp serves EVM and Solana accounts. */}
-        {'showOnramp' in ui && account.namespace !== 'bip122' && (
-          <button type="button" className="button button-secondary" onClick={() => ui.showOnramp?.()}>
-            {tabTexts.buy}
-          </button>
-        )}
-        {'showSwap' in ui && (
-          <button type="button" className="button button-secondary" onClick={() => ui.showSwap?.()}>
-            {tabTexts.swap}
-          </button>
-        )}
-        {'showSend' in ui && (
-          <button type="button" className="button button-secondary" onClick={() => ui.showSend?.()}>
-            {tabTexts.send}
-          </button>
-        )}
+        <Actions order={snapshot.walletFeatures} namespace={account.namespace} ui={ui} />
       </Header>
       <Tabs
         account={account}

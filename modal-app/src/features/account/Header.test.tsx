@@ -85,9 +85,4 @@ describe('the Account header', () => {
       '<span class="network-badge-name">eip155:5</span>',
     )
   })
-
-  it('offers Receive only when the host left it on', () => {
-    expect(render()).not.toContain('>Receive<')
-    expect(render({}, { showNetworks, showReceive: () => {} })).toContain('>Receive</button>')
-  })
 })

@@ -1,6 +1,6 @@
 /**
  * The top of the Account view: who the account is (avatar, name, address), where it is (network, explorer)
- * and what it holds (fiat total, native balance), with Receive and any other action beside.
+ * and what it holds (fiat total, native balance), with the account's actions below.
  */
 import { type ReactNode, useState } from 'react'
 import type { AccountInfo } from '../../core/Snapshot.ts'
@@ -11,17 +11,16 @@ import { CopyIcon, ExternalIcon } from '../../shared/ui/icons.tsx'
 import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
 import type { NetworksUi } from '../networks/types.ts'
 import type { BalanceFields } from './Balances.ts'
-import { headerTexts, tabTexts } from './texts.ts'
+import { headerTexts } from './texts.ts'
 
 const avatarSize = 56
 
 export type HeaderProps = {
   account: AccountInfo & Partial<BalanceFields>
-  /** `showReceive` is there only when the host left Receive on. */
-  ui: Pick<NetworksUi, 'showNetworks'> & { showReceive?: (() => void) | undefined }
+  ui: Pick<NetworksUi, 'showNetworks'>
   /** Copies the address (and says so). */
   onCopy(): void
-  /** More actions, after Receive. */
+  /** The account's actions, below what it holds. */
   children?: ReactNode
 }
 
@@ -83,17 +82,7 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
           </p>
         )}
       </div>
-      {/* The actions are a proxy that answers any name: only `in` tells whether Receive is on. */}
-      {('showReceive' in ui || children) && (
-        <div className="account-actions">
-          {'showReceive' in ui && (
-            <button type="button" className="button button-secondary" onClick={() => ui.showReceive?.()}>
-              {tabTexts.receive}
-            </button>
-          )}
-          {children}
-        </div>
-      )}
+      {children}
     </div>
   )
 }
