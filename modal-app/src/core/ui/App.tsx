@@ -109,7 +109,7 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
     return () => observer.disconnect()
   }, [embedded, ui])
 
-  const visibility = useVisibility(ref, open || embedded)
+  const visibility = useVisibility(ref, open || embedded, embedded)
   const content = useRef<HTMLDivElement>(null)
   const height = useCardHeight(content, view, !embedded)
   const alert = snapshot.alerts[0]

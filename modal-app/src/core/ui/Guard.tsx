@@ -28,22 +28,30 @@ type Init = IntersectionObserverInit & { trackVisibility: boolean; delay: number
 /** The least delay v2 allows between visibility checks. */
 const delayMs = 100
 
-/** Watches `target` with IntersectionObserver v2 while `active`. */
-export function useVisibility(target: RefObject<Element | null>, active: boolean): Visibility {
+/**
+ * Watches `target` with IntersectionObserver v2 while `active`. A floating card must be on screen whole; an
+ * embedded one is part of the page and may be taller than the screen (`partly`): the part on screen must
+ * still be unoccluded, opaque and untransformed.
+ */
+export function useVisibility(
+  target: RefObject<Element | null>,
+  active: boolean,
+  partly = false,
+): Visibility {
   const [visibility, setVisibility] = useState<Visibility>('pending')
   useEffect(() => {
     const element = target.current
     if (!active || !element) return setVisibility('pending')
     if (typeof IntersectionObserver === 'undefined' || !('isVisible' in IntersectionObserverEntry.prototype))
       return setVisibility('unverifiable')
-    const init: Init = { threshold: 1, trackVisibility: true, delay: delayMs }
+    const init: Init = { threshold: partly ? 0 : 1, trackVisibility: true, delay: delayMs }
     const observer = new IntersectionObserver((entries) => {
       const entry = entries.at(-1) as Entry | undefined
       setVisibility(entry?.isIntersecting && entry.isVisible ? 'visible' : 'hidden')
     }, init)
     observer.observe(element)
     return () => observer.disconnect()
-  }, [target, active])
+  }, [target, active, partly])
   return visibility
 }
 
