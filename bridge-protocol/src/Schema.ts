@@ -3,8 +3,11 @@
  * argument and its result. Both sides parse what they receive through these, once, at the boundary.
  */
 import { invalidAccountId, invalidChainId, isAccountId, isChainId, namespaces } from './Caip.ts'
+import { payment, transactionHash } from './Payment.ts'
 import * as S from './Shape.ts'
 import type { PublicView } from './Views.ts'
+
+export { type Payment, payment, payTexts, transactionHash } from './Payment.ts'
 
 /** A protocol version. Peers of one major always understand each other, whatever their minors. */
 export type Version = { major: number; minor: number }
@@ -21,8 +24,10 @@ export type VersionRange = { min: Version; max: Version }
  * - 1.2: the host keeps the modal's remembered state (`storageRead`, `storageWrite`) for a modal whose
  *   browser denies it storage of its own, as browsers that block third-party storage do.
  * - 1.3: `pay`, a payment the dApp asks the visitor for (an older modal answers it with a typed error).
+ * - 1.4: the state names the connected wallet, the network, the account's profile and native balance
+ *   (optional fields an older host skips).
  */
-export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 3 } }
+export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 4 } }
 
 /** The oldest major this build speaks: hellos carry it in `version`, as every build has since 1.0. */
 export const protocolVersion = protocolVersions.min.major
@@ -111,6 +116,19 @@ export const state = S.object({
   /** The active account's wallet (SPEC's connectedWalletInfo), a page wallet's rdns too; old peers skip it. */
   wallet: S.optional(
     S.object({ name: S.string(64, 1), icon: S.optional(icon), rdns: S.optional(text(128)) }),
+  ),
+  /** The active network's name, as the modal lists it. */
+  networkName: S.optional(S.string(100, 1)),
+  /** The active account's name and avatar (SPEC's profileName, profileImage), where it has them. */
+  profile: S.optional(
+    S.object({
+      name: S.string(255, 1),
+      image: S.optional(S.string(200_000, 1, /^(data:image\/|https:\/\/)/)),
+    }),
+  ),
+  /** The active account's native balance (SPEC's balance, balanceSymbol): base units, exact. */
+  balance: S.optional(
+    S.object({ value: S.string(80, 1, /^\d+$/), decimals: S.number(0, 255), symbol: S.string(20, 1) }),
   ),
 })
 export type State = S.Infer<typeof state>
@@ -227,38 +245,6 @@ export const walletEvent = S.variant('type', {
   disconnect: S.object({ walletId, type: S.literal('disconnect') }),
 })
 export type WalletEvent = S.Infer<typeof walletEvent>
-
-// ---- Pay (since 1.3) ----
-
-/** Why a payment's field was refused, said to the dApp's developer. */
-export const payTexts = {
-  off: 'Pay is not enabled: create Airlock with `features: { pay: true }`.',
-  to: '`to` must be an EVM address: 0x and 40 hex digits.',
-  amount: '`amount` must be a positive decimal number in the asset\'s units, such as "0.05".',
-  asset: '`asset` must be "native" or an ERC-20 contract address.',
-  chain: '`chain` must be an EVM network id (CAIP-2), such as "eip155:1".',
-} as const
-const evmAddress = /^0x[0-9a-fA-F]{40}$/
-
-/**
- * A payment a dApp asks for with `airlock.pay`: `amount` (a decimal in the asset's units) of `asset` (the
- * chain's native currency, or an ERC-20 contract) to `to` on `chain`. Payments are EVM's for now.
- */
-export const payment = S.object({
-  to: S.check(S.string(100), (to) => evmAddress.test(to), payTexts.to),
-  amount: S.check(
-    S.string(100),
-    (amount) => /^(?:\d+\.?\d*|\.\d+)$/.test(amount) && /[1-9]/.test(amount),
-    payTexts.amount,
-  ),
-  asset: S.optional(
-    S.check(S.string(100), (asset) => asset === 'native' || evmAddress.test(asset), payTexts.asset),
-  ),
-  chain: S.check(S.string(100), (chain) => isChainId(chain) && chain.startsWith('eip155:'), payTexts.chain),
-})
-export type Payment = S.Infer<typeof payment>
-/** A transaction's hash (SPEC §5: 0x and 64 hex digits). */
-export const transactionHash = S.string(66, 66, /^0x[0-9a-fA-F]{64}$/)
 
 // ---- The two APIs ----
 

@@ -163,6 +163,7 @@ export function create(options: Options) {
     const connection = namespace && connections.connectionOf(namespace)
     const address = connection?.accounts[0]?.address
     const network = networks.current()
+    const networkName = network && networks.configured(network)?.name
     return {
       // First, so no feature can stand in for the core's own fields.
       ...options.state(),
@@ -174,6 +175,7 @@ export function create(options: Options) {
         ? { caipAddress: Caip.formatAccountId(connection.chainId, address), address }
         : {}),
       ...(network ? { caipNetworkId: network } : {}),
+      ...(networkName ? { networkName } : {}),
       ...(connection ? { wallet: walletInfo(connection.wallet) } : {}),
       namespaces,
     }

@@ -150,6 +150,7 @@ type Setup = {
   loadRegistry?: Options['loadRegistry']
   track?: Options['api']['track']
   analyticsEnabled?: () => Promise<boolean>
+  identity?: Options['api']['identity']
 }
 
 async function setup(options: Setup = {}) {
@@ -188,6 +189,7 @@ async function setup(options: Setup = {}) {
       imageUrl: () => '',
       track: options.track ?? (async () => {}),
       ...(options.analyticsEnabled ? { analyticsEnabled: options.analyticsEnabled } : {}),
+      ...(options.identity ? { identity: options.identity } : {}),
       nonce: async () => 'n0nce1234',
       signIn: () => Promise.reject(new Error('not used')),
       sessions: async () => [],
@@ -228,6 +230,7 @@ describe('modal API: basics', () => {
       view: 'Connect',
       status: 'disconnected',
       caipNetworkId: 'eip155:31337',
+      networkName: 'Airlock Devnet A',
       namespaces: {},
     })
   })
@@ -366,11 +369,28 @@ describe('modal API: eip155 requests while disconnected', () => {
       caipAddress: `eip155:31337:${evmAddress}`,
       address: evmAddress,
       caipNetworkId: 'eip155:31337',
+      networkName: 'Airlock Devnet A',
+      // The native balance the API read on connect, exact in base units (SPEC's balance, balanceSymbol).
+      balance: { value: '9999999580000000000000', decimals: 18, symbol: 'ETH' },
       // What the visitor saw on Connect, rdns included, so a dApp's library can tell the wallet from its own
       // announcement of it; never the page-side id.
       wallet: { name: 'Test EVM', icon, rdns: 'dev.airlock.evm' },
       namespaces: { eip155: { chainId: 'eip155:31337', accounts: [{ address: evmAddress }] } },
     })
+  })
+
+  it("mirrors the account's name and avatar (SPEC's profileName, profileImage) once the API named it", async () => {
+    const identity = vi.fn(async (_address: string) => ({
+      name: 'alice.eth',
+      avatar: 'https://example.com/alice.png',
+    }))
+    const { api, modal, last } = await setup({ identity })
+    await api.open(undefined)
+    modal.ui.selectWallet(evmWallet)
+    await vi.waitFor(() =>
+      expect(last().profile).toEqual({ name: 'alice.eth', image: 'https://example.com/alice.png' }),
+    )
+    expect(identity.mock.calls[0]?.[0]).toBe(evmAddress)
   })
 
   it('shows Account after a connect the visitor started from open()', async () => {

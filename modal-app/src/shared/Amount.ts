@@ -46,6 +46,16 @@ export function parseAmount(text: string, decimals: number, symbol: string, loca
 }
 
 /**
+ * An API's decimal quantity (`"12.5"`, already checked as digits) in base units, digits beyond `decimals`
+ * dropped: what a balance answer holds, exactly, as a bigint.
+ * @example baseUnits('12.5', 6) // 12500000n
+ */
+export function baseUnits(numeric: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = numeric.split('.')
+  return BigInt(`${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}` || '0')
+}
+
+/**
  * Base units as a plain decimal, every digit kept, trailing zeros dropped.
  * @example formatUnits(1500000000000000000n, 18) // '1.5'
  */

@@ -4,10 +4,11 @@
  * API nothing; after a failure none is asked for 30 s, so a dead RPC is not hammered. EVM accounts also get
  * their name and avatar from the API's identity route, read while the visitor looks, cached 5 minutes.
  */
-import type { Caip } from '@airlock/bridge-protocol'
+import type { Caip, State } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
 import type { Connection } from '../../core/Connection.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { baseUnits } from '../../shared/Amount.ts'
 import { formatFiat, formatQuantity } from '../../shared/format.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
@@ -215,8 +216,30 @@ export function setup(
     },
   }
 
+  /** What the host mirrors of the active account (SPEC §3's balance and profile), from what was read. */
+  function hostState(): Partial<State> {
+    const namespace = kernel.activeNamespace()
+    const connection = namespace && kernel.connectionOf(namespace)
+    const network = connection && kernel.configured(connection.chainId)
+    const address = connection?.accounts[0]?.address
+    if (!network || !address) return {}
+    const native = balances
+      .get(keyOf(network, address))
+      ?.entries?.find((entry) => entry.address === undefined)
+    const { decimals, symbol } = network.nativeCurrency
+    const value = native && baseUnits(native.quantity.numeric, decimals)
+    const { profileName, profileImage } = namespace === 'eip155' ? names.of(address) : {}
+    return {
+      ...(value !== undefined ? { balance: { value: value.toString(), decimals, symbol } } : {}),
+      ...(profileName
+        ? { profile: { name: profileName, ...(profileImage ? { image: profileImage } : {}) } }
+        : {}),
+    }
+  }
+
   return {
     account: fields,
+    state: hostState,
     ui,
     opened: () => void refresh(),
     shown: () => readProfile(),

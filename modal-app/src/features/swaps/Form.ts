@@ -5,7 +5,7 @@
  */
 import type * as Contract from '@airlock/api/contract'
 import type * as Api from '../../api/Api.ts'
-import { parseAmount } from '../../shared/Amount.ts'
+import { baseUnits, parseAmount } from '../../shared/Amount.ts'
 import { swapTexts } from './texts.ts'
 
 /** A token the chain swaps, with what the account holds of it. */
@@ -71,12 +71,6 @@ export function tokensOf(listed: readonly Contract.SwapToken[], held: readonly A
   const worth = (token: Token) => (Number(token.balance) / 10 ** token.decimals) * token.price
   const holding = tokens.filter((token) => token.balance > 0n).sort((a, b) => worth(b) - worth(a))
   return [...holding, ...tokens.filter((token) => token.balance === 0n)]
-}
-
-/** A decimal quantity (`12.5`) in base units, digits beyond `decimals` dropped. */
-function baseUnits(numeric: string, decimals: number): bigint {
-  const [whole = '0', fraction = ''] = numeric.split('.')
-  return BigInt(`${whole}${fraction.padEnd(decimals, '0').slice(0, decimals)}` || '0')
 }
 
 /**
