@@ -57,6 +57,8 @@ export function ConnectButton({
     )
   const chain = account.chainName ?? `Chain ${account.chainId?.split(':')[1] ?? ''}`
   const balance = showBalance && account.balance
+  // The account's name where it has one, as RainbowKit shows an ENS name; else the shortened address.
+  const name = account.profileName ?? shortAddress(account.address)
   return (
     <div className={className} style={group} data-testid="airlock-account">
       {chainStatus && (
@@ -75,14 +77,14 @@ export function ConnectButton({
         style={button}
         title={account.address}
         // The visible text first (WCAG 2.5.3, label in name), then the address in full for screen readers.
-        aria-label={`${balance ? `${balance.formatted} ${balance.symbol} ` : ''}${shortAddress(account.address)}, account ${account.address}`}
+        aria-label={`${balance ? `${balance.formatted} ${balance.symbol} ` : ''}${name}, account ${account.address}`}
         onClick={() => open({ view: 'Account' })}
       >
         {balance && <span data-testid="airlock-balance">{`${balance.formatted} ${balance.symbol}`}</span>}
         {/* A space, not a margin: the visible text reads as the name does. */}
         {balance && ' '}
         <span data-testid="airlock-address" data-address={account.address}>
-          {shortAddress(account.address)}
+          {name}
         </span>
       </button>
     </div>

@@ -78,8 +78,9 @@ const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
  * An instance the modal has already connected, as the page's one would be after a reload. jsdom runs no
  * cross-origin frame, so the modal's side is this object: the state it mirrors and the provider's balance.
  */
-function connected(): Airlock {
+function connected(reported: Record<string, unknown> = {}): Airlock {
   const state = {
+    ...reported,
     open: false,
     view: 'Account',
     status: 'connected',
@@ -92,12 +93,15 @@ function connected(): Airlock {
   const request = vi.fn(async ({ method }: { method: string }) =>
     method === 'eth_getBalance' ? '0x21e19e0c9bab2400000' : null,
   )
+  connectedRequest = request
   return {
     getState: () => state,
     subscribeState: () => () => {},
     providers: { eip155: { request } },
   } as unknown as Airlock
 }
+
+let connectedRequest: ReturnType<typeof vi.fn> | undefined
 
 describe('server rendering and hydration', () => {
   it('renders the page and a Connect Wallet button on a server, touching no window', () => {
@@ -126,6 +130,21 @@ describe('server rendering and hydration', () => {
     expect(document.querySelector('[data-testid="airlock-balance"]')?.textContent).toBe('10,000.000 ETH')
     expect(document.querySelector('[aria-label="Network: Airlock Devnet A"]')).not.toBeNull()
     expect(document.body.textContent).toContain(`status connected ${address} Airlock Test Wallet`)
+  })
+
+  it("shows the modal's own reading of the account (protocol 1.4): its name, balance and network, no page read", async () => {
+    const airlock = connected({
+      networkName: 'Devnet A',
+      profile: { name: 'alice.eth' },
+      balance: { value: '1500000000000000000', decimals: 18, symbol: 'ETH' },
+    })
+    const complaints = hydrate(serverRender(airlock), airlock)
+    await act(async () => {})
+    expect(complaints).toEqual([])
+    expect(document.querySelector('[data-testid="airlock-address"]')?.textContent).toBe('alice.eth')
+    expect(document.querySelector('[data-testid="airlock-balance"]')?.textContent).toBe('1.500 ETH')
+    expect(document.querySelector('[aria-label="Network: Devnet A"]')).not.toBeNull()
+    expect(connectedRequest).not.toHaveBeenCalled()
   })
 
   it('tells a developer who forgot the provider what is missing', () => {

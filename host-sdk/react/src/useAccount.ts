@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { formatAmount } from './internal/format.ts'
 import { useAirlock, useAirlockContext, useAirlockState } from './useAirlock.ts'
 
-/** A native balance, read from the chain through the connected wallet. */
+/** The account's native balance: as the modal reports it, else read from the chain through the wallet. */
 export type Balance = {
   value: bigint
   decimals: number
@@ -23,10 +23,14 @@ export type UseAccountReturnType = {
   namespace: 'eip155' | 'solana' | 'bip122' | undefined
   /** CAIP-2 id of the active network: `eip155:1`. */
   chainId: string | undefined
-  /** The active network's name from `customNetworks`, if declared there. */
+  /** The active network's name, as the modal lists it (or `customNetworks` names it). */
   chainName: string | undefined
-  /** The native balance of an EVM account; undefined until read, and for Solana and Bitcoin. */
+  /** The native balance; undefined until read. */
   balance: Balance | undefined
+  /** The account's name (ENS or the project's names, SPEC's profileName), when it has one. */
+  profileName: string | undefined
+  /** Its avatar: a `data:image/…` URI or an https URL. */
+  profileImage: string | undefined
   /** Reads the balance again (the modal closing does so too: a send or swap may have changed it). */
   refetchBalance(): void
   /** The wallet connected in the modal: its name, icon and a page wallet's rdns (modals since this field). */
@@ -66,9 +70,11 @@ export function useAccount(): UseAccountReturnType {
   }, [open, refetchBalance])
 
   const of = `${chainId}:${address}`
+  // A modal that reports the balance (protocol 1.4) makes the page's own read unneeded.
+  const modalReads = state.balance !== undefined
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is how a caller asks for a fresh read.
   useEffect(() => {
-    if (!airlock || namespace !== 'eip155' || !address) return
+    if (!airlock || namespace !== 'eip155' || !address || modalReads) return
     let current = true
     airlock.providers.eip155
       .request({ method: 'eth_getBalance', params: [address, 'latest'] })
@@ -82,8 +88,15 @@ export function useAccount(): UseAccountReturnType {
     return () => {
       current = false
     }
-  }, [airlock, namespace, address, of, decimals, symbol, version])
+  }, [airlock, namespace, address, of, decimals, symbol, version, modalReads])
 
+  // The modal's own reading (every namespace, refreshed after its sends and swaps) wins over the page's.
+  const reported = state.balance && {
+    value: BigInt(state.balance.value),
+    decimals: state.balance.decimals,
+    symbol: state.balance.symbol,
+    formatted: formatAmount(BigInt(state.balance.value), state.balance.decimals),
+  }
   return {
     status: state.status,
     isConnected: state.status === 'connected',
@@ -91,8 +104,10 @@ export function useAccount(): UseAccountReturnType {
     caipAddress: state.caipAddress,
     namespace,
     chainId,
-    chainName: network?.name,
-    balance: read?.of === of && namespace === 'eip155' ? read.balance : undefined,
+    chainName: state.networkName ?? network?.name,
+    balance: reported ?? (read?.of === of && namespace === 'eip155' ? read.balance : undefined),
+    profileName: state.profile?.name,
+    profileImage: state.profile?.image,
     refetchBalance,
     wallet: state.wallet,
     user: state.user,
