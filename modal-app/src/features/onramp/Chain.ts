@@ -4,9 +4,9 @@
  * token's balance and decimals, and whether a transaction was mined.
  */
 import type { Timers } from '../../core/Snackbar.ts'
+import * as RelayRpc from '../../shared/RelayRpc.ts'
+import { RpcError } from '../../shared/RelayRpc.ts'
 
-/** A relay that has not answered in 20 s is taken as down. */
-const timeoutMs = 20_000
 /** How often a receipt is asked for. */
 const pollMs = 1_000
 
@@ -14,21 +14,7 @@ const pollMs = 1_000
 const balanceOfSelector = '0x70a08231'
 const decimalsSelector = '0x313ce567'
 
-class RpcError extends Error {
-  override name = 'RpcError'
-}
-
-export type ChainOptions = {
-  /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */
-  endpoint(path: string): string
-  /** CAIP-2, `eip155:…`. */
-  chainId: string
-  timers: Timers
-  /** What an unreachable relay is called where the visitor reads it. */
-  unreachable: string
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch | undefined
-}
+export type ChainOptions = RelayRpc.RelayOptions & { timers: Timers }
 
 export type Chain = ReturnType<typeof create>
 
@@ -38,27 +24,7 @@ export type Chain = ReturnType<typeof create>
  * await chain.receipt(hash) // 'confirmed'
  */
 export function create(options: ChainOptions) {
-  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-  const url = options.endpoint(`/v1/rpc/${options.chainId}`)
-
-  async function rpc(method: string, params: unknown[]): Promise<unknown> {
-    let answer: { result?: unknown; error?: { message?: unknown } } | undefined
-    try {
-      const response = await fetcher(url, {
-        method: 'POST',
-        credentials: 'omit',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      answer = await response.json()
-    } catch (cause) {
-      throw new RpcError(options.unreachable, { cause })
-    }
-    if (answer?.error) throw new RpcError(String(answer.error.message ?? 'JSON-RPC error'))
-    if (!answer || !('result' in answer)) throw new RpcError(options.unreachable)
-    return answer.result
-  }
+  const rpc = RelayRpc.create(options)
 
   const quantity = (value: unknown): bigint => {
     if (typeof value !== 'string' || !/^0x[0-9a-fA-F]*$/.test(value)) throw new RpcError(options.unreachable)

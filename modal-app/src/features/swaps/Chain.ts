@@ -8,28 +8,17 @@
 import type { SwapTransaction } from '@airlock/api/contract'
 import { decodeErrorResult, type Hex } from 'viem'
 import type { Timers } from '../../core/Snackbar.ts'
+import * as RelayRpc from '../../shared/RelayRpc.ts'
+import { RpcError } from '../../shared/RelayRpc.ts'
 import { swapTexts } from './texts.ts'
 
 /** ERC-7528's address for the native currency, where `traceTransfers` says ETH moved. */
 const nativeAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 // keccak256('Transfer(address,address,uint256)')
 const transferTopic = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-/** A relay that has not answered in 20 s is taken as down. */
-const timeoutMs = 20_000
 /** How often a sent transaction's receipt is asked for, and for how long at most. */
 const receiptPollMs = 500
 const receiptWaitMs = 180_000
-
-export class RpcError extends Error {
-  override name = 'RpcError'
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
 
 /** What the simulation says the account gains (+) or loses (−) per token, the native one as `0xeeee…`. */
 export type Simulation =
@@ -41,40 +30,14 @@ export type Simulation =
 type Log = { address: string; topics: readonly Hex[]; data: Hex }
 type SimulatedCall = { status: Hex; returnData?: Hex; logs?: Log[] }
 
-export type ChainOptions = {
-  /** The API's URL of a path, with the project's query (`Api.Client.endpoint`). */
-  endpoint(path: string): string
-  chainId: string
-  timers: Timers
-  /** @default globalThis.fetch */
-  fetch?: typeof fetch | undefined
-}
+export type ChainOptions = Omit<RelayRpc.RelayOptions, 'unreachable' | 'unexpected'> & { timers: Timers }
 
 export function create(options: ChainOptions) {
-  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis)
-  const url = options.endpoint(`/v1/rpc/${options.chainId}`)
-
-  async function rpc(method: string, params: unknown[]): Promise<unknown> {
-    let answer: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } }
-    try {
-      const response = await fetcher(url, {
-        method: 'POST',
-        credentials: 'omit',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      answer = await response.json()
-    } catch (cause) {
-      throw new RpcError(swapTexts.unreachable, 0, cause)
-    }
-    if (answer?.error) {
-      const { code, message, data } = answer.error
-      throw new RpcError(typeof message === 'string' ? message : 'JSON-RPC error', Number(code) || 0, data)
-    }
-    if (!answer || !('result' in answer)) throw new RpcError(swapTexts.unexpected, 0)
-    return answer.result
-  }
+  const rpc = RelayRpc.create({
+    ...options,
+    unreachable: swapTexts.unreachable,
+    unexpected: swapTexts.unexpected,
+  })
 
   return {
     rpc,
