@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import * as LiveQuote from '../../shared/LiveQuote.ts'
 import { manualClock } from '../../testing/clock.ts'
 import type { Ask, Token } from './Form.ts'
 import * as Quotes from './Quotes.ts'
@@ -76,9 +77,9 @@ describe('Quotes', () => {
   it('asks once the visitor pauses for 500 ms, and only for the last thing typed', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(Quotes.debounceMs - 1)
+    clock.advance(LiveQuote.debounceMs - 1)
     quoter.ask(ask({ amount: 2n * 10n ** 18n }))
-    clock.advance(Quotes.debounceMs - 1)
+    clock.advance(LiveQuote.debounceMs - 1)
     expect(asked).toEqual([])
     clock.advance(1)
     await settle()
@@ -94,7 +95,7 @@ describe('Quotes', () => {
     const { clock, quoter, asked } = setup()
     const wanted = 5_000n * 10n ** 6n
     quoter.ask(ask({ side: 'to', amount: wanted }))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await vi.waitFor(() => expect(quoter.state().status).toBe('ready'))
     const state = quoter.state()
     if (state.status !== 'ready') throw new Error('not ready')
@@ -107,10 +108,10 @@ describe('Quotes', () => {
   it('marks a quote stale when it expires and asks again', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({}))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await settle()
     // The API's quote lasts 30 s, the form asks again after 15 s at the latest.
-    clock.advance(Quotes.refreshMs - 1)
+    clock.advance(LiveQuote.refreshMs - 1)
     expect(quoter.state()).toMatchObject({ status: 'ready', stale: false })
     clock.advance(1)
     // The old quote stays on screen, marked as being replaced, until the new one is in.
@@ -131,15 +132,15 @@ describe('Quotes', () => {
       return quoteOf(from, to, amount, clock.now() + 30_000)
     })
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     quoter.ask(ask({ amount: 2n * 10n ** 12n }))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await settle()
     release?.()
     await settle()
     expect(quoter.state()).toMatchObject({ status: 'ready', quote: { fromAmount: String(2n * 10n ** 12n) } })
     quoter.ask(ask({ amount: 3n }))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await settle()
     expect(quoter.state()).toEqual({
       status: 'error',
@@ -151,7 +152,7 @@ describe('Quotes', () => {
   it('calls an amount that buys nothing too small to swap', async () => {
     const { clock, quoter } = setup()
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await settle()
     expect(quoter.state()).toMatchObject({ status: 'error', message: swapTexts.dust })
   })
@@ -159,7 +160,7 @@ describe('Quotes', () => {
   it('stops asking once the form closes, and an incomplete form clears the quote', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({}))
-    clock.advance(Quotes.debounceMs)
+    clock.advance(LiveQuote.debounceMs)
     await settle()
     quoter.ask(undefined)
     expect(quoter.state()).toEqual({ status: 'idle' })

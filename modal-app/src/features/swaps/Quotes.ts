@@ -10,21 +10,12 @@
  */
 import type * as Contract from '@airlock/api/contract'
 import type { Timers } from '../../core/Snackbar.ts'
+import * as LiveQuote from '../../shared/LiveQuote.ts'
 import type { Ask } from './Form.ts'
 import { swapTexts } from './texts.ts'
 
-/** SPEC §9: the pause after the last keystroke before asking. */
-export const debounceMs = 500
-/** A quote is asked again at the latest this long after it was read, whatever the API says. */
-export const refreshMs = 15_000
-
 export type Quote = Contract.SwapQuote
-
-export type QuoteState =
-  | { status: 'idle' }
-  | { status: 'loading'; ask: Ask; previous?: Quote | undefined }
-  | { status: 'ready'; ask: Ask; quote: Quote; stale: boolean }
-  | { status: 'error'; ask: Ask; message: string }
+export type QuoteState = LiveQuote.LiveQuoteState<Ask, Quote>
 
 export type QuoterOptions = {
   timers: Timers
@@ -41,38 +32,17 @@ export type QuoterOptions = {
  * quoter.ask(checked.ask)
  */
 export function create(options: QuoterOptions) {
-  const { timers } = options
-  let state: QuoteState = { status: 'idle' }
-  let generation = 0
-  let timer: unknown
-
-  const set = (next: QuoteState) => {
-    state = next
-    options.changed()
-  }
-  const clear = () => {
-    if (timer !== undefined) timers.clearTimeout(timer)
-    timer = undefined
-  }
-
-  async function fetchFor(ask: Ask, mine: number) {
-    try {
+  const live = LiveQuote.create<Ask, Quote>({
+    timers: options.timers,
+    changed: options.changed,
+    async quote(ask) {
       const quote = ask.side === 'from' ? await exactIn(ask) : await exactOut(ask)
-      if (mine !== generation) return
-      if (BigInt(quote.toAmount) === 0n) return set({ status: 'error', ask, message: swapTexts.dust })
-      set({ status: 'ready', ask, quote, stale: false })
-      // Asked again when the API says the quote ends (or after refreshMs), marked stale until the answer.
-      const ttl = Math.min(Math.max(quote.expiresAt - options.now(), 1_000), refreshMs)
-      timer = timers.setTimeout(() => {
-        if (mine !== generation || state.status !== 'ready') return
-        set({ ...state, stale: true })
-        run(ask, 0)
-      }, ttl)
-    } catch (error) {
-      if (mine !== generation) return
-      set({ status: 'error', ask, message: error instanceof Error ? error.message : String(error) })
-    }
-  }
+      if (BigInt(quote.toAmount) === 0n) throw new Error(swapTexts.dust)
+      return quote
+    },
+    // Asked again when the API says the quote ends: not sooner than 1 s, not later than LiveQuote's refresh.
+    ttl: (quote) => Math.min(Math.max(quote.expiresAt - options.now(), 1_000), LiveQuote.refreshMs),
+  })
 
   const exactIn = (ask: Ask) => options.quote(ask.from.id, ask.to.id, ask.amount)
 
@@ -121,42 +91,7 @@ export function create(options: QuoterOptions) {
     return (ask.amount * unit) / perUnit + 1n
   }
 
-  function run(ask: Ask, delay: number) {
-    clear()
-    const mine = ++generation
-    const previous = state.status === 'ready' ? state.quote : undefined
-    timer = timers.setTimeout(() => {
-      timer = undefined
-      if (mine !== generation) return
-      set({ status: 'loading', ask, previous })
-      void fetchFor(ask, mine)
-    }, delay)
-  }
-
-  return {
-    state: () => state,
-    /** Quotes `ask` after the typing pause; undefined clears the quote (an incomplete form). */
-    ask(ask: Ask | undefined) {
-      if (!ask) {
-        clear()
-        generation++
-        if (state.status !== 'idle') set({ status: 'idle' })
-        return
-      }
-      run(ask, debounceMs)
-    },
-    /** Asks again now (Review found the quote stale, or a retry). */
-    refresh() {
-      if (state.status === 'idle') return
-      run(state.ask, 0)
-    },
-    /** The form closed: no more asking, and no answer lands. */
-    stop() {
-      clear()
-      generation++
-      state = { status: 'idle' }
-    },
-  }
+  return live
 }
 
 /** `a ÷ b` rounded away from zero toward +∞ for positive results, toward −∞ never (bigint division truncates). */
