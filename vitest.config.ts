@@ -8,7 +8,9 @@ const source = '@airlock/source'
 // One vitest run covers every package's unit tests; e2e journeys run under Playwright instead.
 export default defineConfig({
   resolve: { conditions: [source, ...defaultClientConditions] },
-  ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
+  // Tests on Node resolve as Node does: without bundlers' `module` condition, under which packages such as
+  // @walletconnect/core load builds that never answer on Node (the relay's sign-client tests hang).
+  ssr: { resolve: { conditions: [source, ...defaultServerConditions.filter((name) => name !== 'module')] } },
   test: {
     include: [
       '{bridge-protocol,host-sdk,host-sdk/react,host-sdk/wagmi,modal-app,api,devnet}/src/**/*.test.{ts,tsx}',
