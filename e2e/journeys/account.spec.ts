@@ -166,8 +166,10 @@ test('All Wallets loads the next 40 when scrolled to its end, with no wallet twi
   await grid.hover()
   await expect(async () => {
     await page.mouse.wheel(0, 4_000)
-    await expect(items.first()).toHaveAttribute('aria-setsize', '80', { timeout: 500 })
+    await expect(items.first()).not.toHaveAttribute('aria-setsize', '40', { timeout: 2_000 })
   }).toPass()
+  // The next page is in; a wheel that went on past it may have brought the registry's last one too.
+  expect(Number(await items.first().getAttribute('aria-setsize'))).toBeGreaterThanOrEqual(80)
   // The grid renders the rows in view only: every wallet is read by scrolling through it, top to bottom.
   const seen: string[] = []
   await grid.evaluate((element) => element.scrollTo({ top: 0 }))
@@ -183,5 +185,7 @@ test('All Wallets loads the next 40 when scrolled to its end, with no wallet twi
     )
     for (const { at, name } of shown) seen[at] = name
   }
-  expect(seen).toEqual(expected)
+  expect(seen.slice(0, 80)).toEqual(expected)
+  const read = seen.filter(Boolean)
+  expect(new Set(read).size).toBe(read.length)
 })

@@ -64,6 +64,8 @@ test('the QR code, read from the screen despite the mark at its centre, is the l
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
+  // A phone keeps scanning until the code is read: the card may still be moving to its new height.
+  await expect.poll(() => scannedUri(modal)).toMatch(/^wc:/)
   const scanned = await scannedUri(modal)
   expect(scanned).toBe(await copiedUri(page, modal))
   await peer.pair(scanned as string)

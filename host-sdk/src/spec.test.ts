@@ -22,7 +22,7 @@ afterEach(() => {
 
 /**
  * Moves the clock on by `ms`, 100 ms at a time, letting real messages through in between: the host's
- * heartbeat asks a busy modal every 500 ms whether it still answers, and the answer must have a chance to
+ * heartbeat asks a busy modal every 250 ms whether it still answers, and the answer must have a chance to
  * arrive before the 1.5 s of silence that would count the modal as gone.
  */
 async function pass(ms: number) {

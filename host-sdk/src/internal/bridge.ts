@@ -64,8 +64,11 @@ export type BridgeOptions = {
 }
 
 /** How often a modal that has work in hand is asked whether it still answers. */
-const heartbeatMs = 500
-/** A modal silent this long is gone: a pending call then fails within 2 s of the frame dying. */
+const heartbeatMs = 250
+/**
+ * A modal silent this long is gone. With the heartbeat, a pending call fails at most 1.75 s after the frame
+ * dies: within the 2 s promised even when the page's timers run late under load.
+ */
 const silenceMs = 1_500
 
 /** Starts the bridge; returns the function that closes it. */
