@@ -8,6 +8,7 @@
  * wallet-side changes reported through one channel the core gives it.
  */
 import type { Caip, PageWallet, Request, Schema, WalletEvent } from '@airlock/bridge-protocol'
+import type * as Calls from '@airlock/bridge-protocol/Calls'
 import type { Account, Connection } from '../core/Connection.ts'
 import type { WalletKey } from '../core/Storage.ts'
 import type { Network } from '../shared/Network.ts'
@@ -42,6 +43,40 @@ export type ConnectorContext = {
   approved(wallet: PageWallet): void
 }
 
+/**
+ * EIP-5792 batches the wallet runs itself: a smart account that executes calls atomically, a page wallet
+ * that speaks `wallet_sendCalls`. The core checks every batch first (shape, chain, `from`, id, size,
+ * capabilities). Then, for a chain that {@link Batches.capabilities} names, it forwards `wallet_sendCalls`,
+ * `wallet_getCallsStatus` and (when {@link Batches.showsStatus}) `wallet_showCallsStatus` to
+ * {@link Connector.request} unchanged, and answers `wallet_getCapabilities` with the wallet's own answer.
+ * For any other chain the core runs the calls itself, one `eth_sendTransaction` after another, and says so
+ * (`atomic: { status: 'unsupported' }`, `atomic: false` in the status).
+ *
+ * A connector that serves batches answers, in its `request`: `wallet_sendCalls` with `{ id }` (the id the
+ * dApp chose, if any, else its own), `wallet_getCallsStatus` with a {@link Calls.Status}, and refuses an id
+ * it does not know with {@link Calls.UnknownBundleError}.
+ * @example
+ * batches: {
+ *   capabilities: async (connection, address, chainIds) =>
+ *     Object.fromEntries(chainIds.map((id) => [Calls.hexChainIdOf(id), { atomic: { status: 'supported' } }])),
+ *   showsStatus: false,
+ * }
+ */
+export type Batches = {
+  /**
+   * The wallet's capabilities for `address` on `chainIds`, keyed by hex chain id (`0x7a69`), as
+   * `wallet_getCapabilities` answers; `0x0` stands for every chain. A chain left out (or a refusal) is one
+   * the wallet does not batch on: the core's sequential fallback serves it.
+   */
+  capabilities(
+    connection: Connection,
+    address: string,
+    chainIds: readonly Caip.ChainId[],
+  ): Promise<Calls.Capabilities>
+  /** Whether the wallet shows a batch's status itself; otherwise the modal's calls view shows it. */
+  showsStatus: boolean
+}
+
 /** Options of {@link Connector.connect}. */
 type ConnectOptions = {
   /** A reconnect after a reload: the wallet must not prompt. */
@@ -73,6 +108,8 @@ export type Connector = {
   request(connection: Connection, request: Request): Promise<unknown>
   /** Moves the wallet to the network; without it the connection simply follows the modal's choice. */
   switchChain?(connection: Connection, network: Network): Promise<void>
+  /** EIP-5792 batches the wallet runs itself; without it, the core runs every batch call by call. */
+  batches?: Batches
   /** An event a page wallet sent through the host. */
   hostEvent?(event: WalletEvent): void
   /** A connection is being made outside the modal (a pairing a phone has not answered yet). */
