@@ -95,7 +95,8 @@ async function evmKey(secret: Keys.Secret): Promise<Hex> {
   return eip155.privateKey
 }
 
-async function evmAccount(secret: Keys.Secret) {
+/** The EVM account of `secret` as a viem signer; the smart accounts' owner borrows it per signature. */
+export async function evmAccount(secret: Keys.Secret) {
   return privateKeyToAccount(await evmKey(secret))
 }
 
