@@ -16,6 +16,13 @@ export type LiveQuoteState<A, Q> =
   | { status: 'ready'; ask: A; quote: Q; stale: boolean }
   | { status: 'error'; ask: A; message: string }
 
+/** The quote a form shows: the ready one, else the one being replaced (shown stale), else none. */
+export function shown<A, Q>(state: LiveQuoteState<A, Q>): Q | undefined {
+  if (state.status === 'ready') return state.quote
+  if (state.status === 'loading') return state.previous
+  return undefined
+}
+
 export type LiveQuoteOptions<A, Q> = {
   timers: Timers
   /** The quote for `ask`; a rejection's message is what the visitor reads. */

@@ -4,9 +4,13 @@
  * limits, said in the API's words (`Contract.onrampTexts`) so the form and the API never disagree.
  */
 import * as Contract from '@airlock/api/contract'
+import type { LiveQuoteState } from '../../shared/LiveQuote.ts'
 import { onrampTexts } from './texts.ts'
 
 export type Options = Contract.OnrampOptionsAnswer
+
+/** The form's live quote (shared/LiveQuote.ts): the provider's price for what the form asks. */
+export type QuoteState = LiveQuoteState<Contract.OnrampQuoteBody, Contract.OnrampQuoteAnswer>
 
 export type Form = {
   /** Fiat, fees included, as typed. */

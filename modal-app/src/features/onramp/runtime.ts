@@ -9,11 +9,11 @@ import type * as Contract from '@airlock/api/contract'
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import type { PendingPurchase } from '../../core/Storage.ts'
+import * as LiveQuote from '../../shared/LiveQuote.ts'
 import * as ChainAccess from './Chain.ts'
 import * as Client from './Client.ts'
 import * as Forms from './Form.ts'
 import * as Purchases from './Purchase.ts'
-import * as Quotes from './Quote.ts'
 import { onrampTexts } from './texts.ts'
 
 /** The checkout window's size: a provider's page laid out for a phone. */
@@ -29,7 +29,7 @@ export type OnrampSlice = {
   onramp: {
     options?: Forms.Options | undefined
     form?: Forms.Form | undefined
-    quote: Quotes.QuoteState
+    quote: Forms.QuoteState
     loading: boolean
     /** Why Buy cannot run here, or what went wrong before a checkout opened. */
     error?: string | undefined
@@ -92,7 +92,8 @@ export function setup(kernel: Kernel): Runtime {
       : undefined
   }
 
-  const quoter = Quotes.create({
+  // Asked again every 15 s while the form shows, so Continue never opens a checkout on an old price.
+  const quoter = LiveQuote.create<Contract.OnrampQuoteBody, Contract.OnrampQuoteAnswer>({
     timers: kernel.timers,
     changed: () => kernel.changed(),
     quote: async (ask) => {
