@@ -1,16 +1,19 @@
-import { type FormEvent, useId } from 'react'
+import type * as Contract from '@airlock/api/contract'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
+import * as LiveQuote from '../../shared/LiveQuote.ts'
+import {
+  AmountField,
+  Form,
+  Loading,
+  Select,
+  SelectField,
+  Summary,
+  Unavailable,
+  useFieldIds,
+} from '../../shared/ui/Form.tsx'
 import { limitOf, networksOf, presets } from './Form.ts'
-import type { Quote, QuoteState } from './Quote.ts'
 import type { OnrampSlice, OnrampUi } from './runtime.ts'
 import { onrampTexts } from './texts.ts'
-
-/** The quote the form shows: the ready one, else the one being replaced (dimmed), else none. */
-function shownQuote(state: QuoteState): Quote | undefined {
-  if (state.status === 'ready') return state.quote
-  if (state.status === 'loading') return state.previous
-  return undefined
-}
 
 /**
  * Buy: an amount in fiat (presets or typed) and its currency, the asset and its network, the provider when
@@ -24,32 +27,49 @@ export default function Buy({
   snapshot: CoreSnapshot & Partial<OnrampSlice>
   ui: Partial<OnrampUi>
 }) {
-  const ids = useId()
-  const field = (name: string) => `${ids}-${name}`
+  const field = useFieldIds()
   const { onramp } = snapshot
-  if (!onramp || (onramp.loading && !onramp.form))
-    return <div className="view view-loading" aria-busy="true" />
+  if (!onramp || (onramp.loading && !onramp.form)) return <Loading />
   const { options, form, quote: state } = onramp
   if (!options || !form)
-    return (
-      <div className="view">
-        <p className="error-text" role="alert" data-testid="onramp-error">
-          {onramp.error ?? onrampTexts.notSupported}
-        </p>
-      </div>
-    )
-  const quote = shownQuote(state)
+    return <Unavailable message={onramp.error ?? onrampTexts.notSupported} testId="onramp-error" />
+  const quote = LiveQuote.shown(state)
   const ready = state.status === 'ready' && !state.stale && !state.quote.estimate && !options.fallback
   const limit = limitOf(options, form.currency)
   const error = onramp.error ?? onramp.problem ?? (state.status === 'error' ? state.message : undefined)
   const pending = onramp.purchase?.stage.stage === 'paying' ? onramp.purchase : undefined
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    // Synchronously, inside the click: the checkout window may open only now.
-    ui.continueOnramp?.()
-  }
+  const status = onramp.opening
+    ? onrampTexts.opening
+    : state.status === 'loading'
+      ? onrampTexts.quoting
+      : state.status === 'ready' && state.stale
+        ? onrampTexts.stale
+        : ''
   return (
-    <form className="view" onSubmit={submit} noValidate aria-busy={onramp.loading || onramp.opening}>
+    <Form
+      busy={onramp.loading || onramp.opening}
+      // Synchronously, inside the click: the checkout window may open only now.
+      onSubmit={() => ui.continueOnramp?.()}
+      error={error}
+      errorId={field('error')}
+      status={status}
+      testIds={{ error: 'onramp-error', status: 'onramp-quote-status' }}
+      submit={{
+        label: onramp.blocked ? onrampTexts.retry : onrampTexts.continue,
+        disabled: !ready || onramp.opening || !!onramp.problem,
+        testId: 'onramp-continue',
+      }}
+      notes={
+        <>
+          {onramp.blocked && (
+            <p className="notice" role="alert" data-testid="onramp-blocked">
+              {onrampTexts.popupBlocked}
+            </p>
+          )}
+          <p className="muted">{onrampTexts.popupNote}</p>
+        </>
+      }
+    >
       {pending && (
         <div className="notice" role="status" data-testid="onramp-pending">
           <p>{onrampTexts.pendingOffer}</p>
@@ -63,36 +83,24 @@ export default function Buy({
           {onrampTexts.fallback}
         </p>
       )}
-      <label className="label" htmlFor={field('amount')}>
-        {onrampTexts.amount}
-      </label>
-      <div className="swap-row">
-        <input
-          id={field('amount')}
-          className="search swap-amount"
-          data-testid="onramp-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.00"
-          value={form.amount}
-          aria-describedby={`${field('limits')} ${field('error')}`}
-          aria-invalid={!!onramp.problem}
-          onChange={(event) => ui.editOnramp?.('amount', event.target.value)}
-        />
-        <select
-          className="search"
+      <AmountField
+        id={field('amount')}
+        label={onrampTexts.amount}
+        testId="onramp-amount"
+        placeholder="0.00"
+        value={form.amount}
+        describedBy={[limit && field('limits'), field('error')]}
+        invalid={!!onramp.problem}
+        onChange={(value) => ui.editOnramp?.('amount', value)}
+      >
+        <Select
           aria-label={onrampTexts.currency}
-          data-testid="onramp-currency"
+          testId="onramp-currency"
           value={form.currency}
-          onChange={(event) => ui.editOnramp?.('currency', event.target.value)}
-        >
-          {options.paymentCurrencies.map((currency) => (
-            <option key={currency.id} value={currency.id}>
-              {currency.id}
-            </option>
-          ))}
-        </select>
-      </div>
+          choices={options.paymentCurrencies.map((currency) => ({ value: currency.id, label: currency.id }))}
+          onChange={(value) => ui.editOnramp?.('currency', value)}
+        />
+      </AmountField>
       <fieldset className="tags">
         <legend className="sr-only">{onrampTexts.presets}</legend>
         {presets.map((amount) => (
@@ -112,93 +120,46 @@ export default function Buy({
           {onrampTexts.limits(limit.min, limit.max, form.currency)}
         </p>
       )}
-      <label className="label" htmlFor={field('asset')}>
-        {onrampTexts.asset}
-      </label>
-      <select
+      <SelectField
         id={field('asset')}
-        className="search"
-        data-testid="onramp-asset"
+        label={onrampTexts.asset}
+        testId="onramp-asset"
         value={form.asset}
-        onChange={(event) => ui.editOnramp?.('asset', event.target.value)}
-      >
-        {options.purchaseCurrencies.map((currency) => (
-          <option key={currency.id} value={currency.id}>
-            {`${currency.symbol} · ${currency.name}`}
-          </option>
-        ))}
-      </select>
-      <label className="label" htmlFor={field('network')}>
-        {onrampTexts.network}
-      </label>
-      <select
+        choices={options.purchaseCurrencies.map((currency) => ({
+          value: currency.id,
+          label: `${currency.symbol} · ${currency.name}`,
+        }))}
+        onChange={(value) => ui.editOnramp?.('asset', value)}
+      />
+      <SelectField
         id={field('network')}
-        className="search"
-        data-testid="onramp-network"
+        label={onrampTexts.network}
+        testId="onramp-network"
         value={form.network}
-        onChange={(event) => ui.editOnramp?.('network', event.target.value)}
-      >
-        {networksOf(options, form.asset).map((network) => (
-          <option key={network.chainId} value={network.chainId}>
-            {network.name}
-          </option>
-        ))}
-      </select>
+        choices={networksOf(options, form.asset).map((network) => ({
+          value: network.chainId,
+          label: network.name,
+        }))}
+        onChange={(value) => ui.editOnramp?.('network', value)}
+      />
       {options.providers.length > 1 && (
-        <>
-          <label className="label" htmlFor={field('provider')}>
-            {onrampTexts.provider}
-          </label>
-          <select
-            id={field('provider')}
-            className="search"
-            value={form.provider}
-            onChange={(event) => ui.editOnramp?.('provider', event.target.value)}
-          >
-            {options.providers.map((provider) => (
-              <option key={provider.id} value={provider.id}>
-                {provider.name}
-              </option>
-            ))}
-          </select>
-        </>
+        <SelectField
+          id={field('provider')}
+          label={onrampTexts.provider}
+          value={form.provider ?? ''}
+          choices={options.providers.map((provider) => ({ value: provider.id, label: provider.name }))}
+          onChange={(value) => ui.editOnramp?.('provider', value)}
+        />
       )}
       {quote && <Breakdown quote={quote} stale={!ready} />}
-      <p className="error-text" role="alert" id={field('error')} data-testid="onramp-error">
-        {error ?? ''}
-      </p>
-      {onramp.blocked && (
-        <p className="notice" role="alert" data-testid="onramp-blocked">
-          {onrampTexts.popupBlocked}
-        </p>
-      )}
-      <p className="muted" role="status" data-testid="onramp-quote-status">
-        {onramp.opening
-          ? onrampTexts.opening
-          : state.status === 'loading'
-            ? onrampTexts.quoting
-            : state.status === 'ready' && state.stale
-              ? onrampTexts.stale
-              : ''}
-      </p>
-      <p className="muted">{onrampTexts.popupNote}</p>
-      <div className="actions">
-        <button
-          type="submit"
-          className="button"
-          data-testid="onramp-continue"
-          disabled={!ready || onramp.opening || !!onramp.problem}
-        >
-          {onramp.blocked ? onrampTexts.retry : onrampTexts.continue}
-        </button>
-      </div>
-    </form>
+    </Form>
   )
 }
 
+const money = (amount: { amount: string; currency: string }) => `${amount.amount} ${amount.currency}`
+
 /** The quote: what the visitor gets, and what they pay, fees broken down; an estimate says so first. */
-function Breakdown({ quote, stale }: { quote: Quote; stale: boolean }) {
-  const money = (amount: { amount: string; currency: string }) => `${amount.amount} ${amount.currency}`
+function Breakdown({ quote, stale }: { quote: Contract.OnrampQuoteAnswer; stale: boolean }) {
   return (
     <section aria-label={onrampTexts.total} data-testid="onramp-quote" aria-busy={stale}>
       {quote.estimate && (
@@ -206,28 +167,19 @@ function Breakdown({ quote, stale }: { quote: Quote; stale: boolean }) {
           {onrampTexts.estimate}
         </p>
       )}
-      <dl className="facts">
-        <div className="fact">
-          <dt>{onrampTexts.youGet}</dt>
-          <dd data-testid="onramp-receive">{`${quote.estimate ? '≈ ' : ''}${money(quote.purchaseAmount)}`}</dd>
-        </div>
-        <div className="fact">
-          <dt>{onrampTexts.subtotal}</dt>
-          <dd>{money(quote.paymentSubtotal)}</dd>
-        </div>
-        <div className="fact">
-          <dt>{onrampTexts.fee}</dt>
-          <dd data-testid="onramp-fee">{money(quote.coinbaseFee)}</dd>
-        </div>
-        <div className="fact">
-          <dt>{onrampTexts.networkFee}</dt>
-          <dd>{money(quote.networkFee)}</dd>
-        </div>
-        <div className="fact">
-          <dt>{onrampTexts.total}</dt>
-          <dd data-testid="onramp-total">{money(quote.paymentTotal)}</dd>
-        </div>
-      </dl>
+      <Summary
+        terms={[
+          {
+            label: onrampTexts.youGet,
+            value: `${quote.estimate ? '≈ ' : ''}${money(quote.purchaseAmount)}`,
+            testId: 'onramp-receive',
+          },
+          { label: onrampTexts.subtotal, value: money(quote.paymentSubtotal) },
+          { label: onrampTexts.fee, value: money(quote.coinbaseFee), testId: 'onramp-fee' },
+          { label: onrampTexts.networkFee, value: money(quote.networkFee) },
+          { label: onrampTexts.total, value: money(quote.paymentTotal), testId: 'onramp-total' },
+        ]}
+      />
     </section>
   )
 }

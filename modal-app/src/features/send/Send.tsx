@@ -1,7 +1,7 @@
-import { type FormEvent, useId } from 'react'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { formatUnits } from '../../shared/Amount.ts'
 import { formatQuantity } from '../../shared/format.ts'
+import { AmountField, Form, Loading, SelectField, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
 import type { Holding } from './Flow.ts'
 import type { SendSlice, SendUi } from './runtime.ts'
 import { sendTexts } from './texts.ts'
@@ -17,63 +17,42 @@ export default function Send({
   snapshot: CoreSnapshot & Partial<SendSlice>
   ui: Partial<SendUi>
 }) {
-  const ids = useId()
+  const field = useFieldIds()
   const { send } = snapshot
-  if (!send) return <div className="view view-loading" aria-busy="true" />
+  if (!send) return <Loading />
+  if (send.unsupported) return <Unavailable message={send.unsupported} />
   const { form, step, holdings } = send
   const busy = (step.step === 'form' && step.busy) || send.waiting
   const error = step.step === 'form' ? step.error : undefined
   const holding = holdings.find((h) => h.key === form.asset)
-  const field = (name: string) => `${ids}-${name}`
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    void ui.reviewSend?.()
-  }
-  if (send.unsupported)
-    return (
-      <div className="view">
-        <p className="error-text" role="alert">
-          {send.unsupported}
-        </p>
-      </div>
-    )
   return (
-    <form className="view send-form" onSubmit={submit} noValidate aria-busy={send.loading || busy}>
-      <label className="label" htmlFor={field('asset')}>
-        {sendTexts.token}
-      </label>
-      <select
+    <Form
+      className="send-form"
+      busy={send.loading || busy}
+      onSubmit={() => void ui.reviewSend?.()}
+      error={error}
+      errorId={field('error')}
+      status={send.waiting ? sendTexts.waiting : ''}
+      submit={{ label: busy ? sendTexts.preparing : sendTexts.review, disabled: busy || send.loading }}
+    >
+      <SelectField
         id={field('asset')}
-        className="search"
-        data-testid="send-asset"
+        label={sendTexts.token}
+        testId="send-asset"
         value={form.asset}
         disabled={send.loading}
-        onChange={(event) => ui.editSend?.('asset', event.target.value)}
+        choices={holdings.map((h) => ({ value: h.key, label: `${h.symbol} · ${balanceOf(h)}` }))}
+        onChange={(value) => ui.editSend?.('asset', value)}
+      />
+      <AmountField
+        id={field('amount')}
+        label={sendTexts.amount}
+        testId="send-amount"
+        value={form.amount}
+        describedBy={[holding && field('balance'), error && field('error')]}
+        invalid={!!error}
+        onChange={(value) => ui.editSend?.('amount', value)}
       >
-        {holdings.map((h) => (
-          <option key={h.key} value={h.key}>
-            {`${h.symbol} · ${balanceOf(h)}`}
-          </option>
-        ))}
-      </select>
-      <label className="label" htmlFor={field('amount')}>
-        {sendTexts.amount}
-      </label>
-      <div className="send-amount">
-        <input
-          id={field('amount')}
-          className="search"
-          data-testid="send-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          spellCheck={false}
-          value={form.amount}
-          aria-describedby={
-            [holding ? field('balance') : '', error ? field('error') : ''].join(' ').trim() || undefined
-          }
-          aria-invalid={error ? true : undefined}
-          onChange={(event) => ui.editSend?.('amount', event.target.value)}
-        />
         <button
           type="button"
           className="button button-secondary"
@@ -82,7 +61,7 @@ export default function Send({
         >
           {sendTexts.max}
         </button>
-      </div>
+      </AmountField>
       {holding && (
         <p className="muted" id={field('balance')}>
           {sendTexts.balance(`${balanceOf(holding)} ${holding.symbol}`)}
@@ -106,36 +85,20 @@ export default function Send({
         onChange={(event) => ui.editSend?.('to', event.target.value)}
       />
       {send.feeRates.length > 0 && (
-        <>
-          <label className="label" htmlFor={field('fee')}>
-            {sendTexts.feeRate}
-          </label>
-          <select
-            id={field('fee')}
-            className="search"
-            value={form.feeRate ?? ''}
-            onChange={(event) => ui.editSend?.('feeRate', event.target.value)}
-          >
-            <option value="">{sendTexts.defaultFeeRate}</option>
-            {send.feeRates.map((rate) => (
-              <option key={rate.label} value={rate.satPerVbyte}>
-                {`${rate.label} · ${rate.satPerVbyte} sat/vB`}
-              </option>
-            ))}
-          </select>
-        </>
+        <SelectField
+          id={field('fee')}
+          label={sendTexts.feeRate}
+          value={String(form.feeRate ?? '')}
+          choices={[
+            { value: '', label: sendTexts.defaultFeeRate },
+            ...send.feeRates.map((rate) => ({
+              value: String(rate.satPerVbyte),
+              label: `${rate.label} · ${rate.satPerVbyte} sat/vB`,
+            })),
+          ]}
+          onChange={(value) => ui.editSend?.('feeRate', value)}
+        />
       )}
-      <p className="error-text" role="alert" id={field('error')}>
-        {error ?? ''}
-      </p>
-      <p className="muted" role="status">
-        {send.waiting ? sendTexts.waiting : ''}
-      </p>
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy || send.loading}>
-          {busy ? sendTexts.preparing : sendTexts.review}
-        </button>
-      </div>
-    </form>
+    </Form>
   )
 }

@@ -1,9 +1,10 @@
-import { type FormEvent, useId } from 'react'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { formatQuantity, truncateAddress } from '../../shared/format.ts'
+import * as LiveQuote from '../../shared/LiveQuote.ts'
+import { AmountField, Form, Loading, Summary, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
 import { type Side, slippageOf, type Token } from './Form.ts'
 import { formatUnits } from './Plan.ts'
-import type { Quote, QuoteState } from './Quotes.ts'
+import type { Quote } from './Quotes.ts'
 import type { SwapSlice, SwapUi } from './runtime.ts'
 import { swapTexts } from './texts.ts'
 
@@ -35,13 +36,6 @@ function symbolOf(id: string, tokens: readonly Token[]): string {
   return truncateAddress(address)
 }
 
-/** The quote the form shows: the ready one, else the one being replaced (dimmed), else none. */
-function shownQuote(state: QuoteState): Quote | undefined {
-  if (state.status === 'ready') return state.quote
-  if (state.status === 'loading') return state.previous
-  return undefined
-}
-
 /**
  * The swap form: what the visitor pays and receives (an amount on either side, the other from the live
  * quote), each side's token chosen in its own view, then the quote's rate, price impact, minimum received
@@ -54,39 +48,45 @@ export default function Swap({
   snapshot: CoreSnapshot & Partial<SwapSlice>
   ui: Partial<SwapUi>
 }) {
-  const ids = useId()
+  const field = useFieldIds()
   const { swap } = snapshot
-  if (!swap) return <div className="view view-loading" aria-busy="true" />
-  if (swap.unsupported)
-    return (
-      <div className="view">
-        <p className="error-text" role="alert" data-testid="swap-unsupported">
-          {swap.unsupported}
-        </p>
-      </div>
-    )
+  if (!swap) return <Loading />
+  if (swap.unsupported) return <Unavailable message={swap.unsupported} testId="swap-unsupported" />
   const { form, tokens, quote: state, step } = swap
   const from = tokens.find((token) => token.id === form.from)
   const to = tokens.find((token) => token.id === form.to)
-  const quote = shownQuote(state)
+  const quote = LiveQuote.shown(state)
   const ready = state.status === 'ready' && !state.stale
   const busy = step.step === 'form' && step.busy
   const error =
     (step.step === 'form' ? step.error : undefined) ??
     swap.problem ??
     (state.status === 'error' ? state.message : undefined)
-  const field = (name: string) => `${ids}-${name}`
   const amountOn = (side: Side, token: Token | undefined) => {
     if (form.side === side) return form.amount
     if (!quote || !token) return ''
     return shortAmount(side === 'from' ? quote.fromAmount : quote.toAmount, token.decimals)
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    void ui.reviewSwap?.()
-  }
   return (
-    <form className="view swap-form" onSubmit={submit} noValidate aria-busy={swap.loading || busy}>
+    <Form
+      className="swap-form"
+      busy={swap.loading || busy}
+      onSubmit={() => void ui.reviewSwap?.()}
+      error={error}
+      errorId={field('error')}
+      status={
+        state.status === 'loading'
+          ? swapTexts.quoting
+          : state.status === 'ready' && state.stale
+            ? swapTexts.stale
+            : ''
+      }
+      testIds={{ error: 'swap-error', status: 'swap-quote-status' }}
+      submit={{
+        label: busy ? swapTexts.reviewing : swapTexts.review,
+        disabled: busy || swap.loading || !ready,
+      }}
+    >
       <SideField
         id={field('from')}
         label={swapTexts.pay}
@@ -139,22 +139,7 @@ export default function Swap({
         value={form.slippage}
         onChange={(event) => ui.editSwap?.('slippage', event.target.value)}
       />
-      <p className="error-text" role="alert" id={field('error')} data-testid="swap-error">
-        {error ?? ''}
-      </p>
-      <p className="muted" role="status" data-testid="swap-quote-status">
-        {state.status === 'loading'
-          ? swapTexts.quoting
-          : state.status === 'ready' && state.stale
-            ? swapTexts.stale
-            : ''}
-      </p>
-      <div className="actions">
-        <button type="submit" className="button" disabled={busy || swap.loading || !ready}>
-          {busy ? swapTexts.reviewing : swapTexts.review}
-        </button>
-      </div>
-    </form>
+    </Form>
   )
 }
 
@@ -172,22 +157,15 @@ function SideField(props: {
   const { id, token } = props
   return (
     <section className="swap-side" aria-labelledby={`${id}-label`}>
-      <label className="label" id={`${id}-label`} htmlFor={id}>
-        {props.label}
-      </label>
-      <div className="swap-row">
-        <input
-          id={id}
-          className="search swap-amount"
-          data-testid={`${id.endsWith('from') ? 'swap-from' : 'swap-to'}-amount`}
-          inputMode="decimal"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="0"
-          value={props.value}
-          aria-describedby={[`${id}-balance`, props.error ?? ''].join(' ').trim()}
-          onChange={(event) => props.onEdit(event.target.value)}
-        />
+      <AmountField
+        id={id}
+        label={props.label}
+        testId={`${id.endsWith('from') ? 'swap-from' : 'swap-to'}-amount`}
+        placeholder="0"
+        value={props.value}
+        describedBy={[`${id}-balance`, props.error]}
+        onChange={props.onEdit}
+      >
         <button
           type="button"
           className="button button-secondary swap-token"
@@ -200,7 +178,7 @@ function SideField(props: {
           ) : null}
           <span>{token?.symbol ?? swapTexts.chooseToken}</span>
         </button>
-      </div>
+      </AmountField>
       <p className="muted swap-balance" id={`${id}-balance`}>
         {token
           ? swapTexts.balance(`${formatQuantity(formatUnits(token.balance, token.decimals))} ${token.symbol}`)
@@ -233,20 +211,29 @@ function QuoteSummary(props: {
   const route = quote.route.map((id) => symbolOf(id, props.tokens)).join(' → ')
   return (
     <>
-      <dl className="summary" data-testid="swap-quote" data-stale={props.stale} aria-busy={props.stale}>
-        <dt>{swapTexts.rate}</dt>
-        <dd>{`1 ${from.symbol} = ${rate} ${to.symbol}`}</dd>
-        <dt>{swapTexts.priceImpact}</dt>
-        <dd data-testid="swap-impact">{`${quote.priceImpact.toFixed(2)} %`}</dd>
-        <dt>{swapTexts.minimum}</dt>
-        <dd data-testid="swap-minimum" title={swapTexts.minimumNote(props.slippage)}>
-          {`${shortAmount(minimum, quote.toDecimals)} ${to.symbol}`}
-        </dd>
-        <dt>{swapTexts.fee}</dt>
-        <dd>{currency ? `${shortAmount(quote.fee, currency.decimals)} ${currency.symbol}` : quote.fee}</dd>
-        <dt>{swapTexts.route}</dt>
-        <dd>{route}</dd>
-      </dl>
+      <Summary
+        testId="swap-quote"
+        stale={props.stale}
+        terms={[
+          { label: swapTexts.rate, value: `1 ${from.symbol} = ${rate} ${to.symbol}` },
+          {
+            label: swapTexts.priceImpact,
+            value: `${quote.priceImpact.toFixed(2)} %`,
+            testId: 'swap-impact',
+          },
+          {
+            label: swapTexts.minimum,
+            value: `${shortAmount(minimum, quote.toDecimals)} ${to.symbol}`,
+            testId: 'swap-minimum',
+            title: swapTexts.minimumNote(props.slippage),
+          },
+          {
+            label: swapTexts.fee,
+            value: currency ? `${shortAmount(quote.fee, currency.decimals)} ${currency.symbol}` : quote.fee,
+          },
+          { label: swapTexts.route, value: route },
+        ]}
+      />
       {quote.priceImpact >= highImpactPercent && (
         <p className="error-text" role="alert">
           {swapTexts.highImpact}
