@@ -5,7 +5,7 @@
  * start the devnet.
  */
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import solc from 'solc'
 import { parseAbi } from 'viem'
@@ -21,6 +21,8 @@ type Target = {
   abi: 'json' | 'signatures'
   /** Where the module goes, under `src/`. @default `${contract}.ts` */
   out?: string
+  /** Whether to export the creation code: not for a contract only another deploys. @default true */
+  bytecode?: boolean
 }
 
 const targets: Target[] = [
@@ -33,12 +35,48 @@ const targets: Target[] = [
     abi: 'signatures',
     out: 'ens/UniversalResolverContract.ts',
   },
+  // The smart accounts' contracts (`aa/AccountAbstraction.ts` deploys them): their ABIs take tuples (a user
+  // operation, a batch of calls), which signatures cannot spell. The account is deployed by its factory.
+  {
+    contract: 'AirlockAccount',
+    name: 'airlockAccount',
+    abi: 'json',
+    out: 'aa/AirlockAccountContract.ts',
+    bytecode: false,
+  },
+  {
+    contract: 'AirlockAccountFactory',
+    name: 'airlockAccountFactory',
+    abi: 'json',
+    out: 'aa/AirlockAccountFactoryContract.ts',
+  },
+  {
+    contract: 'Airlock7702Account',
+    name: 'airlock7702Account',
+    abi: 'json',
+    out: 'aa/Airlock7702AccountContract.ts',
+  },
+  {
+    contract: 'VerifyingPaymaster',
+    name: 'verifyingPaymaster',
+    abi: 'json',
+    out: 'aa/VerifyingPaymasterContract.ts',
+  },
 ]
 
 const contractsDir = fileURLToPath(new URL('../contracts/', import.meta.url))
+// Where npm puts the packages our contracts import (`@account-abstraction/contracts`, `@openzeppelin/contracts`):
+// the workspace's own node_modules, then the repo's, as Node would look.
+const packageDirs = ['../node_modules/', '../../node_modules/'].map((dir) =>
+  fileURLToPath(new URL(dir, import.meta.url)),
+)
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 
-type Diagnostic = { severity: 'error' | 'warning' | 'info'; formattedMessage: string }
+type Diagnostic = {
+  severity: 'error' | 'warning' | 'info'
+  formattedMessage: string
+  sourceLocation?: { file: string }
+}
 type Parameter = { name: string; type: string; indexed?: boolean }
 type AbiItem = {
   type: 'function' | 'event' | 'error' | 'constructor' | 'fallback' | 'receive'
@@ -68,11 +106,24 @@ function input(): string {
   })
 }
 
+/**
+ * Reads a source our files import from a package, e.g. `@openzeppelin/contracts/utils/Create2.sol`; solc
+ * resolves a package file's relative imports (`../core/Helpers.sol`) to such names itself.
+ */
+function findImport(path: string): { contents: string } | { error: string } {
+  for (const dir of packageDirs) {
+    if (existsSync(dir + path)) return { contents: readFileSync(dir + path, 'utf8') }
+  }
+  return { error: `${path} is in no node_modules (${packageDirs.join(', ')})` }
+}
+
 function compile(): Output {
-  const compileStandard: (json: string) => string = solc.compile
-  const output: Output = JSON.parse(compileStandard(input()))
+  const compileStandard: (json: string, callbacks: { import: typeof findImport }) => string = solc.compile
+  const output: Output = JSON.parse(compileStandard(input(), { import: findImport }))
   const diagnostics = output.errors ?? []
-  for (const d of diagnostics) console.error(d.formattedMessage)
+  // A package's own warnings (`@…/…`) are its authors' to fix; ours and every error are shown.
+  const shown = diagnostics.filter((d) => d.severity === 'error' || !d.sourceLocation?.file.startsWith('@'))
+  for (const d of shown) console.error(d.formattedMessage)
   if (diagnostics.some((d) => d.severity === 'error')) throw new Error('the contracts failed to compile')
   return output
 }
@@ -115,8 +166,9 @@ function render(target: Target, artifact: Artifact, version: string): string {
     ...(target.abi === 'signatures' ? ["import { parseAbi } from 'viem'", ''] : []),
     abiSource(target, artifact.abi),
     '',
-    `export const ${target.name}Bytecode = '0x${artifact.evm.bytecode.object}' as const`,
-    '',
+    ...(target.bytecode === false
+      ? []
+      : [`export const ${target.name}Bytecode = '0x${artifact.evm.bytecode.object}' as const`, '']),
   ].join('\n')
 }
 

@@ -57,6 +57,22 @@ export const ens = {
   reverseRegistrar: '0x998abeb3E57409262aE5b751f60747921B33613E',
 } as const satisfies Record<string, Address>
 
+/**
+ * ERC-4337 and EIP-7702 on every devnet chain (`aa/AccountAbstraction.ts`), deployed after everything above
+ * through the deterministic deployment proxy (CREATE2: the addresses depend on the code, not on a nonce).
+ * The EntryPoints v0.8 and v0.7 are eth-infinitism's, at their canonical addresses; the rest is ours
+ * (`devnet/contracts/`): the factory of `AirlockAccount` (SimpleAccount's ABI, with session keys), the
+ * `Airlock7702Account` an EOA delegates to (Simple7702Account's ABI, with session keys), and the verifying
+ * paymaster the API signs sponsorships for, with 100 ETH deposited at EntryPoint v0.8.
+ */
+export const accountAbstraction = {
+  entryPoint08: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+  entryPoint07: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  accountFactory: '0x0081788D048C299127Bb76E3e63e782f4CD4f447',
+  account7702: '0x07cF98f07755a367A6979B0140e49ab4098f952a',
+  paymaster: '0x21cd908275fb782867481Ee8cDbd699ed1492AAE',
+} as const satisfies Record<string, Address>
+
 /** The devnet's ERC-20s, as the API's configuration lists a chain's `tokens`. */
 export const devnetTokens = {
   ALT: { address: testTokenAddress, name: 'Airlock Test Token', symbol: 'ALT', decimals: 18 },

@@ -3,8 +3,9 @@
  * with the same contracts at the same addresses: the ALT test token and tUSD (a USDC-like test dollar), with
  * 1,000,000 of each in every default account; a test NFT collection (an ERC-721 and an ERC-1155) held by
  * accounts 0–3; a stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids);
- * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`); and ENS with CCIP-read,
- * `alice.eth` and `bob.eth`, and the project's name suffix answered by the API's gateway (`ens/Ens.ts`).
+ * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`); ENS with CCIP-read,
+ * `alice.eth` and `bob.eth`, and the project's name suffix answered by the API's gateway (`ens/Ens.ts`); and
+ * ERC-4337/EIP-7702: the EntryPoints, smart accounts and a sponsoring paymaster (`aa/AccountAbstraction.ts`).
  */
 import {
   type Address,
@@ -19,6 +20,7 @@ import {
 } from 'viem'
 import * as Accounts from './Accounts.ts'
 import * as Anvil from './Anvil.ts'
+import * as AccountAbstraction from './aa/AccountAbstraction.ts'
 import {
   caipNetworkId,
   type DevnetChain,
@@ -126,6 +128,8 @@ async function setUp(
   // Last, so that no earlier contract's address moves. Each ENS step names its gas, so all go in one batch.
   const ensDeployments = Ens.deployments(ens)
   expectAt(ensDeployments, await settle(client, [...ensDeployments, ...Ens.records(ens)]))
+  // After ENS, so the nonces these use move no CREATE address above; theirs are CREATE2's, nonce-free.
+  for (const batch of AccountAbstraction.deployments()) await settle(client, batch)
   return {
     chainId: node.chainId,
     caipNetworkId: caipNetworkId(node.chainId),
