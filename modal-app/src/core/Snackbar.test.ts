@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { autoCloseDelay, create, swapDelay } from './Snackbar.ts'
+import { autoCloseDelay, create, onScreen, swapDelay } from './Snackbar.ts'
 
 describe('Snackbar', () => {
   beforeEach(() => {
@@ -51,5 +51,47 @@ describe('Snackbar', () => {
     snackbar.show('error', 'Signature declined')
     snackbar.left()
     expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'Signature declined' })
+  })
+})
+
+describe('Snackbar, beside a view that says it itself', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('says nothing more, and closes the progress it showed', () => {
+    let changes = 0
+    const snackbar = create({ onChange: () => changes++ })
+    snackbar.show('loading', 'Waiting for the wallet…')
+    snackbar.show('error', 'Signature declined', { inView: true })
+    expect(snackbar.current()).toBeUndefined()
+    expect(changes).toBe(2)
+    vi.advanceTimersByTime(autoCloseDelay * 2)
+    expect(snackbar.current()).toBeUndefined()
+  })
+
+  it('drops a message still waiting to swap in', () => {
+    const snackbar = create({ onChange: () => {} })
+    snackbar.show('success', 'Address copied')
+    snackbar.show('loading', 'Waiting for the wallet…')
+    snackbar.show('error', 'Signature declined', { inView: true })
+    vi.advanceTimersByTime(swapDelay * 2)
+    expect(snackbar.current()).toBeUndefined()
+  })
+
+  it('still shows it where the view cannot', () => {
+    const snackbar = create({ onChange: () => {} })
+    snackbar.show('error', 'Signature declined', { inView: false })
+    expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'Signature declined' })
+  })
+
+  it('knows a view on screen only in the open modal', () => {
+    const router = (view: string, open: boolean) => ({ view: () => view, isOpen: () => open })
+    expect(onScreen(router('SendPreview', true), 'SendPreview')).toBe(true)
+    expect(onScreen(router('SendPreview', false), 'SendPreview')).toBe(false)
+    expect(onScreen(router('Account', true), 'SendPreview')).toBe(false)
   })
 })

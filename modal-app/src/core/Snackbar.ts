@@ -17,7 +17,12 @@ export const realTimers = Async.realTimers
 
 export type Snackbar = {
   current(): Snack | undefined
-  show(variant: Variant, message: string): void
+  /**
+   * Shows `message`, unless the view on screen says it itself (`inView`: an error beside its button, a
+   * transaction's status): SPEC wants one message per failure, so the snackbar then only closes what it
+   * held, the progress that led there.
+   */
+  show(variant: Variant, message: string, options?: { inView?: boolean }): void
   /**
    * The view changed: a message about the view left behind is stale and goes at once. One shown in the same
    * task as the change (an error that sends the visitor back) is about the move, so it stays.
@@ -49,7 +54,13 @@ export function create(options: { onChange: () => void; timers?: Timers }): Snac
 
   return {
     current: () => current,
-    show(variant, message) {
+    show(variant, message, options) {
+      if (options?.inView) {
+        // A message still waiting to swap in is that progress too.
+        timers.clearTimeout(timer)
+        if (current) set(undefined)
+        return
+      }
       const snack = { id: ++counter, variant, message }
       fresh = true
       queueMicrotask(() => {
@@ -65,6 +76,11 @@ export function create(options: { onChange: () => void; timers?: Timers }): Snac
       set(undefined)
     },
   }
+}
+
+/** Whether the modal shows `view` now: a message that view says itself needs no snack (`inView`). */
+export function onScreen(router: { view(): string; isOpen(): boolean }, view: string): boolean {
+  return router.isOpen() && router.view() === view
 }
 
 /** How long the card shakes after a failure. */

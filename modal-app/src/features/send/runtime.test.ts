@@ -49,7 +49,7 @@ function scriptedFamily(ids: string[]) {
   return { family, submit, settle: (id: string, status: 'confirmed' | 'failed') => settles.get(id)?.(status) }
 }
 
-function start(family: Family) {
+function start(family: Family, on = { view: 'Send' }) {
   let time = 1_700_000_000_000
   let connection = connectionOf(from)
   const changed = vi.fn()
@@ -59,7 +59,7 @@ function start(family: Family) {
     connectionOf: () => connection,
     configured: (id?: string) => (id === network.id ? network : undefined),
     api: { balances: async () => [ether], endpoint: (path: string) => `http://127.0.0.1:1${path}` },
-    router: { send: vi.fn(), view: () => 'Send', isOpen: () => true },
+    router: { send: vi.fn(), view: () => on.view, isOpen: () => true },
     snackbar: Snackbar.create({ onChange: () => {} }),
     now: () => time++,
     changed,
@@ -91,7 +91,8 @@ function start(family: Family) {
     runtime.changed?.('eip155', connection, 'account')
   }
   const tracked = () => vi.mocked(kernel.track).mock.calls.map(([event]) => event)
-  return { snapshot, send, changed, ui, switchAccount, tracked, back: (view: string) => runtime.back?.(view) }
+  const back = (view: string) => runtime.back?.(view)
+  return { snapshot, send, changed, ui, switchAccount, tracked, back, snackbar: kernel.snackbar }
 }
 
 /** A family whose wallet answers when the test says. */
@@ -162,6 +163,41 @@ describe('the sends of this page load', () => {
         properties: { network: network.id, symbol: 'ETH', message: 'Signature declined' },
       },
     ])
+  })
+})
+
+describe('one message per outcome (SPEC)', () => {
+  it('says a refused send once, beside Send in the preview, and closes its progress snack', async () => {
+    const { snapshot, send, snackbar } = start(scriptedFamily([]).family, { view: 'SendPreview' })
+    await send('1')
+    expect(snapshot().send.step).toMatchObject({ step: 'preview', error: 'Signature declined' })
+    expect(snackbar.current()).toBeUndefined()
+    await new Promise((resolve) => setTimeout(resolve, Snackbar.swapDelay + 50))
+    expect(snackbar.current()).toBeUndefined()
+  })
+
+  it('says it in the snackbar where the visitor has left the preview', async () => {
+    const { send, snackbar } = start(scriptedFamily([]).family, { view: 'Account' })
+    await send('1')
+    await vi.waitFor(() =>
+      expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'Signature declined' }),
+    )
+  })
+
+  it('lets the result say how the chain settled it, and the snackbar where the result is not on screen', async () => {
+    const chain = scriptedFamily(['0xaaa', '0xbbb'])
+    const on = { view: 'SendPreview' }
+    const { send, snackbar } = start(chain.family, on)
+    await send('1')
+    chain.settle('0xaaa', 'failed')
+    await new Promise((resolve) => setTimeout(resolve, Snackbar.swapDelay + 50))
+    expect(snackbar.current()).toBeUndefined()
+    await send('1')
+    on.view = 'Account'
+    chain.settle('0xbbb', 'failed')
+    await vi.waitFor(() =>
+      expect(snackbar.current()).toMatchObject({ variant: 'error', message: sendTexts.failedOnChain }),
+    )
   })
 })
 

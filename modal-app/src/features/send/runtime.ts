@@ -4,6 +4,7 @@
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { onScreen } from '../../core/Snackbar.ts'
 import { isName, resolve as resolveName } from '../../shared/Names.ts'
 import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
@@ -261,7 +262,10 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       } catch (error) {
         const message = error instanceof SendFailure ? error.message : sendTexts.failed
         kernel.track({ event: 'SEND_ERROR', properties: { ...tracked, message } })
-        kernel.snackbar.show('error', message)
+        // The preview says why beside Send; the snackbar only where the visitor is elsewhere.
+        kernel.snackbar.show('error', message, {
+          inView: mine === generation && onScreen(kernel.router, 'SendPreview'),
+        })
         // The preview stays, unless the send started over meanwhile: the family never sends one preview twice.
         signing = undefined
         if (mine === generation)
@@ -299,9 +303,12 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
     recent = recent.map((send) => (send.id === id ? { ...send, status } : send))
     if (step.step === 'sent' && step.id === id) step = { step: 'sent', preview, id, status }
     kernel.changed()
+    // The result's status says it where it shows.
+    const shown = step.step === 'sent' && step.id === id && onScreen(kernel.router, 'SendPreview')
     kernel.snackbar.show(
       status === 'confirmed' ? 'success' : 'error',
       status === 'confirmed' ? sendTexts.confirmed : sendTexts.failedOnChain,
+      { inView: shown },
     )
     kernel.transacted(sentOn)
   }
