@@ -1,8 +1,8 @@
 /**
- * What every node the devnet runs as a child process needs (anvil, litecoind): a launch that dies with us, a
+ * What every node the devnet runs as a child process needs (anvil, litecoind, alto): a launch that dies with us, a
  * stop that really ends it, a port checked before it is taken, and a URL host for the interface it binds.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import * as Reaper from './Reaper.ts'
@@ -18,13 +18,20 @@ const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(
 export type Launched = { child: ChildProcess; stderr: () => string; failure: () => Error | undefined }
 
 /**
- * Runs `binary` with `args`, its stderr kept (the last 4,000 characters) for error messages.
+ * Runs `binary` with `args`, its stderr kept (the last 4,000 characters) for error messages. `env` is added
+ * to ours: secrets go there, never in `args`, which every local user's `ps` shows.
  * @example const node = Process.launch('anvil', anvilPath, ['--port', '8545'])
  */
-export function launch(name: string, binary: string, args: readonly string[]): Launched {
+export function launch(
+  name: string,
+  binary: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Launched {
+  const options: SpawnOptions = { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } }
   const child = setpriv
-    ? spawn(setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+    ? spawn(setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args], options)
+    : spawn(binary, args, options)
   const untrack = Reaper.track(child)
   let stderr = ''
   let failure: Error | undefined
