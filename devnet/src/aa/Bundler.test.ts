@@ -17,7 +17,9 @@ async function call(url: string, method: string, params: unknown[] = []): Promis
 }
 
 const nonces = (rpcUrl: string) =>
-  Promise.all(Accounts.all().map(({ address }) => call(rpcUrl, 'eth_getTransactionCount', [address, 'latest'])))
+  Promise.all(
+    Accounts.all().map(({ address }) => call(rpcUrl, 'eth_getTransactionCount', [address, 'latest'])),
+  )
 
 describe('Bundler', () => {
   let devnet: Devnet.Instance
