@@ -21,6 +21,7 @@ import * as Onramp from './features/onramp/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
+import * as Sessions from './features/sessions/routes.ts'
 import * as Siwx from './features/siwx/routes.ts'
 import type { AdapterOf } from './features/swaps/Adapter.ts'
 import * as Swaps from './features/swaps/routes.ts'
@@ -89,6 +90,8 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Rpc.create({ config }))
   app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
   app.route('/', Analytics.create({ db, config }))
+  // Before sign-in's: both answer `/v1/sessions/{address}` (SPEC §7), smart sessions hand sign-in's on.
+  app.route('/', Sessions.create({ db, config, now }))
   app.route('/', Siwx.create({ db, config, now }))
   app.route('/', Auth.create({ db, config, now }))
   app.route('/', Wallet.create({ db, config, now }))

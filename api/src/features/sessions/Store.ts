@@ -1,0 +1,66 @@
+/**
+ * What the API keeps of smart sessions, beside what the chain says: the page each was granted to and
+ * revocations made at the API. Sessions themselves live on chain (`OnChain.ts`).
+ */
+import type { Database } from '../../Database.ts'
+
+type Query = Pick<Database, 'query'>
+
+/** A session by its chain (CAIP-2), account and key. */
+export type Id = { chainId: string; account: string; key: string }
+
+export type Entry = { key: string; origin: string | undefined; revokedAt: number | undefined }
+
+type Row = { key: string; origin: string | null; revoked_at: string | null }
+
+const params = (id: Id) => [id.chainId, id.account.toLowerCase(), id.key.toLowerCase()]
+
+/** The account's sessions the API knows of on the chain, by lower-case key. */
+export async function ofAccount(db: Query, chainId: string, account: string): Promise<Map<string, Entry>> {
+  const rows = await db.query<Row>(
+    'select key, origin, revoked_at from smart_sessions where chain_id = $1 and account = $2',
+    [chainId, account.toLowerCase()],
+  )
+  return new Map(
+    rows.map((row) => [
+      row.key,
+      {
+        key: row.key,
+        origin: row.origin ?? undefined,
+        revokedAt: row.revoked_at === null ? undefined : Number(row.revoked_at),
+      },
+    ]),
+  )
+}
+
+/** Revokes the session at the API (again is a no-op: the first time stands). */
+export async function revoke(db: Query, id: Id, now: number): Promise<void> {
+  await db.query(
+    `insert into smart_sessions (chain_id, account, key, revoked_at) values ($1, $2, $3, $4)
+     on conflict (chain_id, account, key) do update set revoked_at = coalesce(smart_sessions.revoked_at, $4)`,
+    [...params(id), now],
+  )
+}
+
+/** Records the page a session was granted to. */
+export async function granted(db: Query, id: Id, origin: string): Promise<void> {
+  await db.query(
+    `insert into smart_sessions (chain_id, account, key, origin) values ($1, $2, $3, $4)
+     on conflict (chain_id, account, key) do update set origin = $4`,
+    [...params(id), origin],
+  )
+}
+
+/**
+ * Whether the session was revoked at the API: a paymaster must not sponsor an operation its key signed, even
+ * while the chain still holds the session (its owner's revoking operation may not be mined yet, or failed).
+ * @example
+ * if (await Sessions.isRevoked(db, { chainId: 'eip155:31337', account: op.sender, key })) refuse()
+ */
+export async function isRevoked(db: Query, id: Id): Promise<boolean> {
+  const [row] = await db.query<{ revoked_at: string | null }>(
+    'select revoked_at from smart_sessions where chain_id = $1 and account = $2 and key = $3',
+    params(id),
+  )
+  return row?.revoked_at !== null && row?.revoked_at !== undefined
+}

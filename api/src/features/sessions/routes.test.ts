@@ -1,0 +1,315 @@
+import { Siwx } from '@airlock/bridge-protocol'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseEther,
+  type SignedAuthorizationList,
+  toFunctionSelector,
+} from 'viem'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
+import { accountAbstraction, Devnet, testTokenAddress } from '../../../../devnet/src/index.ts'
+import type * as Config from '../../Config.ts'
+import * as Contract from '../../contract/index.ts'
+import type * as Database from '../../Database.ts'
+import { closedPort } from '../../internal/closedPort.ts'
+import { type Answer, calls, configOf, ether, shop } from '../../internal/testApi.ts'
+import { databases } from '../../internal/testing.ts'
+import * as Service from '../../Service.ts'
+import * as Projects from '../projects/Projects.ts'
+import { sessionKeysAbi } from './OnChain.ts'
+import * as Store from './Store.ts'
+
+const texts = Contract.smartSessionTexts
+const A = 'eip155:31337'
+const transfer = toFunctionSelector('transfer(address,uint256)')
+
+let devnet: Devnet.Instance
+let config: Config.Config
+
+beforeAll(async () => {
+  const ports = [await closedPort(), await closedPort()] as const
+  devnet = await Devnet.start({ ports })
+  config = configOf([
+    ...devnet.chains.map((running) => ({
+      id: running.caipNetworkId,
+      name: running.chain.name,
+      rpcUrl: running.rpcUrl,
+      nativeCurrency: ether,
+    })),
+    // A chain whose RPC nobody answers.
+    {
+      id: 'eip155:999',
+      name: 'Down',
+      rpcUrl: `http://127.0.0.1:${await closedPort()}`,
+      nativeCurrency: ether,
+    },
+  ])
+}, 120_000)
+afterAll(() => devnet?.stop())
+
+const chain = () => devnet.chains[0].chain
+const publicClient = () => createPublicClient({ chain: chain(), transport: http(devnet.chains[0].rpcUrl) })
+const testClient = () =>
+  createTestClient({ chain: chain(), mode: 'anvil', transport: http(devnet.chains[0].rpcUrl) })
+
+/**
+ * A fresh EOA delegated (EIP-7702) to Airlock7702Account: it is its own account, so its own transactions may
+ * grant and revoke sessions, and its EIP-191 signatures are the account's.
+ */
+async function account7702(): Promise<PrivateKeyAccount> {
+  const owner = privateKeyToAccount(generatePrivateKey())
+  await testClient().setBalance({ address: owner.address, value: parseEther('1') })
+  const wallet = createWalletClient({
+    account: owner,
+    chain: chain(),
+    transport: http(devnet.chains[0].rpcUrl),
+  })
+  const authorization = await wallet.signAuthorization({
+    contractAddress: accountAbstraction.account7702,
+    executor: 'self',
+  })
+  await send(
+    owner,
+    encodeFunctionData({ abi: sessionKeysAbi, functionName: 'revokeSession', args: [owner.address] }),
+    [authorization],
+  )
+  return owner
+}
+
+async function send(owner: PrivateKeyAccount, data: Hex, authorizationList?: SignedAuthorizationList) {
+  const wallet = createWalletClient({
+    account: owner,
+    chain: chain(),
+    transport: http(devnet.chains[0].rpcUrl),
+  })
+  const hash = await wallet.sendTransaction({
+    to: owner.address,
+    data,
+    ...(authorizationList ? { authorizationList } : {}),
+  })
+  const receipt = await publicClient().waitForTransactionReceipt({ hash, pollingInterval: 50 })
+  expect(receipt.status).toBe('success')
+}
+
+async function grant(
+  owner: PrivateKeyAccount,
+  key: Address,
+  options: { limit?: bigint; validFor?: number } = {},
+) {
+  const block = await publicClient().getBlock()
+  const validUntil = Number(block.timestamp) + (options.validFor ?? 3600)
+  await send(
+    owner,
+    encodeFunctionData({
+      abi: sessionKeysAbi,
+      functionName: 'grantSession',
+      args: [key, testTokenAddress, transfer, options.limit ?? parseEther('10'), validUntil],
+    }),
+  )
+  return { validUntil, pci: Contract.encodePci({ account: owner.address, key, chainId: 31337 }) }
+}
+
+describe('pci', () => {
+  it('is abi.encode(account, key, chainId), and decodes back', () => {
+    const account = privateKeyToAccount(generatePrivateKey()).address
+    const key = privateKeyToAccount(generatePrivateKey()).address
+    const pci = Contract.encodePci({ account, key, chainId: 31337 })
+    expect(pci).toHaveLength(2 + 192)
+    expect(pci.endsWith((31337).toString(16).padStart(64, '0'))).toBe(true)
+    expect(Contract.decodePci(pci)).toEqual({
+      account: account.toLowerCase(),
+      key: key.toLowerCase(),
+      chainId: 31337,
+    })
+  })
+
+  it('refuses what is not one: wrong length, dirty address words, chain 0', () => {
+    const pci = Contract.encodePci({ account: `0x${'1'.repeat(40)}`, key: `0x${'2'.repeat(40)}`, chainId: 1 })
+    expect(Contract.decodePci(pci.slice(0, -2))).toBeUndefined()
+    expect(Contract.decodePci(`0x1${pci.slice(3)}`)).toBeUndefined()
+    expect(Contract.decodePci(`${pci.slice(0, -1)}0`)).toBeUndefined()
+  })
+})
+
+describe.each(databases())('smart sessions on $engine', ({ open }) => {
+  let db: Database.Database
+  let api: Service.App
+  const { json } = calls(() => api)
+  const post = (path: string, body: unknown): Promise<Answer> =>
+    json(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  const list = async (account: Address, query = `chainId=${A}`) =>
+    json(`/v1/sessions/${account}?projectId=demo&${query}`)
+
+  beforeAll(async () => {
+    db = await open()
+    await Projects.add(db, 'demo', [shop])
+    api = Service.create({ db, config }).api
+  })
+  afterAll(() => db?.close())
+
+  it('lists a session read from the chain: target, function, limit, expiry, the token it spends', async () => {
+    const owner = await account7702()
+    const key = privateKeyToAccount(generatePrivateKey()).address
+    const { validUntil, pci } = await grant(owner, key)
+    const answer = await list(owner.address)
+    expect(answer.status).toBe(200)
+    const body = answer.body as Contract.AccountSessionsAnswer
+    expect(body.pci).toEqual([pci])
+    expect(body.sessions).toEqual([])
+    expect(body.smartSessions).toEqual([
+      {
+        pci,
+        chainId: A,
+        account: owner.address,
+        key,
+        target: testTokenAddress,
+        selector: transfer,
+        limit: parseEther('10').toString(),
+        spent: '0',
+        validUntil,
+        status: 'active',
+        token: { symbol: 'ALT', decimals: 18 },
+      },
+    ])
+    // The same by CAIP-10, and by a decimal chain id.
+    expect((await list(`${A}:${owner.address}` as Address, '')).body).toEqual(body)
+  })
+
+  it('shows a session revoked on chain, and one past its expiry, as such', async () => {
+    const owner = await account7702()
+    const [revoked, expiring] = [generatePrivateKey(), generatePrivateKey()].map(
+      (secret) => privateKeyToAccount(secret).address,
+    ) as [Address, Address]
+    await grant(owner, revoked)
+    await send(
+      owner,
+      encodeFunctionData({ abi: sessionKeysAbi, functionName: 'revokeSession', args: [revoked] }),
+    )
+    await grant(owner, expiring, { validFor: 5 })
+    await testClient().increaseTime({ seconds: 10 })
+    await testClient().mine({ blocks: 1 })
+    const body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.pci).toEqual([])
+    const status = Object.fromEntries(body.smartSessions.map((session) => [session.key, session.status]))
+    expect(status).toEqual({ [revoked]: 'revoked', [expiring]: 'expired' })
+  })
+
+  it('revokes at the API with the account’s signature, at once, and the paymaster can ask', async () => {
+    const owner = await account7702()
+    const key = privateKeyToAccount(generatePrivateKey()).address
+    const { pci } = await grant(owner, key)
+    const signature = await owner.signMessage({ message: Siwx.revokeMessage(pci) })
+    const path = `/v1/sessions/${owner.address}/revoke?projectId=demo`
+    expect(await post(path, { pci, signature })).toEqual({ status: 200, body: { success: true } })
+    const body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.pci).toEqual([])
+    expect(body.smartSessions[0]?.status).toBe('revoked')
+    expect(await Store.isRevoked(db, { chainId: A, account: owner.address, key })).toBe(true)
+    // Again is fine: nothing changes.
+    expect((await post(path, { pci, signature })).status).toBe(200)
+  })
+
+  it('lets a session key give its own session up', async () => {
+    const owner = await account7702()
+    const key = privateKeyToAccount(generatePrivateKey())
+    const { pci } = await grant(owner, key.address)
+    const signature = await key.signMessage({ message: Siwx.revokeMessage(pci) })
+    expect(
+      (await post(`/v1/sessions/${owner.address}/revoke?projectId=demo`, { pci, signature })).status,
+    ).toBe(200)
+    expect(await Store.isRevoked(db, { chainId: A, account: owner.address, key: key.address })).toBe(true)
+  })
+
+  it('refuses a revoke signed by anyone else (401), of an unknown session (404), of another account (400)', async () => {
+    const owner = await account7702()
+    const key = privateKeyToAccount(generatePrivateKey()).address
+    const { pci } = await grant(owner, key)
+    const path = `/v1/sessions/${owner.address}/revoke?projectId=demo`
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    expect(
+      await post(path, {
+        pci,
+        signature: await stranger.signMessage({ message: Siwx.revokeMessage(pci) }),
+      }),
+    ).toEqual({ status: 401, body: { message: texts.invalidSignature } })
+    // A signature of another message (the granted one) is not a revoke.
+    expect(
+      (
+        await post(path, {
+          pci,
+          signature: await owner.signMessage({ message: Contract.grantedMessage(pci, shop) }),
+        })
+      ).status,
+    ).toBe(401)
+    const unknown = Contract.encodePci({ account: owner.address, key: stranger.address, chainId: 31337 })
+    expect(
+      await post(path, {
+        pci: unknown,
+        signature: await owner.signMessage({ message: Siwx.revokeMessage(unknown) }),
+      }),
+    ).toEqual({ status: 404, body: { message: texts.notFound } })
+    const elsewhere = Contract.encodePci({ account: stranger.address, key, chainId: 31337 })
+    expect(await post(path, { pci: elsewhere, signature: '0x00' })).toEqual({
+      status: 400,
+      body: { message: texts.wrongAccount },
+    })
+    // Not a smart session's pci: sign-in's to refuse.
+    expect((await post(path, { pci: '0x1234', signature: '0x00' })).status).toBe(400)
+    expect(await Store.isRevoked(db, { chainId: A, account: owner.address, key })).toBe(false)
+  })
+
+  it('records the page a session was granted to, signed by the account', async () => {
+    const owner = await account7702()
+    const key = privateKeyToAccount(generatePrivateKey()).address
+    const { pci } = await grant(owner, key)
+    const path = `/v1/sessions/${owner.address}/granted?projectId=demo`
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    expect(
+      (
+        await post(path, {
+          pci,
+          origin: shop,
+          signature: await stranger.signMessage({ message: Contract.grantedMessage(pci, shop) }),
+        })
+      ).status,
+    ).toBe(401)
+    expect(
+      await post(path, { pci, origin: `${shop}/path`, signature: await owner.signMessage({ message: 'x' }) }),
+    ).toEqual({ status: 400, body: { message: texts.invalidOrigin } })
+    const signature = await owner.signMessage({ message: Contract.grantedMessage(pci, shop) })
+    expect(await post(path, { pci, origin: shop, signature })).toEqual({
+      status: 200,
+      body: { success: true },
+    })
+    const body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.smartSessions[0]).toMatchObject({ pci, origin: shop, status: 'active' })
+  })
+
+  it('leaves to sign-in what is not an EVM account on a chain it has; 502 when the chain is down', async () => {
+    const someone = privateKeyToAccount(generatePrivateKey()).address
+    // Sign-in's refusals and answers, unchanged.
+    expect((await json(`/v1/sessions/0x1234?projectId=demo&chainId=${A}`)).body.pci).toBeUndefined()
+    expect((await json(`/v1/sessions/${someone}?projectId=demo`)).status).toBe(400)
+    expect((await json(`/v1/sessions/${someone}?projectId=demo&chainId=eip155:5`)).body).toEqual({
+      sessions: [],
+    })
+    expect((await json(`/v1/sessions/${someone}?projectId=nobody&chainId=${A}`)).status).toBe(403)
+    expect(await json(`/v1/sessions/${someone}?projectId=demo&chainId=eip155:999`)).toEqual({
+      status: 502,
+      body: { message: 'The RPC of eip155:999 is unavailable' },
+    })
+    // An account that never granted anything: sign-in's answer as it is.
+    expect((await list(someone)).body).toEqual({ sessions: [] })
+  })
+})
