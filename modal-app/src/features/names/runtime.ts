@@ -7,6 +7,7 @@
 import * as Contract from '@airlock/api/contract'
 import type * as S from '@airlock/bridge-protocol/Shape'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { onScreen } from '../../core/Snackbar.ts'
 import * as ApiCall from '../../shared/ApiCall.ts'
 import { texts as shared } from '../../shared/texts.ts'
 import { namesTexts } from './texts.ts'
@@ -147,7 +148,10 @@ export function setup(kernel: Kernel): Runtime {
         const reason =
           (error as { code?: unknown })?.code === 4001 ? shared.signIn.declined : (error as Error)?.message
         kernel.shake()
-        kernel.snackbar.show('error', namesTexts.registerFailed(name))
+        // The view says it, with the reason; the snackbar only where the visitor is elsewhere.
+        kernel.snackbar.show('error', namesTexts.registerFailed(name), {
+          inView: onScreen(kernel.router, 'RegisterAccountName'),
+        })
         set({
           busy: false,
           error: reason ? `${namesTexts.registerFailed(name)}: ${reason}` : namesTexts.registerFailed(name),

@@ -8,6 +8,7 @@
  */
 import { Async, Errors, type Payment as PaymentInput } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { onScreen } from '../../core/Snackbar.ts'
 import type { Network } from '../../shared/Network.ts'
 import * as ChainAccess from '../onramp/Chain.ts'
 import * as Payment from './Payment.ts'
@@ -174,11 +175,14 @@ export function setup(kernel: Kernel): Runtime {
       set({ step: 'sent', hash, status: 'pending' })
       kernel.snackbar.show('loading', payTexts.pending)
       const status = chain ? await chain.receipt(hash).catch(() => 'failed' as const) : 'failed'
-      if (current?.answer === payment.answer) set({ step: 'sent', hash, status })
+      const shown = current?.answer === payment.answer
+      if (shown) set({ step: 'sent', hash, status })
       kernel.transacted('eip155')
+      // The view's status says it where it shows.
       kernel.snackbar.show(
         status === 'confirmed' ? 'success' : 'error',
         status === 'confirmed' ? payTexts.confirmed : payTexts.failedOnChain,
+        { inView: shown && onScreen(kernel.router, 'Pay') },
       )
       // Resolved only now, with the chain's word: a dApp may ship goods on it.
       if (status === 'confirmed') payment.answer.resolve(hash)

@@ -5,6 +5,7 @@
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
+import { onScreen } from '../../core/Snackbar.ts'
 import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './Chain.ts'
@@ -303,10 +304,13 @@ export function setup(kernel: Kernel): Runtime {
         recent = recent.map((swap) => (swap.id === id ? { ...swap, status } : swap))
         // Read afresh: the visitor may have left the result meanwhile (Done, another swap).
         const shown = stepNow()
-        if (shown.step === 'sent' && shown.id === id) step = { ...shown, status }
+        const here = shown.step === 'sent' && shown.id === id
+        if (here) step = { ...shown, status }
+        // The result's status says it where it shows.
         kernel.snackbar.show(
           status === 'confirmed' ? 'success' : 'error',
           status === 'confirmed' ? swapTexts.confirmed : swapTexts.failedOnChain,
+          { inView: here && onScreen(kernel.router, 'SwapPreview') },
         )
         kernel.changed()
         kernel.transacted('eip155')
@@ -315,10 +319,13 @@ export function setup(kernel: Kernel): Runtime {
           event: 'SWAP_ERROR',
           properties: { ...swapProperties(plan), message: Plans.messageOf(error) },
         })
-        kernel.snackbar.show('error', Plans.messageOf(error))
-        // The review stays (an approval already mined stays done), so the visitor can try again.
-        if (mine === generation && step.step === 'review')
-          fail(error, (message) => ({ step: 'review', plan, busy: false, error: message }))
+        // The review stays (an approval already mined stays done), so the visitor can try again; it says why
+        // beside Swap, and the snackbar only where the visitor is elsewhere or the swap was already sent.
+        const review = mine === generation && step.step === 'review'
+        kernel.snackbar.show('error', Plans.messageOf(error), {
+          inView: review && onScreen(kernel.router, 'SwapPreview'),
+        })
+        if (review) fail(error, (message) => ({ step: 'review', plan, busy: false, error: message }))
       }
     },
     retrySwap() {
