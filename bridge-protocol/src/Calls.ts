@@ -117,16 +117,15 @@ export type Context = {
   configured(chainId: ChainId): boolean
   /** Whether the batch's id was used before by this page. */
   used(id: string): boolean
-  /** The capabilities the modal or the wallet understands for this chain (non-optional ones must be). */
-  understood: readonly string[]
 }
 
 /**
  * Checks a dApp's `wallet_sendCalls` params: -32602 naming the field for a malformed one, 5740 past
  * {@link maxCalls}, 5710 for a chain the dApp did not configure, 4100 for a `from` that is not connected,
- * 5720 for an id used before, 5700 for a capability nobody understands that the dApp did not mark optional.
+ * 5720 for an id used before. The capabilities it asks for are checked once the modal knows who runs the
+ * batch: {@link checkCapabilities}.
  * @example
- * const batch = Calls.parseSendCalls(request.params, { accounts, configured, used, understood: [] })
+ * const batch = Calls.parseSendCalls(request.params, { accounts, configured, used })
  */
 export function parseSendCalls(params: unknown, context: Context): Batch {
   const first = Array.isArray(params) ? params[0] : undefined
@@ -142,12 +141,19 @@ export function parseSendCalls(params: unknown, context: Context): Batch {
   if (batch.from && !context.accounts.some((account) => account.toLowerCase() === batch.from?.toLowerCase()))
     throw new UnauthorizedError()
   if (batch.id !== undefined && context.used(batch.id)) throw new DuplicateIdError()
+  return batch
+}
+
+/**
+ * 5700 for a capability the batch (or one of its calls) requires that is not `understood` by whoever runs
+ * it; one the dApp marked `optional: true` may be ignored.
+ */
+export function checkCapabilities(batch: Batch, understood: readonly string[]): void {
   const asked = [batch.capabilities, ...batch.calls.map((entry) => entry.capabilities)]
   for (const set of asked)
     for (const [name, value] of Object.entries(set ?? {}))
-      if (value.optional !== true && !context.understood.includes(name))
+      if (value.optional !== true && !understood.includes(name))
         throw new UnsupportedCapabilityError(`${messages[5700]} (${name})`)
-  return batch
 }
 
 /** The CAIP-2 id of a batch's hex chain id. */
@@ -178,6 +184,16 @@ export function parseCapabilitiesRequest(params: unknown): { address: string; ch
     throw new InvalidParamsError('wallet_getCapabilities: expected [address, chainIds?], hex-prefixed.')
   const chainIds = parsed.value?.map((id) => `eip155:${BigInt(id).toString()}` as ChainId)
   return { address: list[0] as string, ...(chainIds ? { chainIds } : {}) }
+}
+
+/**
+ * A wallet's `wallet_getCapabilities` answer, kept only where it is shaped as EIP-5792 says (hex chain id →
+ * capability name → object); anything else reads as no capabilities at all.
+ */
+export function parseCapabilities(answer: unknown): Capabilities {
+  const parsed = S.parse(S.record(capabilities, 256), answer)
+  if (!parsed.ok) return {}
+  return Object.fromEntries(Object.entries(parsed.value).filter(([key]) => /^0x[0-9a-fA-F]{1,16}$/.test(key)))
 }
 
 /** The hex chain id EIP-5792 keys capabilities by (`0x7a69`), without leading zeros. */

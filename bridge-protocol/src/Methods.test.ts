@@ -9,6 +9,7 @@ describe('Methods', () => {
     ['eth_getTransactionReceipt', 'safe'],
     ['eth_sendRawTransaction', 'safe'],
     ['wallet_getCapabilities', 'safe'],
+    ['wallet_showCallsStatus', 'safe'],
     ['personal_sign', 'unsafe'],
     ['eth_signTypedData_v4', 'unsafe'],
     ['eth_sendTransaction', 'unsafe'],

@@ -59,6 +59,8 @@ export const safe = [
   // Capability and status queries: EIP-5792 and EIP-2255.
   'wallet_getCapabilities',
   'wallet_getCallsStatus',
+  // Shows a batch's status; it asks nothing of the person.
+  'wallet_showCallsStatus',
   'wallet_getPermissions',
 ] as const
 

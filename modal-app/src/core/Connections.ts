@@ -231,6 +231,8 @@ export function create(options: Options) {
     /** Runs a request on the wallet behind the connection. */
     request: (connection: Connection.Connection, request: Request) =>
       connectorOf(connection.wallet).request(connection, request),
+    /** The EIP-5792 batches the connection's wallet runs itself, if its connector has any. */
+    batchesOf: (connection: Connection.Connection) => connectorOf(connection.wallet).batches,
     switchChain: (connection: Connection.Connection, network: Network) =>
       connectorOf(connection.wallet).switchChain?.(connection, network),
     hostEvent(event: WalletEvent) {

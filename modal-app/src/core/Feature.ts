@@ -7,7 +7,7 @@
 import type { Caip, PageWallet, Request, Schema, State } from '@airlock/bridge-protocol'
 import type { ComponentType } from 'react'
 import type * as Api from '../api/Api.ts'
-import type { ConnectorFactory, Host } from '../connectors/Connector.ts'
+import type { Batches, ConnectorFactory, Host } from '../connectors/Connector.ts'
 import type { Network } from '../shared/Network.ts'
 import type { Config } from './Config.ts'
 import type { Connection } from './Connection.ts'
@@ -66,6 +66,11 @@ export type Kernel = {
   wallets(): readonly PageWallet[]
   /** Runs a request on the wallet behind the connection. */
   walletRequest(connection: Connection, request: Request): Promise<unknown>
+  /**
+   * The EIP-5792 batches the connection's wallet runs itself (`Connector.batches`), if its connector has
+   * any. Optional only so kernels built by hand in tests may leave it out.
+   */
+  batchesOf?(connection: Connection): Batches | undefined
   /** Ends the namespace's connection, or every one; tells the visitor and throws when a wallet refused. */
   disconnect(namespace?: Caip.Namespace): Promise<void>
   /** A transaction the modal sent (Send, a swap) settled on the namespace's chain: what shows it is stale. */
@@ -157,6 +162,11 @@ export type Runtime = {
   settled?(): void
   /** A transaction the modal sent settled (see {@link Kernel.transacted}). */
   transacted?(namespace: Caip.Namespace): void
+  /**
+   * A dApp request for the connected wallet that the feature answers itself (EIP-5792 batches, which it
+   * checks and then runs or forwards); undefined leaves it to the wallet. The first feature that answers wins.
+   */
+  answer?(request: Request, connection: Connection): Promise<unknown> | undefined
   /** A dApp request the wallet answered. */
   requested?(request: Request, result: unknown): void
 }

@@ -45,6 +45,8 @@ export type Options = {
   enter(view: string): void
   opened(): void
   requested(request: Request, result: unknown): void
+  /** A feature's own answer to a dApp request for the wallet (EIP-5792 batches); undefined when none has one. */
+  answer(request: Request, connection: Connection): Promise<unknown> | undefined
   /** What features add to the mirrored state. */
   state(): Partial<State>
   /** Whether an enabled feature implements signOut (sign-in is on). */
@@ -141,7 +143,7 @@ export function create(options: Options) {
   async function wallet(namespace: Caip.Namespace, req: Request): Promise<unknown> {
     const connection = connections.connectionOf(namespace)
     if (!connection) throw new Errors.UnauthorizedError()
-    const result = await connections.request(connection, req)
+    const result = await (options.answer(req, connection) ?? connections.request(connection, req))
     options.requested(req, result)
     return result
   }

@@ -150,6 +150,7 @@ export function create(options: Options): Modal {
     currentIn: (namespace) => networks.currentIn(namespace),
     wallets: () => connections.wallets(),
     walletRequest: (connection, request) => connections.request(connection, request),
+    batchesOf: (connection) => connections.batchesOf(connection),
     disconnect: (namespace) => disconnect(namespace),
     transacted(namespace) {
       for (const transacted of each('transacted')) transacted(namespace)
@@ -182,6 +183,13 @@ export function create(options: Options): Modal {
     },
     requested: (request, result) => {
       for (const requested of each('requested')) requested(request, result)
+    },
+    answer(request, connection) {
+      for (const answer of each('answer')) {
+        const answered = answer(request, connection)
+        if (answered) return answered
+      }
+      return undefined
     },
     state: () => Object.assign({}, ...each('state').map((state) => state())),
     canSignOut: features.canSignOut,

@@ -8,6 +8,7 @@ import type { Config } from '../core/Config.ts'
 import type { Feature } from '../core/Feature.ts'
 import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
+import { calls } from './calls/feature.ts'
 import { names } from './names/feature.ts'
 import { networks } from './networks/feature.ts'
 import { onramp } from './onramp/feature.ts'
@@ -39,6 +40,8 @@ export function features(config: Config, options: Options = {}): Feature[] {
     // SPEC §1: Pay is off unless the host switches it on.
     ...(config.features?.pay === true ? [pay()] : []),
     names(),
+    // EIP-5792 batches: always on, a dApp's batch gets an answer whatever the host switched off.
+    calls(),
     ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc

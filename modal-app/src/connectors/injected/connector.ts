@@ -3,6 +3,7 @@
  * Wallet Standard wallets, driven through the bridge with `host.walletRequest`.
  */
 import { Caip } from '@airlock/bridge-protocol'
+import * as Calls from '@airlock/bridge-protocol/Calls'
 import { sameWallet } from '../../core/Storage.ts'
 import { toCaip } from '../../shared/Network.ts'
 import type { Connector, ConnectorContext } from '../Connector.ts'
@@ -33,6 +34,23 @@ export function injected(context: ConnectorContext): Connector {
     },
     async request(connection, request) {
       return (await context.host()).walletRequest({ walletId: connection.wallet.id, request })
+    },
+    // A page wallet that speaks EIP-5792 answers wallet_getCapabilities for the chains it batches on; one
+    // that refuses (most EOAs: 4200) is sent a batch call by call instead. Its own UI shows its batches.
+    batches: {
+      async capabilities(connection, address, chainIds) {
+        const host = await context.host()
+        const answer = await host.walletRequest({
+          walletId: connection.wallet.id,
+          request: {
+            namespace: 'eip155',
+            method: 'wallet_getCapabilities',
+            params: [address, chainIds.map(Calls.hexChainIdOf)],
+          },
+        })
+        return Calls.parseCapabilities(answer)
+      },
+      showsStatus: true,
     },
     async switchChain(connection, network) {
       if (network.namespace !== 'eip155') return
