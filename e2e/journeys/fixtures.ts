@@ -147,6 +147,29 @@ export async function connectEvm(page: Page, modal: FrameLocator): Promise<void>
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
 }
 
+/**
+ * The EVM test wallet connected on plain.html, which configures only devnet A, then moved to devnet B inside
+ * the wallet itself (added and picked there, as a visitor does in an extension), not through the dApp.
+ */
+export async function connectThenLeaveForDevnetB(page: Page, modal: FrameLocator): Promise<void> {
+  await page.goto('/plain.html')
+  await connectEvm(page, modal)
+  await page.evaluate(() => window.airlock?.close())
+  await page.evaluate(
+    (chain) =>
+      window.__airlockTestWallets?.evm?.provider.request({
+        method: 'wallet_addEthereumChain',
+        params: [chain],
+      }),
+    {
+      chainId: `0x${devnetB.id.toString(16)}`,
+      chainName: devnetB.name,
+      rpcUrls: [devnetB.rpcUrls.default.http[0]],
+      nativeCurrency: devnetB.nativeCurrency,
+    },
+  )
+}
+
 /** Connects the named wallet from Connect, and waits for its account in the Account view. */
 export async function connectWallet(page: Page, modal: FrameLocator, name: string, address: string) {
   await page.evaluate(() => window.airlock?.open())

@@ -1,4 +1,4 @@
-import { connectEvm, expect, request, test } from './fixtures.ts'
+import { connectEvm, connectThenLeaveForDevnetB, expect, request, test } from './fixtures.ts'
 
 test('switching to 31338 and back sends chainChanged; a chain the wallet lacks is added first', async ({
   page,
@@ -82,23 +82,7 @@ test('UnsupportedChain names the chain the wallet is on and offers the supported
   page,
   modal,
 }) => {
-  // plain.html configures only eip155:31337; the visitor moves the wallet to Devnet B inside the wallet.
-  await page.goto('/plain.html')
-  await connectEvm(page, modal)
-  await page.evaluate(() => window.airlock?.close())
-  await page.evaluate(() =>
-    window.__airlockTestWallets?.evm?.provider.request({
-      method: 'wallet_addEthereumChain',
-      params: [
-        {
-          chainId: '0x7a6a',
-          chainName: 'Airlock Devnet B',
-          rpcUrls: ['http://127.0.0.1:8546'],
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        },
-      ],
-    }),
-  )
+  await connectThenLeaveForDevnetB(page, modal)
   await expect(modal.getByTestId('unsupported-chain')).toContainText('Your wallet is on Airlock Devnet B')
   const offered = modal.getByRole('button', { name: /Airlock Devnet A/ })
   await expect(offered).toBeVisible()

@@ -1,28 +1,19 @@
-import type { Page } from '@playwright/test'
-import { axeViolations, connectEvm, expect, modalFrame, request, test } from './fixtures.ts'
+import type { FrameLocator, Page } from '@playwright/test'
+import {
+  axeViolations,
+  connectEvm,
+  connectThenLeaveForDevnetB,
+  expect,
+  modalFrame,
+  request,
+  test,
+} from './fixtures.ts'
 
 test('a wallet that moves to a network the dApp did not configure leads to UnsupportedChain, and back', async ({
   page,
   modal,
 }) => {
-  // plain.html configures only eip155:31337.
-  await page.goto('/plain.html')
-  await connectEvm(page, modal)
-  await page.evaluate(() => window.airlock?.close())
-  // The visitor adds and picks Devnet B inside the wallet itself, not through the dApp.
-  await page.evaluate(() =>
-    window.__airlockTestWallets?.evm?.provider.request({
-      method: 'wallet_addEthereumChain',
-      params: [
-        {
-          chainId: '0x7a6a',
-          chainName: 'Airlock Devnet B',
-          rpcUrls: ['http://127.0.0.1:8546'],
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-        },
-      ],
-    }),
-  )
+  await connectThenLeaveForDevnetB(page, modal)
   await expect(modal.getByRole('dialog')).toBeVisible()
   await expect(modal.getByRole('heading', { name: 'Switch Network' })).toBeVisible()
   // It names the chain the wallet moved to.
@@ -39,29 +30,13 @@ test('a wallet that moves to a network the dApp did not configure leads to Unsup
   expect(await page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
 })
 
-test('a modal frame that reloads fails pending calls clearly and is usable again', async ({
-  page,
-  modal,
-}) => {
+/**
+ * The demo dApp asking to connect, the modal open on it: the pending `eth_requestAccounts`'s end, how it
+ * ended and when (the page's `performance.now()`).
+ */
+async function pendingConnect(page: Page, modal: FrameLocator) {
   await page.goto('/')
-  const pending = page.evaluate(() =>
-    window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }).then(
-      () => 'resolved',
-      (error: { code: number; message: string }) => `${error.code} ${error.message}`,
-    ),
-  )
-  await expect(modal.getByRole('dialog')).toBeVisible()
-  await page.evaluate(() => {
-    const frame = document.querySelector('iframe[title="Airlock"]') as HTMLIFrameElement
-    frame.setAttribute('src', frame.src)
-  })
-  expect(await pending).toBe('4900 The Airlock modal reloaded.')
-  await connectEvm(page, modal)
-})
-
-/** A pending `eth_requestAccounts`: how it ended, and when (the page's `performance.now()`). */
-function pendingConnect(page: Page) {
-  return page.evaluate(() =>
+  const ended = page.evaluate(() =>
     (window.airlock?.providers.eip155.request({ method: 'eth_requestAccounts' }) ?? Promise.reject())
       .then(
         () => 'resolved',
@@ -69,20 +44,33 @@ function pendingConnect(page: Page) {
       )
       .then((outcome) => ({ outcome, endedAt: performance.now() })),
   )
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  return { ended }
 }
+
+test('a modal frame that reloads fails pending calls clearly and is usable again', async ({
+  page,
+  modal,
+}) => {
+  const pending = await pendingConnect(page, modal)
+  await page.evaluate(() => {
+    const frame = document.querySelector('iframe[title="Airlock"]') as HTMLIFrameElement
+    frame.setAttribute('src', frame.src)
+  })
+  expect((await pending.ended).outcome).toBe('4900 The Airlock modal reloaded.')
+  await connectEvm(page, modal)
+})
 
 test('a frame the page removes fails pending calls within 2 s, and a new one is mounted', async ({
   page,
   modal,
 }) => {
-  await page.goto('/')
-  const pending = pendingConnect(page)
-  await expect(modal.getByRole('dialog')).toBeVisible()
+  const pending = await pendingConnect(page, modal)
   const removedAt = await page.evaluate(() => {
     document.querySelector('iframe[title="Airlock"]')?.remove()
     return performance.now()
   })
-  const { outcome, endedAt } = await pending
+  const { outcome, endedAt } = await pending.ended
   expect(outcome).toBe('4900 The Airlock modal stopped responding.')
   expect(endedAt - removedAt).toBeLessThan(2_000)
   await expect(page.locator('iframe[title="Airlock"]')).toHaveCount(1)
@@ -93,9 +81,7 @@ test('a modal that hangs fails pending calls within 2 s, and a new frame takes o
   page,
   modal,
 }) => {
-  await page.goto('/')
-  const pending = pendingConnect(page)
-  await expect(modal.getByRole('dialog')).toBeVisible()
+  const pending = await pendingConnect(page, modal)
   const frame = await modalFrame(page)
   // The modal's thread stops answering for 4 s, as a document stuck in a loop does.
   await frame.evaluate(() => {
@@ -105,7 +91,7 @@ test('a modal that hangs fails pending calls within 2 s, and a new frame takes o
     })
   })
   const hungAt = await page.evaluate(() => performance.now())
-  const { outcome, endedAt } = await pending
+  const { outcome, endedAt } = await pending.ended
   expect(outcome).toBe('4900 The Airlock modal stopped responding.')
   expect(endedAt - hungAt).toBeLessThan(2_000)
   await connectEvm(page, modal)
