@@ -5,16 +5,20 @@
  * step, a declined card, a provider that is down (SPEC §8's fallback options and an estimate), a window
  * closed mid-payment and resumed after a reload, an amount outside the limits, a blocked window.
  */
-import { formatEther, type Hash, parseEther } from 'viem'
-import { axeViolations, clients, connectWallet, expect } from './fixtures.ts'
-import { cards, fund, openCheckout, payWithCard, sandboxDown, stage, test } from './onrampFixtures.ts'
-
-const page = '/module.html?networks=eip155:31337'
+import { formatEther, type Hash } from 'viem'
+import { axeViolations, clients, expect } from './fixtures.ts'
+import {
+  cards,
+  connectFunded,
+  openCheckout,
+  payWithCard,
+  sandboxDown,
+  stage,
+  test,
+} from './onrampFixtures.ts'
 
 test.beforeEach(async ({ page: tab, modal, account }) => {
-  await fund(account, parseEther('1'))
-  await tab.goto(page)
-  await connectWallet(tab, modal, 'Airlock Test Wallet', account)
+  await connectFunded(tab, modal, account, { path: '/module.html?networks=eip155:31337' })
   await modal.getByRole('button', { name: 'Buy', exact: true }).click()
   await expect(modal.getByTestId('onramp-asset')).toHaveValue('ETH')
 })

@@ -1,14 +1,14 @@
 /**
  * What the Buy and Pay journeys share: a fresh EVM key per test (funded with `anvil_setBalance`, so no
- * other journey's account moves under them), the sandbox provider's checkout filled in as a visitor does,
- * and its loopback switch that makes it answer 503.
+ * other journey's account moves under them) connected on the demo dApp, the sandbox provider's checkout
+ * filled in as a visitor does, and its loopback switch that makes it answer 503.
  */
 import { devnetA } from '@airlock/devnet/chains'
 import { test as base, type FrameLocator, type Page } from '@playwright/test'
-import type { Address, Hex } from 'viem'
+import { type Address, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { walletInitScript } from '../wallets/index.ts'
-import { expect, rpc, walletOptions } from './fixtures.ts'
+import { connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
 
 /** The sandbox provider on the dev stack. */
 const sandboxUrl = 'http://127.0.0.1:8797'
@@ -40,8 +40,24 @@ export const test = base.extend<Fixtures>({
 })
 
 /** Gives `address` exactly `wei` on devnet A. */
-export async function fund(address: Address, wei: bigint) {
+async function fund(address: Address, wei: bigint) {
   await rpc(devnetA.rpcUrls.default.http[0] as string, 'anvil_setBalance', [address, `0x${wei.toString(16)}`])
+}
+
+/**
+ * This test's account, holding exactly `balance` on devnet A (1 ETH unless said), connected through the
+ * modal on the demo dApp's `path`, the modal on Account.
+ * @example await connectFunded(page, modal, account, { path: '/module.html?pay=on', balance: parseEther('0.002') })
+ */
+export async function connectFunded(
+  page: Page,
+  modal: FrameLocator,
+  account: Address,
+  { path, balance = parseEther('1') }: { path: string; balance?: bigint },
+) {
+  await fund(account, balance)
+  await page.goto(path)
+  await connectWallet(page, modal, 'Airlock Test Wallet', account)
 }
 
 /** Pays on the sandbox's checkout page with `card`, as a visitor types it. */

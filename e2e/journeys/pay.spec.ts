@@ -4,15 +4,16 @@
  * asserted on anvil). An account too poor to pay buys the shortfall through the sandbox provider first.
  * Pay switched off, bad input and a closed modal each reject with their code.
  */
+import type { FrameLocator, Page } from '@playwright/test'
 import { type Address, type Hash, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { axeViolations, clients, connectWallet, expect } from './fixtures.ts'
-import { cards, fund, openCheckout, payWithCard, stage, test } from './onrampFixtures.ts'
+import { axeViolations, clients, expect } from './fixtures.ts'
+import { cards, connectFunded, openCheckout, payWithCard, stage, test } from './onrampFixtures.ts'
 
 type Outcome = { hash?: string; error?: { code?: number; message?: string } }
 
 /** Asks for a payment from the dApp page; the outcome lands on `window.paid` when it settles. */
-function pay(tab: import('@playwright/test').Page, payment: Record<string, unknown>) {
+function pay(tab: Page, payment: Record<string, unknown>) {
   return tab.evaluate((payment) => {
     const page = window as unknown as { paid?: Outcome }
     page.paid = undefined
@@ -30,27 +31,33 @@ function pay(tab: import('@playwright/test').Page, payment: Record<string, unkno
   }, payment)
 }
 
-async function outcome(tab: import('@playwright/test').Page): Promise<Outcome> {
+async function outcome(tab: Page): Promise<Outcome> {
   await expect
     .poll(() => tab.evaluate(() => (window as { paid?: unknown }).paid), { timeout: 60_000 })
     .toBeTruthy()
   return tab.evaluate(() => (window as unknown as { paid: Outcome }).paid)
 }
 
+/** The demo dApp with Pay switched on. */
+const payPage = '/module.html?networks=eip155:31337&pay=on'
+
 const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address
+
+/** This test's account, connected with 1 ETH, asked to pay `amount` ETH to a fresh recipient: Pay on review. */
+async function reviewing(tab: Page, modal: FrameLocator, account: Address, amount: string) {
+  await connectFunded(tab, modal, account, { path: payPage })
+  const to = recipient()
+  await pay(tab, { to, amount, chain: 'eip155:31337' })
+  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
+  return to
+}
 
 test("a dApp's payment resolves with a hash the chain confirmed, after the recipient has the ETH", async ({
   page: tab,
   modal,
   account,
 }) => {
-  await fund(account, parseEther('1'))
-  await tab.goto('/module.html?networks=eip155:31337&pay=on')
-  await connectWallet(tab, modal, 'Airlock Test Wallet', account)
-  const to = recipient()
-  await pay(tab, { to, amount: '0.05', chain: 'eip155:31337' })
-  const view = modal.getByTestId('pay')
-  await expect(view).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
+  const to = await reviewing(tab, modal, account, '0.05')
   await expect(modal.getByTestId('pay-to')).toHaveText(to)
   await expect(modal.getByTestId('pay-amount')).toContainText('0.05 ETH')
   await expect(modal.getByTestId('pay-funding')).toHaveText('Enough to pay')
@@ -70,9 +77,7 @@ test("the demo dApp's Pay button: account #1 gets 0.01 ETH and the page shows th
   modal,
   account,
 }) => {
-  await fund(account, parseEther('1'))
-  await tab.goto('/module.html?networks=eip155:31337&pay=on')
-  await connectWallet(tab, modal, 'Airlock Test Wallet', account)
+  await connectFunded(tab, modal, account, { path: payPage })
   const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
   const before = await clients.a.getBalance({ address: to })
   // The page's own button, under the modal until it closes.
@@ -89,9 +94,7 @@ test('an account short of the amount buys the shortfall with the sandbox, then p
   modal,
   account,
 }) => {
-  await fund(account, parseEther('0.002'))
-  await tab.goto('/module.html?networks=eip155:31337&pay=on')
-  await connectWallet(tab, modal, 'Airlock Test Wallet', account)
+  await connectFunded(tab, modal, account, { path: payPage, balance: parseEther('0.002') })
   const to = recipient()
   await pay(tab, { to, amount: '0.02', chain: 'eip155:31337' })
   await expect(modal.getByTestId('pay-funding')).toHaveText('You need 0.018 ETH more', { timeout: 15_000 })
@@ -122,7 +125,7 @@ test('Pay is off unless the host switches it on: a clear 4200', async ({ page: t
 test('bad input is refused with -32602 naming the field, an unconfigured network with 4902', async ({
   page: tab,
 }) => {
-  await tab.goto('/module.html?networks=eip155:31337&pay=on')
+  await tab.goto(payPage)
   const cases: [Record<string, unknown>, Outcome['error']][] = [
     [
       { to: '0x1234', amount: '1', chain: 'eip155:31337' },
@@ -159,12 +162,7 @@ test('closing the modal before paying rejects with 4001, and nothing is sent', a
   modal,
   account,
 }) => {
-  await fund(account, parseEther('1'))
-  await tab.goto('/module.html?networks=eip155:31337&pay=on')
-  await connectWallet(tab, modal, 'Airlock Test Wallet', account)
-  const to = recipient()
-  await pay(tab, { to, amount: '0.01', chain: 'eip155:31337' })
-  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
+  const to = await reviewing(tab, modal, account, '0.01')
   await modal.getByRole('button', { name: 'Close' }).click()
   const { error } = await outcome(tab)
   expect(error?.code).toBe(4001)
