@@ -16,6 +16,7 @@ import {
 } from '@airlock/bridge-protocol'
 import { parse } from '@airlock/bridge-protocol/Shape'
 import * as Siwx from '@airlock/bridge-protocol/Siwx'
+import * as BatchCalls from './batchCalls.ts'
 import * as HostStorage from './hostStorage.ts'
 import { pageWallets } from './pageWallets.ts'
 
@@ -94,7 +95,9 @@ export function start(options: BridgeOptions): () => void {
   // exceptions the dApp chose: the sign-in message for this page, and, with Send or Swaps on, a
   // transaction while the modal is on screen (never a message: those could be replayed elsewhere
   // unseen). And one message the modal shows first: a name's registration, which says nothing but a name
-  // for the address, and only for 10 minutes.
+  // for the address, and only for 10 minutes. And the calls of the dApp's own EIP-5792 batch, once each,
+  // which the modal sends one by one to a wallet that cannot batch.
+  const batchCalls = BatchCalls.create()
   const inFlight = new Map<string, number>()
   const track = (key: string, step: 1 | -1) => inFlight.set(key, (inFlight.get(key) ?? 0) + step)
   const host: HostApi = {
@@ -103,6 +106,10 @@ export function start(options: BridgeOptions): () => void {
       const allowed =
         Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
+        batchCalls.take(request) ||
+        // A read that prompts no one and tells the modal only what the wallet tells any page: whether it
+        // batches (EIP-5792), so the modal knows to pass a batch on or send its calls one by one.
+        request.method === 'wallet_getCapabilities' ||
         (options.signIn && isSignInForThisPage(request, options.signIn)) ||
         (options.modalSends && open && isPlainTransaction(request)) ||
         (open && isNameRegistration(request))
@@ -152,6 +159,7 @@ export function start(options: BridgeOptions): () => void {
             // Keyed as the modal will pass it back: parsed by the same shape, so extra keys drop alike.
             const parsed = parse(Schema.request, request)
             const key = parsed.ok ? requestKey(parsed.value) : ''
+            if (parsed.ok) batchCalls.asked(parsed.value)
             track(key, 1)
             busy++
             return remote
