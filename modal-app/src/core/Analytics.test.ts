@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { manualClock } from '../testing/clock.ts'
 import * as Analytics from './Analytics.ts'
 import type { Config } from './Config.ts'
+import * as Storage from './Storage.ts'
 
-function setup(features: Config['features'], enabled: boolean | Error = true) {
+function setup(
+  features: Config['features'],
+  enabled: boolean | Error = true,
+  storage: Storage.Storage = Storage.create(),
+) {
   const clock = manualClock(1_000_000)
   const sent: Analytics.Event[] = []
   let asked = 0
@@ -17,6 +22,7 @@ function setup(features: Config['features'], enabled: boolean | Error = true) {
     send: (event) => void sent.push(event),
     now: () => clock.now(),
     changed: () => {},
+    choice: { get: storage.getAnalyticsChoice, set: storage.setAnalyticsChoice },
   })
   return { analytics, sent, clock, asked: () => asked }
 }
@@ -96,6 +102,39 @@ describe('analytics', () => {
     declined.analytics.track(event())
     expect(declined.analytics.slice()).toEqual({ analyticsNotice: false })
     expect(declined.sent).toEqual([])
+  })
+
+  it('keeps the visitor’s answer for the next page load: a closed notice stays closed, Don’t share holds', async () => {
+    const storage = Storage.create(Storage.memory())
+    const first = setup({}, true, storage)
+    await first.analytics.check()
+    first.analytics.noticeShown()
+    first.analytics.dismiss()
+    const again = setup({}, true, storage)
+    await again.analytics.check()
+    expect(again.analytics.slice()).toEqual({ analyticsNotice: false })
+    expect(again.analytics.gate()).toBe('on')
+    again.analytics.track(event())
+    expect(again.sent).toEqual([event()])
+
+    again.analytics.decline()
+    const after = setup({}, true, storage)
+    await after.analytics.check()
+    expect(after.analytics.gate()).toBe('off')
+    expect(after.analytics.slice()).toEqual({ analyticsNotice: false })
+    after.analytics.track(event())
+    expect(after.sent).toEqual([])
+  })
+
+  it('forgets nothing it was not told: a notice only seen shows again on the next load', async () => {
+    const storage = Storage.create(Storage.memory())
+    const first = setup({}, true, storage)
+    await first.analytics.check()
+    first.analytics.noticeShown()
+    const again = setup({}, true, storage)
+    await again.analytics.check()
+    expect(again.analytics.gate()).toBe('notice')
+    expect(again.analytics.slice()).toEqual({ analyticsNotice: true })
   })
 
   it('never sends MODAL_CREATED', async () => {

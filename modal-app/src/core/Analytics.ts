@@ -3,7 +3,8 @@
  * - with the visitor's consent, which the host collected (`features.analyticsConsent: true`), or
  * - when the project enabled analytics (the API's `/getAnalyticsConfig`) and the modal has shown the
  *   visitor a notice saying so, which they may dismiss or answer with "Don't share".
- * Nothing is queued: an event from before that is dropped. The host can switch it all off
+ * The visitor's answer to the notice is kept per page. Nothing is queued: an event from before that is
+ * dropped. The host can switch it all off
  * (`features.analytics: false`). MODAL_CREATED is never sent (SPEC §7), and at most 5 events go out in any
  * 60 s (SPEC §9's telemetry cap), so a loop in a dApp cannot flood the API.
  */
@@ -26,8 +27,16 @@ type Gate = 'pending' | 'off' | 'notice' | 'on'
 /** What the views show: the notice line, while it is due and not dismissed. */
 export type AnalyticsSlice = { analyticsNotice: boolean }
 
+/** The visitor's answer to the notice: closed it (events continue), or "Don't share". */
+export type NoticeChoice = 'dismissed' | 'declined'
+
 export type Options = {
   features: Config['features']
+  /**
+   * Where the visitor's answer to the notice is kept across page loads (`Storage`'s, per page), so a notice
+   * closed stays closed and "Don't share" holds. Read once the project's setting is in. @default none
+   */
+  choice?: { get(): NoticeChoice | undefined; set(choice: NoticeChoice): void } | undefined
   /** Whether the project enabled analytics; an unreadable setting counts as off. */
   enabled: () => Promise<boolean>
   send: (event: Event) => void
@@ -76,8 +85,12 @@ export function create(options: Options): Analytics {
       const enabled = await options.enabled().catch(() => false)
       if (gate !== 'pending') return
       if (!enabled) return set('off')
-      // The host's word that the visitor agreed (its own consent banner) replaces the modal's notice.
-      set(features?.analyticsConsent === true ? 'on' : 'notice')
+      // The host's word that the visitor agreed (its own consent banner) replaces the modal's notice, and the
+      // visitor's own answer on an earlier visit stands: a notice seen and closed is not shown again.
+      const choice = consented() ? undefined : options.choice?.get()
+      if (choice === 'declined') return set('off')
+      if (choice === 'dismissed') dismissed = true
+      set(consented() || dismissed ? 'on' : 'notice')
     })()
     return asked
   }
@@ -108,10 +121,12 @@ export function create(options: Options): Analytics {
     },
     dismiss() {
       dismissed = true
+      options.choice?.set('dismissed')
       options.changed()
     },
     decline() {
       dismissed = true
+      options.choice?.set('declined')
       set('off')
       options.changed()
     },

@@ -1279,6 +1279,24 @@ describe('analytics in the modal', () => {
     ])
   })
 
+  it('keeps the visitor’s Don’t share in its storage: after a reload no notice shows and nothing is recorded', async () => {
+    const track = vi.fn(async () => {})
+    const storage = createStorage(memory())
+    const first = await setup({ storage, track, analyticsEnabled: async () => true })
+    first.api.open(undefined)
+    await settle()
+    expect(first.modal.getSnapshot().analyticsNotice).toBe(true)
+    first.modal.ui.declineAnalytics()
+    const reloaded = await setup({ storage, track, analyticsEnabled: async () => true })
+    reloaded.api.open(undefined)
+    await settle()
+    expect(reloaded.modal.getSnapshot().analyticsNotice).toBe(false)
+    reloaded.modal.ui.analyticsNoticeShown()
+    reloaded.modal.ui.selectWallet(evmWallet)
+    await vi.waitFor(() => expect(reloaded.modal.getSnapshot().account?.wallet.id).toBe(evmWallet.id))
+    expect(track).not.toHaveBeenCalled()
+  })
+
   it('shows no notice and records nothing where the project did not enable analytics', async () => {
     const track = vi.fn(async () => {})
     const { modal, api } = await setup({ track, analyticsEnabled: async () => false })

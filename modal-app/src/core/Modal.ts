@@ -82,6 +82,7 @@ export function create(options: Options): Modal {
     send: (event) => void options.api.track(event, origin ?? ''),
     now,
     changed: () => changed(),
+    choice: { get: storage.getAnalyticsChoice, set: storage.setAnalyticsChoice },
   })
 
   const networks = Networks.create({

@@ -90,6 +90,16 @@ describe('storage', () => {
     expect(sameWallet(phantom, { namespace: 'solana', name: 'Phantom' })).toBe(true)
     expect(sameWallet(phantom, { namespace: 'eip155', name: 'Phantom' })).toBe(false)
   })
+  it('remembers the answer to the analytics notice, and reads any other value as none', () => {
+    const backend = memory()
+    expect(create(backend).getAnalyticsChoice()).toBeUndefined()
+    create(backend).setAnalyticsChoice('declined')
+    expect(backend.getItem(`${prefix}analyticsNotice`)).toBe('"declined"')
+    expect(create(backend).getAnalyticsChoice()).toBe('declined')
+    backend.setItem(`${prefix}analyticsNotice`, '"accepted"')
+    expect(create(backend).getAnalyticsChoice()).toBeUndefined()
+  })
+
   it('remembers an open on-ramp order until it is forgotten, and ignores one that is not an order', () => {
     const backend = memory()
     const storage = create(backend)

@@ -5,6 +5,7 @@
  */
 import { Caip, Schema } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
+import type { NoticeChoice } from './Analytics.ts'
 import { prefix } from './FrameStorage.ts'
 
 /** The backing store: synchronous, string values, like `localStorage`. */
@@ -80,6 +81,9 @@ export type Storage = {
   getSession(account: string): Schema.Session | undefined
   setSession(account: string, session: Schema.Session): void
   removeSession(account: string): void
+  /** The visitor's answer to the analytics notice on this page (`Analytics.ts`). */
+  getAnalyticsChoice(): NoticeChoice | undefined
+  setAnalyticsChoice(choice: NoticeChoice): void
   /** The on-ramp order the visitor left before its checkout ended, so Buy can offer to resume it. */
   getPendingPurchase(): PendingPurchase | undefined
   setPendingPurchase(purchase: PendingPurchase | undefined): void
@@ -183,6 +187,8 @@ export function create(backend: KeyValue = memory()): Storage {
     setSessionKept: (kept) => write('wcKept', kept),
     getLoginKept: () => read('loginKept', S.boolean) ?? false,
     setLoginKept: (kept) => write('loginKept', kept),
+    getAnalyticsChoice: () => read('analyticsNotice', S.picklist(['dismissed', 'declined'] as const)),
+    setAnalyticsChoice: (choice) => write('analyticsNotice', choice),
     getPendingPurchase: () => read('onrampPending', pendingPurchase),
     setPendingPurchase(purchase) {
       if (purchase) return write('onrampPending', purchase)
