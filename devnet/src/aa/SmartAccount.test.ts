@@ -8,6 +8,7 @@ import {
   type PublicClient,
   parseEther,
   parseEventLogs,
+  serializeErc6492Signature,
 } from 'viem'
 import { entryPoint08Abi, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -157,6 +158,35 @@ describe('smart accounts on EntryPoint v0.8, sponsored by the paymaster', () => 
     )
     const receipt = await HandleOps.submit(sender(), [operation], { gas: 2_000_000n })
     expect(receipt.status).toBe('reverted')
+    expect(await client.getCode({ address: account.address })).toBeUndefined()
+  })
+
+  it('verifies an undeployed account’s signature by ERC-6492: the check deploys it through its factory', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const account = await toSimpleSmartAccount({
+      client,
+      owner,
+      factoryAddress: accountAbstraction.accountFactory,
+      entryPoint: { address: accountAbstraction.entryPoint08, version: '0.8' },
+    })
+    const { factory, factoryData } = await account.getFactoryArgs()
+    if (!factory || !factoryData) throw new Error('a counterfactual account has factory args')
+    const message = 'localhost wants you to sign in with your Ethereum account'
+    const wrap = async (signer: typeof owner) =>
+      serializeErc6492Signature({
+        address: factory,
+        data: factoryData,
+        signature: await signer.signMessage({ message }),
+      })
+
+    expect(
+      await client.verifyMessage({ address: account.address, message, signature: await wrap(owner) }),
+    ).toBe(true)
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    expect(
+      await client.verifyMessage({ address: account.address, message, signature: await wrap(stranger) }),
+    ).toBe(false)
+    // Verified in a call: nothing was deployed.
     expect(await client.getCode({ address: account.address })).toBeUndefined()
   })
 
