@@ -12,7 +12,7 @@ import {
   parseEventLogs,
   toFunctionSelector,
 } from 'viem'
-import type { SmartAccount } from 'viem/account-abstraction'
+import { type SmartAccount, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../Accounts.ts'
@@ -57,22 +57,37 @@ describe('session keys of an AirlockAccount', () => {
   const self = () => ({ address: account.address, abi: airlockAccountAbi }) as const
   const sessionOf = (key: Address) =>
     client.readContract({ ...self(), functionName: 'sessionOf', args: [key] })
-  const grant = (key: Address, validUntil: number) => ({
-    to: account.address,
+  /** A call of the account to itself granting `key` a session: ALT transfers up to 10 ALT unless told. */
+  const grant = (
+    key: Address,
+    validUntil: number,
+    session: { target?: Address; selector?: Hex; limit?: bigint; on?: Address } = {},
+  ) => ({
+    to: session.on ?? account.address,
     data: encodeFunctionData({
       ...self(),
       functionName: 'grantSession',
-      args: [key, testTokenAddress, transferSelector, limit, validUntil],
+      args: [
+        key,
+        session.target ?? testTokenAddress,
+        session.selector ?? transferSelector,
+        session.limit ?? limit,
+        validUntil,
+      ],
     }),
   })
   const now = async () => Number((await client.getBlock()).timestamp)
 
   /** A sponsored op making `calls`, signed by the owner, or by `key` (raw ECDSA over the userOpHash). */
-  async function operation(calls: readonly HandleOps.Call[], key?: typeof sessionKey) {
-    const sponsored = await HandleOps.sponsor(client, await HandleOps.draft(client, account, calls))
+  async function operation(
+    calls: readonly HandleOps.Call[],
+    key?: typeof sessionKey,
+    on: SmartAccount = account,
+  ) {
+    const sponsored = await HandleOps.sponsor(client, await HandleOps.draft(client, on, calls))
     const signature = key
       ? await key.sign({ hash: HandleOps.hashOf(sponsored, devnet.chains[0].chainId) })
-      : await account.signUserOperation(sponsored)
+      : await on.signUserOperation(sponsored)
     return { ...sponsored, signature }
   }
 
@@ -83,6 +98,20 @@ describe('session keys of an AirlockAccount', () => {
     return parseEventLogs({ abi: airlockAccountAbi, logs: receipt.logs }).filter(
       (log) => log.eventName === 'SessionGranted' || log.eventName === 'SessionRevoked',
     )
+  }
+
+  /** Sends `amount` ALT from account 0, which holds a million. */
+  async function fund(to: Address, amount: bigint) {
+    const first = Accounts.all()[0]
+    if (!first) throw new Error('no account 0')
+    const { chain, rpcUrl } = devnet.chains[0]
+    const funder = createWalletClient({
+      account: privateKeyToAccount(first.privateKey),
+      chain,
+      transport: http(rpcUrl),
+    })
+    const hash = await funder.writeContract({ ...token, functionName: 'transfer', args: [to, amount] })
+    await client.waitForTransactionReceipt({ hash })
   }
 
   /** Expects the EntryPoint to refuse the op with `reason`, in simulation and on-chain, moving no token. */
@@ -106,19 +135,7 @@ describe('session keys of an AirlockAccount', () => {
       factoryAddress: accountAbstraction.accountFactory,
       entryPoint: { address: accountAbstraction.entryPoint08, version: '0.8' },
     })
-    const first = Accounts.all()[0]
-    if (!first) throw new Error('no account 0')
-    const funder = createWalletClient({
-      account: privateKeyToAccount(first.privateKey),
-      chain,
-      transport: http(rpcUrl),
-    })
-    const funded = await funder.writeContract({
-      ...token,
-      functionName: 'transfer',
-      args: [account.address, parseEther('100')],
-    })
-    await client.waitForTransactionReceipt({ hash: funded })
+    await fund(account.address, parseEther('100'))
   })
   afterAll(() => devnet?.stop())
 
@@ -207,6 +224,49 @@ describe('session keys of an AirlockAccount', () => {
       client.readContract({ ...self(), functionName: 'isValidSignature', args: [hash, signature] })
     expect(await check(await owner.sign({ hash }))).toBe('0x1626ba7e')
     expect(await check(await sessionKey.sign({ hash }))).toBe('0xffffffff')
+  })
+
+  it('limits plain ETH transfers to one address when the session names no function', async () => {
+    const other = privateKeyToAccount(generatePrivateKey())
+    const oneEth = { target: recipient, selector: '0x00000000', limit: parseEther('1') } as const
+    await run([grant(other.address, (await now()) + 3600, oneEth)])
+    await testClient().setBalance({ address: account.address, value: parseEther('2') })
+    const before = await client.getBalance({ address: recipient })
+    await run([{ to: recipient, value: parseEther('0.6') }], other)
+    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.6'))
+    await expectRefused([{ to: recipient, value: parseEther('0.6') }], other, /AA24/)
+    await expectRefused([{ to: recipient, value: 1n, data: '0x12345678' }], other, /AA24/)
+    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.6'))
+  })
+
+  it('works the same on an EOA delegated by EIP-7702 to Airlock7702Account', async () => {
+    const eoa = privateKeyToAccount(generatePrivateKey())
+    const delegated = await toSimple7702SmartAccount({
+      client,
+      owner: eoa,
+      implementation: accountAbstraction.account7702,
+    })
+    await fund(eoa.address, parseEther('20'))
+    const authorization = await eoa.signAuthorization({
+      contractAddress: accountAbstraction.account7702,
+      chainId: devnet.chains[0].chainId,
+      nonce: 0,
+    })
+    const key = privateKeyToAccount(generatePrivateKey())
+    const granting = grant(key.address, (await now()) + 3600, { on: eoa.address })
+    const draft = { ...(await HandleOps.draft(client, delegated, [granting])), authorization }
+    const sponsored = await HandleOps.sponsor(client, draft)
+    const signed = { ...sponsored, signature: await delegated.signUserOperation(sponsored) }
+    const granted = await HandleOps.submit(sender(), [signed], { authorizationList: [authorization] })
+    expect(granted.status).toBe('success')
+
+    const transferred = await HandleOps.submit(sender(), [
+      await operation([transfer(parseEther('6'))], key, delegated),
+    ])
+    expect(transferred.status).toBe('success')
+    expect(await balanceOf(eoa.address)).toBe(parseEther('14'))
+    const overLimit = await operation([transfer(parseEther('6'))], key, delegated)
+    await expect(HandleOps.simulate(client, [overLimit], relayer.address)).rejects.toThrow(/AA24/)
   })
 
   it('refuses an expired session (AA22): the EntryPoint enforces its validUntil', async () => {
