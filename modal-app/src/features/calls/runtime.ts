@@ -163,14 +163,18 @@ export function setup(kernel: Kernel): Runtime {
     if (!entry && !kernel.batchesOf?.(connection)) throw new Calls.UnknownBundleError()
     if (entry && entry.walletId !== connection.wallet.id) throw new Calls.UnknownBundleError()
     const ask: Request = request ?? { namespace: 'eip155', method: 'wallet_getCallsStatus', params: [id] }
+    const status = (await askWallet(connection, ask, entry !== undefined)) as Calls.Status
+    if (entry?.kind === 'wallet') entries.set(id, { ...entry, status })
+    return status
+  }
+
+  /** Asks the wallet about a batch; one that has no such method knows no such batch (5730). */
+  async function askWallet(connection: Connection, request: Request, known: boolean): Promise<unknown> {
     try {
-      const status = (await kernel.walletRequest(connection, ask)) as Calls.Status
-      if (entry?.kind === 'wallet') entries.set(id, { ...entry, status })
-      return status
+      return await kernel.walletRequest(connection, request)
     } catch (error) {
       const code = Errors.codeOf(error)
-      // A wallet that has no such method knows no such batch.
-      if (!entry && (code === 4200 || code === -32601 || code === 4100)) throw new Calls.UnknownBundleError()
+      if (!known && (code === 4200 || code === -32601 || code === 4100)) throw new Calls.UnknownBundleError()
       throw error
     }
   }
@@ -182,7 +186,7 @@ export function setup(kernel: Kernel): Runtime {
     if (entry?.kind === 'wallet' && entry.walletId !== connection.wallet.id)
       throw new Calls.UnknownBundleError()
     const walletShows = entry ? entry.kind === 'wallet' && entry.showsStatus : batches?.showsStatus === true
-    if (walletShows) return kernel.walletRequest(connection, request)
+    if (walletShows) return askWallet(connection, request, entry !== undefined)
     if (!entry) throw new Calls.UnknownBundleError()
     shown = id
     kernel.router.send({ type: 'OPEN', view: 'CallsStatus' })
