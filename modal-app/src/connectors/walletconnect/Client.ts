@@ -37,6 +37,8 @@ export type Session = {
   peer: { name: string; icons: string[]; url: string }
   /** CAIP-10 accounts, as the wallet approved them. */
   accounts: string[]
+  /** The EVM methods the wallet approved (`wallet_sendCalls`, …); none when unknown. */
+  methods?: string[]
   /** Epoch seconds. */
   expiry: number
 }
@@ -68,6 +70,10 @@ export const methods: Record<Caip.Namespace, string[]> = {
     ...Methods.unsafe.filter((method) => !method.includes(':')),
     'wallet_switchEthereumChain',
     'wallet_addEthereumChain',
+    // EIP-5792's reads: a wallet that batches answers them, and the modal passes its batches on.
+    'wallet_getCapabilities',
+    'wallet_getCallsStatus',
+    'wallet_showCallsStatus',
   ],
   solana: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
   bip122: ['signMessage', 'signPsbt', 'getAccountAddresses'],
@@ -202,7 +208,7 @@ function toSession(struct: {
   topic: string
   expiry: number
   peer: { metadata: { name: string; icons: string[]; url: string } }
-  namespaces: Record<string, { accounts: string[] }>
+  namespaces: Record<string, { accounts: string[]; methods?: string[] }>
 }): Session {
   return {
     topic: struct.topic,
@@ -213,6 +219,7 @@ function toSession(struct: {
       url: struct.peer.metadata.url,
     },
     accounts: Object.values(struct.namespaces).flatMap((namespace) => namespace.accounts),
+    methods: struct.namespaces.eip155?.methods ?? [],
   }
 }
 

@@ -85,6 +85,8 @@ export type Flow = {
   /** Whether sign-client has started in this page load. */
   started(): boolean
   request(connection: Connection.Connection, request: Request): Promise<unknown>
+  /** The EVM methods the live session's wallet approved; none without a session. */
+  methods(): readonly string[]
   /** Ends the live session. */
   disconnect(): Promise<void>
   /** The wallet-side session event applies: `updated` replaces it, `deleted` forgets it. */
@@ -253,6 +255,7 @@ export function create(options: Options): Flow {
       if (link && Methods.needsUser(request)) options.openUrl(link.href)
       return wc.request(session, request, from.chainId)
     },
+    methods: () => session?.methods ?? [],
     async disconnect() {
       const ending = session
       session = undefined

@@ -4,6 +4,7 @@
  * sign-client) loads on first use.
  */
 import { Caip } from '@airlock/bridge-protocol'
+import * as Calls from '@airlock/bridge-protocol/Calls'
 import type { Connector, ConnectorContext } from '../Connector.ts'
 import * as Evm from '../evm.ts'
 import * as Injected from '../injected/Injected.ts'
@@ -42,6 +43,26 @@ export function connector(
     },
     async request(connection, request) {
       return (await loader.flow()).request(connection, request)
+    },
+    // A wallet that approved wallet_sendCalls batches itself: on the chains its wallet_getCapabilities names,
+    // or on every chain when it has no such method. Its status view is its own if it approved that too.
+    batches: {
+      async capabilities(connection, address, chainIds) {
+        const flow = await loader.flow()
+        const methods = flow.methods()
+        if (!methods.includes('wallet_sendCalls')) return {}
+        const hex = chainIds.map(Calls.hexChainIdOf)
+        if (!methods.includes('wallet_getCapabilities')) return Object.fromEntries(hex.map((id) => [id, {}]))
+        const answer = await flow.request(connection, {
+          namespace: 'eip155',
+          method: 'wallet_getCapabilities',
+          params: [address, hex],
+        })
+        return Calls.parseCapabilities(answer)
+      },
+      get showsStatus() {
+        return loader.current()?.methods().includes('wallet_showCallsStatus') ?? false
+      },
     },
     async switchChain(connection, network) {
       if (network.namespace !== 'eip155') return
