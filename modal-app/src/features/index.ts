@@ -15,6 +15,7 @@ import { onramp } from './onramp/feature.ts'
 import { pay } from './pay/feature.ts'
 import { receive } from './receive/feature.ts'
 import { send } from './send/feature.ts'
+import { smartSessions } from './sessions/feature.ts'
 import { signIn } from './sign-in/feature.ts'
 import { swaps } from './swaps/feature.ts'
 
@@ -40,6 +41,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     // SPEC §1: Pay is off unless the host switches it on.
     ...(config.features?.pay === true ? [pay()] : []),
     names(),
+    smartSessions(),
     // EIP-5792 batches: always on, a dApp's batch gets an answer whatever the host switched off.
     calls(),
     ...(embeddedWallet ? [embeddedWallet] : []),

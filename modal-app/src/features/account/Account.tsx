@@ -101,6 +101,12 @@ export default function Account({
           <span className="row-label">{tabTexts.chooseName}</span>
         </button>
       )}
+      {/* Smart sessions are the embedded wallet's (its smart accounts hold them). */}
+      {'showSessions' in ui && snapshot.embeddedWallet?.signedIn && account.namespace === 'eip155' && (
+        <button type="button" className="row" onClick={() => ui.showSessions?.()}>
+          <span className="row-label">{tabTexts.sessions}</span>
+        </button>
+      )}
       {snapshot.embeddedWallet?.signedIn && (
         <button type="button" className="row" onClick={() => ui.showWalletSettings?.()}>
           <span className="row-label">

@@ -45,6 +45,8 @@ export type BalanceFields = {
 export type AccountUi = {
   /** The view copied the address (or failed to). */
   copied(ok: boolean): void
+  /** Opens the account's smart sessions (features/sessions), where that feature is on. */
+  showSessions?: (() => void) | undefined
 }
 
 /**

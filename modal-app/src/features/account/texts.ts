@@ -16,6 +16,7 @@ export const tabTexts = define('account.tabs', {
   swap: 'Swap',
   buy: 'Buy',
   chooseName: 'Choose a name for this account',
+  sessions: 'App sessions',
   /** The other accounts' rows: showing one makes it the active account (nothing reconnects). */
   showAccount: 'Show the {namespace} account',
   disconnectAccount: 'Disconnect the {namespace} account',

@@ -1,0 +1,30 @@
+/**
+ * Smart sessions (SPEC §1 `smartSessions`, on unless the host switches it off): ERC-7715
+ * `wallet_grantPermissions` / `wallet_revokePermissions` for the embedded wallet's smart accounts, enforced on
+ * chain by the account's session keys, and Account's list of active sessions with Revoke.
+ */
+import { lazy } from 'react'
+import type { Feature } from '../../core/Feature.ts'
+import { sessionTexts } from './texts.ts'
+
+export function smartSessions(): Feature {
+  return {
+    id: 'smartSessions',
+    switch: 'smartSessions',
+    views: [
+      {
+        name: 'GrantPermissions',
+        title: () => sessionTexts.grantTitle,
+        component: lazy(() => import('./GrantPermissions.tsx')),
+        public: 'Account',
+      },
+      {
+        name: 'Sessions',
+        title: () => sessionTexts.listTitle,
+        component: lazy(() => import('./Sessions.tsx')),
+        public: 'Account',
+      },
+    ],
+    load: async (kernel) => (await import('./runtime.ts')).setup(kernel),
+  }
+}
