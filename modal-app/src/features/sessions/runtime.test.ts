@@ -1,0 +1,198 @@
+import { decodePci } from '@airlock/api/contract'
+import { Errors, type Request, Siwx } from '@airlock/bridge-protocol'
+import { decodeFunctionData, encodeAbiParameters, parseAbi, parseEther, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Connection } from '../../core/Connection.ts'
+import type { Kernel } from '../../core/Feature.ts'
+import * as Snackbar from '../../core/Snackbar.ts'
+import * as Permissions from './Permissions.ts'
+import { type SessionsSlice, type SessionsUi, setup } from './runtime.ts'
+import { sessionTexts } from './texts.ts'
+
+const account = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
+const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const dapp = privateKeyToAccount(generatePrivateKey())
+const abi = parseAbi([
+  'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil)',
+  'function revokeSession(address key)',
+])
+
+const grantRequest = (expiry = Math.floor(Date.now() / 1000) + 3600): Request =>
+  ({
+    namespace: 'eip155',
+    method: 'wallet_grantPermissions',
+    params: [
+      {
+        chainId: '0x7a69',
+        expiry,
+        signer: { type: 'account', data: { address: dapp.address } },
+        permissions: [
+          { type: 'erc20-token-transfer', data: { address: token, allowance: toHex(parseEther('10')) } },
+        ],
+      },
+    ],
+  }) as Request
+
+/**
+ * The runtime with a kernel whose wallet is `walletId` with an account that runs batches atomically or not;
+ * the wallet's requests are recorded and answered as a smart account's would be.
+ */
+function start({ walletId = 'embedded', atomic = 'supported' } = {}) {
+  const connection: Connection = {
+    wallet: { id: walletId, namespace: 'eip155', name: 'W', icon: '', chains: ['eip155:31337'] },
+    accounts: [{ address: account }],
+    chainId: 'eip155:31337',
+  }
+  const router = { send: vi.fn(), view: vi.fn(() => 'GrantPermissions'), isOpen: () => true }
+  const asked: Request[] = []
+  let polls = 0
+  const walletRequest = vi.fn(async (_connection: Connection, request: Request) => {
+    asked.push(request)
+    switch (request.method) {
+      case 'eth_call':
+        // symbol() then decimals(), as abi-encoded answers.
+        return (request.params as [{ data: string }])[0].data === '0x95d89b41'
+          ? encodeAbiParameters([{ type: 'string' }], ['ALT'])
+          : toHex(18, { size: 32 })
+      case 'wallet_sendCalls':
+        return { id: 'batch-1' }
+      case 'wallet_getCallsStatus':
+        polls += 1
+        return { status: polls < 2 ? 100 : 200 }
+      case 'personal_sign':
+        return '0x1234'
+    }
+    throw new Error(`unexpected ${request.method}`)
+  })
+  const kernel = {
+    connectionOf: () => connection,
+    origin: () => 'http://localhost:5173',
+    now: () => Date.now(),
+    api: { endpoint: (path: string) => `http://127.0.0.1:9${path}` },
+    router,
+    snackbar: Snackbar.create({ onChange: () => {} }),
+    timers: Snackbar.realTimers,
+    changed: vi.fn(),
+    walletRequest,
+    batchesOf: () => ({
+      showsStatus: false,
+      capabilities: async () => ({ '0x7a69': { atomic: { status: atomic } } }),
+    }),
+  } as unknown as Kernel
+  const runtime = setup(kernel)
+  const ui = runtime.ui as unknown as SessionsUi
+  const snapshot = () => (runtime.snapshot?.() as SessionsSlice | undefined)?.smartSessions
+  const answer = (request: Request) => runtime.answer?.(request, connection)
+  return { runtime, ui, snapshot, answer, router, asked, connection }
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('wallet_grantPermissions', () => {
+  it('leaves a page wallet’s request to the wallet, unchanged', () => {
+    const { answer } = start({ walletId: 'io.metamask' })
+    expect(answer(grantRequest())).toBeUndefined()
+  })
+
+  it('refuses on the embedded wallet’s plain EOA with 4200, saying a smart account is needed', async () => {
+    const { answer } = start({ atomic: 'unsupported' })
+    await expect(answer(grantRequest())).rejects.toMatchObject({
+      code: 4200,
+      message: sessionTexts.needsSmartAccount(),
+    })
+  })
+
+  it('shows the session in words, grants it with the account’s own call, and answers with its context', async () => {
+    const { answer, ui, snapshot, router, asked } = start()
+    const granted = answer(grantRequest()) as Promise<Record<string, unknown>[]>
+    await vi.waitFor(() => expect(snapshot()?.grant).toBeDefined())
+    expect(router.send).toHaveBeenCalledWith({ type: 'PUSH', view: 'GrantPermissions' })
+    expect(snapshot()?.grant).toMatchObject({
+      origin: 'http://localhost:5173',
+      token: { symbol: 'ALT', decimals: 18 },
+      session: { key: dapp.address, target: token, limit: parseEther('10') },
+    })
+    await ui.grantSession()
+    const [answered] = await granted
+    const sent = asked.find((request) => request.method === 'wallet_sendCalls')
+    const [batch] = (sent?.params ?? []) as [
+      { atomicRequired: boolean; calls: { to: string; data: `0x${string}` }[] },
+    ]
+    expect(batch.atomicRequired).toBe(true)
+    expect(batch.calls).toHaveLength(1)
+    expect(batch.calls[0]?.to).toBe(account)
+    const call = decodeFunctionData({ abi, data: batch.calls[0]?.data ?? '0x' })
+    expect(call.functionName).toBe('grantSession')
+    expect(call.args?.[0]).toBe(dapp.address)
+    // Answered only once the operation was on chain (status 200 after a pending 100).
+    expect(asked.filter((request) => request.method === 'wallet_getCallsStatus')).toHaveLength(2)
+    expect(decodePci(answered?.context as string)).toEqual({
+      account: account.toLowerCase(),
+      key: dapp.address.toLowerCase(),
+      chainId: 31337,
+    })
+    expect(answered?.permissionsContext).toBe(answered?.context)
+    expect(snapshot()?.grant).toBeUndefined()
+  })
+
+  it('rejects with 4001 when the visitor rejects or closes the modal, and sends nothing', async () => {
+    for (const leave of ['reject', 'close'] as const) {
+      const { answer, ui, runtime, snapshot, asked } = start()
+      const granted = answer(grantRequest()) as Promise<unknown>
+      await vi.waitFor(() => expect(snapshot()?.grant).toBeDefined())
+      if (leave === 'reject') ui.rejectGrant()
+      else runtime.closed?.()
+      await expect(granted).rejects.toBeInstanceOf(Errors.UserRejectedRequestError)
+      expect(asked.some((request) => request.method === 'wallet_sendCalls')).toBe(false)
+    }
+  })
+})
+
+describe('wallet_revokePermissions', () => {
+  it('has the account sign the API’s revocation, then sends revokeSession(key)', async () => {
+    const { answer, asked } = start()
+    const pci = Permissions.sessionOf(grantRequest().params, {
+      chainId: 'eip155:31337',
+      account,
+      now: Math.floor(Date.now() / 1000),
+    }).pci
+    const posted: { url: string; body: unknown }[] = []
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      posted.push({ url, body: JSON.parse(String(init.body)) })
+      return new Response(JSON.stringify({ success: true }), { status: 200 })
+    })
+    await expect(
+      answer({
+        namespace: 'eip155',
+        method: 'wallet_revokePermissions',
+        params: [{ permissionContext: pci }],
+      } as Request),
+    ).resolves.toEqual({})
+    const sign = asked.find((request) => request.method === 'personal_sign')
+    expect((sign?.params as string[] | undefined)?.[0]).toBe(toHex(Siwx.revokeMessage(pci)))
+    expect(posted).toEqual([
+      { url: `http://127.0.0.1:9/v1/sessions/${account}/revoke`, body: { pci, signature: '0x1234' } },
+    ])
+    const sent = asked.find((request) => request.method === 'wallet_sendCalls')
+    const [batch] = (sent?.params ?? []) as [{ calls: { data: `0x${string}` }[] }]
+    expect(decodeFunctionData({ abi, data: batch.calls[0]?.data ?? '0x' }).args).toEqual([dapp.address])
+  })
+
+  it('refuses a context of another account (4100) and one that is none (-32602)', async () => {
+    const { answer } = start()
+    const other = Permissions.sessionOf(grantRequest().params, {
+      chainId: 'eip155:31337',
+      account: `0x${'2'.repeat(40)}`,
+      now: Math.floor(Date.now() / 1000),
+    }).pci
+    const revoke = (permissionContext: string) =>
+      answer({
+        namespace: 'eip155',
+        method: 'wallet_revokePermissions',
+        params: [{ permissionContext }],
+      } as Request)
+    await expect(revoke(other)).rejects.toMatchObject({ code: 4100 })
+    await expect(Promise.resolve().then(() => revoke('0x12'))).rejects.toMatchObject({ code: -32602 })
+  })
+})
