@@ -37,7 +37,7 @@ import { publicKeyToAddress } from 'viem/accounts'
 
 /** ERC-20 `transfer(address,uint256)` and `approve(address,uint256)`: the account counts their amount. */
 export const transferSelector = '0xa9059cbb'
-export const approveSelector = '0x095ea7b3'
+const approveSelector = '0x095ea7b3'
 
 /** The longest session the modal grants: a dApp wanting more asks again. */
 export const maxDurationS = 30 * 24 * 3600
@@ -76,7 +76,7 @@ const request = S.object({
   permissions: S.optional(S.array(permission, 8)),
   policies: S.optional(S.array(policy, 8)),
 })
-export type Request = S.Infer<typeof request>
+type Request = S.Infer<typeof request>
 
 const invalid = (message: string) => new Errors.InvalidParamsError(message)
 
