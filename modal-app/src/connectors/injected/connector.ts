@@ -3,7 +3,6 @@
  * Wallet Standard wallets, driven through the bridge with `host.walletRequest`.
  */
 import { Caip } from '@airlock/bridge-protocol'
-import * as Calls from '@airlock/bridge-protocol/Calls'
 import { sameWallet } from '../../core/Storage.ts'
 import { toCaip } from '../../shared/Network.ts'
 import type { Connector, ConnectorContext } from '../Connector.ts'
@@ -39,6 +38,8 @@ export function injected(context: ConnectorContext): Connector {
     // that refuses (most EOAs: 4200) is sent a batch call by call instead. Its own UI shows its batches.
     batches: {
       async capabilities(connection, address, chainIds) {
+        // EIP-5792's shapes load with the first batch, off the first chunk.
+        const Calls = await import('@airlock/bridge-protocol/Calls')
         const host = await context.host()
         const answer = await host.walletRequest({
           walletId: connection.wallet.id,

@@ -4,7 +4,6 @@
  * sign-client) loads on first use.
  */
 import { Caip } from '@airlock/bridge-protocol'
-import * as Calls from '@airlock/bridge-protocol/Calls'
 import type { Connector, ConnectorContext } from '../Connector.ts'
 import * as Evm from '../evm.ts'
 import * as Injected from '../injected/Injected.ts'
@@ -51,6 +50,8 @@ export function connector(
         const flow = await loader.flow()
         const methods = flow.methods()
         if (!methods.includes('wallet_sendCalls')) return {}
+        // EIP-5792's shapes load with the first batch, off the first chunk.
+        const Calls = await import('@airlock/bridge-protocol/Calls')
         const hex = chainIds.map(Calls.hexChainIdOf)
         if (!methods.includes('wallet_getCapabilities')) return Object.fromEntries(hex.map((id) => [id, {}]))
         const answer = await flow.request(connection, {

@@ -6,7 +6,7 @@
  */
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'
-import { callsTexts } from './texts.ts'
+import { callsTitleTexts } from './titleTexts.ts'
 
 export function calls(): Feature {
   return {
@@ -14,7 +14,7 @@ export function calls(): Feature {
     views: [
       {
         name: 'CallsStatus',
-        title: () => callsTexts.title,
+        title: () => callsTitleTexts.title,
         component: lazy(() => import('./CallsStatus.tsx')),
         public: 'Account',
       },

@@ -2,7 +2,6 @@ import { define } from '../../shared/i18n/Catalogue.ts'
 
 /** The calls view's texts (a dApp's EIP-5792 batch), beside the feature so they load with its chunk. */
 export const callsTexts = define('calls', {
-  title: 'Calls',
   requestedBy: 'Sent by {origin}',
   network: 'Network',
   from: 'From',
