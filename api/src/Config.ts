@@ -6,7 +6,9 @@
 import { Caip } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { type SocialProvider, socialProviders } from './contract/auth.ts'
+import { accountAbstractionConfig } from './features/bundler/ChainConfig.ts'
 import { onrampConfig } from './features/onramp/ProviderConfig.ts'
+import { sponsorshipConfig } from './features/paymaster/Sponsorship.ts'
 
 /** A token's contract (EVM, `0x…`) or mint (Solana, base58); checked against its chain's family below. */
 const address = S.string(44, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
@@ -61,6 +63,8 @@ const chainFields = S.object({
   tokens: S.optional(S.array(token, 200)),
   /** Swaps on an `eip155` chain; none without it. */
   swaps: S.optional(swaps),
+  /** ERC-4337 on an `eip155` chain (`features/bundler/ChainConfig.ts`): its bundler, and a paymaster. */
+  accountAbstraction: S.optional(accountAbstractionConfig),
 })
 
 /** A chain whose tokens are of its own family: EVM contracts on `eip155`, mints on `solana`, none on `bip122`. */
@@ -76,9 +80,13 @@ const chainOfOneFamily = S.check(
 )
 
 const chain = S.check(
-  chainOfOneFamily,
-  (entry) => entry.swaps === undefined || entry.id.startsWith('eip155:'),
-  'swaps are for eip155 chains only',
+  S.check(
+    chainOfOneFamily,
+    (entry) => entry.swaps === undefined || entry.id.startsWith('eip155:'),
+    'swaps are for eip155 chains only',
+  ),
+  (entry) => entry.accountAbstraction === undefined || entry.id.startsWith('eip155:'),
+  'accountAbstraction is for eip155 chains only',
 )
 
 const whole =
@@ -258,6 +266,8 @@ const fields = S.object({
   names: S.optional(names),
   /** On-ramp providers (`features/onramp`). Without it, options answer SPEC §8's fallback and the other routes 404. */
   onramp: S.optional(onrampConfig),
+  /** The projects whose user operations chains' paymasters pay for (`features/paymaster/Sponsorship.ts`). */
+  sponsorship: S.optional(sponsorshipConfig),
   /**
    * PGlite's data folder, relative to this file's folder (`AIRLOCK_DATA` wins; unused with `DATABASE_URL`).
    * @default '.airlock-data'

@@ -33,6 +33,11 @@ const full = {
         },
       ],
       swaps: { uniswapV2: { router: evm(2), factory: evm(3), weth: evm(4) } },
+      accountAbstraction: {
+        bundlerUrl: 'https://bundler.example',
+        entryPoints: [evm(7)],
+        paymaster: { address: evm(8), signerKey: `0x${'c'.repeat(64)}` },
+      },
     },
   ],
   limits: {
@@ -90,6 +95,7 @@ const full = {
       },
     ],
   },
+  sponsorship: [{ projectId: 'shop', maxGas: 2_000_000 }],
 }
 
 type Path = (string | number)[]

@@ -12,12 +12,14 @@ import * as Analytics from './features/analytics/routes.ts'
 import * as Auth from './features/auth/routes.ts'
 import type { PriceSource } from './features/balances/Prices.ts'
 import * as Balances from './features/balances/routes.ts'
+import * as Bundler from './features/bundler/routes.ts'
 import * as Esplora from './features/esplora/chains.ts'
 import * as History from './features/history/index.ts'
 import type { IdentitySource } from './features/identity/Identity.ts'
 import * as Identity from './features/identity/routes.ts'
 import * as Names from './features/names/routes.ts'
 import * as Onramp from './features/onramp/routes.ts'
+import * as Paymaster from './features/paymaster/routes.ts'
 import * as Projects from './features/projects/routes.ts'
 import * as Registry from './features/registry/routes.ts'
 import * as Rpc from './features/rpc/routes.ts'
@@ -88,6 +90,8 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Projects.create())
   app.route('/', Registry.create({ db }))
   app.route('/', Rpc.create({ config }))
+  app.route('/', Bundler.create({ config }))
+  app.route('/', Paymaster.create({ config, now }))
   app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
   app.route('/', Analytics.create({ db, config }))
   // Before sign-in's: both answer `/v1/sessions/{address}` (SPEC §7), smart sessions hand sign-in's on.

@@ -36,7 +36,7 @@ export type Instance = {
 }
 
 /** What the executor (it pays for bundles) and the utility account (it deploys Alto's simulation contracts) get. */
-export const funding = parseEther('1000')
+const funding = parseEther('1000')
 
 // Alto spends most of its start deploying its simulation contracts; two bundlers and two chains share 2 cores.
 const defaultTimeoutMs = 60_000
@@ -110,7 +110,7 @@ net.Server.prototype.listen = function (...args) {
  * Alto's CLI script, run with this Node: found from the package's entry (its `exports` hide `package.json`),
  * so a hoisted or nested install both work. `ALTO_CLI` overrides the lookup.
  */
-export function cliPath(): string {
+function cliPath(): string {
   const override = process.env.ALTO_CLI
   if (override) return override
   const entry = createRequire(import.meta.url).resolve('@pimlico/alto')
