@@ -1,10 +1,12 @@
 import { Siwx } from '@airlock/bridge-protocol'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
   createPublicClient,
   createTestClient,
   createWalletClient,
   encodeFunctionData,
+  erc20Abi,
   type Hex,
   http,
   parseEther,
@@ -14,7 +16,8 @@ import {
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
-import { accountAbstraction, Devnet, testTokenAddress } from '../../../../devnet/src/index.ts'
+import * as HandleOps from '../../../../devnet/src/aa/HandleOps.ts'
+import { Accounts, accountAbstraction, Devnet, testTokenAddress } from '../../../../devnet/src/index.ts'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type * as Database from '../../Database.ts'
@@ -294,6 +297,84 @@ describe.each(databases())('smart sessions on $engine', ({ open }) => {
     })
     const body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
     expect(body.smartSessions[0]).toMatchObject({ pci, origin: shop, status: 'active' })
+  })
+
+  it('follows a 4337 account: the key spends through its own operations, the owner revokes by ERC-1271', async () => {
+    const client = publicClient()
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const key = privateKeyToAccount(generatePrivateKey())
+    const relayer = privateKeyToAccount(generatePrivateKey())
+    await testClient().setBalance({ address: relayer.address, value: parseEther('10') })
+    const sender = createWalletClient({
+      account: relayer,
+      chain: chain(),
+      transport: http(devnet.chains[0].rpcUrl),
+    })
+    const entryPoint = { address: accountAbstraction.entryPoint08, version: '0.8' } as const
+    const account = await toSimpleSmartAccount({
+      client,
+      owner,
+      factoryAddress: accountAbstraction.accountFactory,
+      entryPoint,
+    })
+    // The key drives the same account as README says a dApp does: permissionless with the key as owner.
+    const asKey = await toSimpleSmartAccount({
+      client,
+      owner: key,
+      address: account.address,
+      factoryAddress: accountAbstraction.accountFactory,
+      entryPoint,
+    })
+    const run = async (on: typeof account, calls: HandleOps.Call[]) => {
+      const operation = await HandleOps.sponsor(client, await HandleOps.draft(client, on, calls))
+      const receipt = await HandleOps.submit(sender, [
+        { ...operation, signature: await on.signUserOperation(operation) },
+      ])
+      expect(receipt.status).toBe('success')
+    }
+    const funder = createWalletClient({
+      account: privateKeyToAccount(Accounts.all()[0]?.privateKey ?? '0x'),
+      chain: chain(),
+      transport: http(devnet.chains[0].rpcUrl),
+    })
+    await client.waitForTransactionReceipt({
+      hash: await funder.writeContract({
+        address: testTokenAddress,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [account.address, parseEther('100')],
+      }),
+    })
+    const validUntil = Number((await client.getBlock()).timestamp) + 3600
+    await run(account, [
+      {
+        to: account.address,
+        data: encodeFunctionData({
+          abi: sessionKeysAbi,
+          functionName: 'grantSession',
+          args: [key.address, testTokenAddress, transfer, parseEther('10'), validUntil],
+        }),
+      },
+    ])
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
+    await run(asKey, [
+      {
+        to: testTokenAddress,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [recipient, parseEther('6')],
+        }),
+      },
+    ])
+    const pci = Contract.encodePci({ account: account.address, key: key.address, chainId: 31337 })
+    const body = (await list(account.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.smartSessions).toMatchObject([{ pci, spent: parseEther('6').toString(), status: 'active' }])
+    // The owner's EIP-191 signature is the account's by ERC-1271 (deployed now), as the embedded wallet signs.
+    const signature = await owner.signMessage({ message: Siwx.revokeMessage(pci) })
+    const path = `/v1/sessions/${account.address}/revoke?projectId=demo`
+    expect(await post(path, { pci, signature })).toEqual({ status: 200, body: { success: true } })
+    expect(await Store.isRevoked(db, { chainId: A, account: account.address, key: key.address })).toBe(true)
   })
 
   it('leaves to sign-in what is not an EVM account on a chain it has; 502 when the chain is down', async () => {
