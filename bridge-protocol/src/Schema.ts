@@ -94,8 +94,10 @@ const user = S.object({
    * so a host built before it still reads a newer modal's state, and a newer host an older modal's.
    */
   socialProvider: S.optional(S.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])),
-  /** The account kind the wallet connects with: a plain key today (smart accounts come with their issue). */
+  /** The account kind the wallet connects with: a smart account (ERC-4337 or EIP-7702) or the plain key. */
   preferredAccountType: S.picklist(['eoa', 'smartAccount']),
+  /** Whether the smart account's code is on chain (SPEC's smartAccountDeployed); absent for a plain key. */
+  smartAccountDeployed: S.optional(S.boolean),
 })
 
 export const state = S.object({

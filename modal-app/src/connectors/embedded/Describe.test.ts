@@ -457,13 +457,57 @@ group('requests it cannot read', () => {
   })
 })
 
+group('EIP-5792 batches', () => {
+  it('lists every call of a batch under its number, decoded as its own transaction would be', () => {
+    const approve = encodeFunctionData({ abi: erc20, functionName: 'approve', args: [other, maxUint256] })
+    const transfer = encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [other, 7n] })
+    const params = [
+      {
+        version: '2.0.0',
+        chainId: '0x7a69',
+        atomicRequired: true,
+        calls: [
+          { to: token, data: approve },
+          { to: token, data: transfer },
+          { to: other, value: '0xde0b6b3a7640000' },
+        ],
+      },
+    ]
+    const description = describe({ namespace: 'eip155', method: 'wallet_sendCalls', params }, devnetA)
+    expect(description.title).toBe(titles.sendCalls(3))
+    expect(description.title).toBe('Send 3 calls at once')
+    expect(rows(description)).toEqual([
+      `${labels.network}: Airlock Devnet A`,
+      `${labels.call(1)}: ${titles.sendTransaction}`,
+      `${labels.contract}: ${token}`,
+      `${labels.value}: 0 ETH`,
+      `${labels.action}: ${approveTexts.actions.approve}`,
+      `${labels.spender}: ${other}`,
+      `${labels.amount}: ${values.unlimited}`,
+      `${labels.note}: ${values.tokenDecimals}`,
+      `${labels.call(2)}: ${titles.sendTransaction}`,
+      `${labels.contract}: ${token}`,
+      `${labels.value}: 0 ETH`,
+      `${labels.action}: ${approveTexts.actions.transfer}`,
+      `${labels.recipient}: ${other}`,
+      `${labels.rawAmount}: 7`,
+      `${labels.note}: ${values.tokenDecimals}`,
+      `${labels.call(3)}: ${titles.sendTransaction}`,
+      `${labels.to}: ${other}`,
+      `${labels.value}: 1 ETH`,
+    ])
+    // A call's warning shows once for the batch.
+    expect(description.warnings).toEqual([warnings.unlimitedApprove(other)])
+  })
+})
+
 group('other methods', () => {
   it('shows the method and its params as JSON, with a word of caution', () => {
     const params = [{ version: '2.0.0', calls: [{ to: other, value: 1n }] }]
-    const description = describe({ namespace: 'eip155', method: 'wallet_sendCalls', params }, devnetA)
+    const description = describe({ namespace: 'eip155', method: 'eth_sendUserOperation', params }, devnetA)
     expect(description).toEqual({
       title: titles.other,
-      rows: [{ label: labels.method, value: 'wallet_sendCalls', mono: true }],
+      rows: [{ label: labels.method, value: 'eth_sendUserOperation', mono: true }],
       message: {
         label: labels.parameters,
         text: `[{"version":"2.0.0","calls":[{"to":"${other}","value":"1"}]}]`,

@@ -156,7 +156,7 @@ function chainIdOf(value: unknown): bigint | undefined {
 }
 
 /** `eth_signTypedData_v4`'s second parameter: the JSON text of EIP-712 typed data (some dApps pass the object). */
-function typedDataOf(data: unknown): TypedDataDefinition {
+export function typedDataOf(data: unknown): TypedDataDefinition {
   let value = data
   if (typeof data === 'string') {
     try {

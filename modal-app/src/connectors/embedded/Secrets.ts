@@ -9,9 +9,11 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as FrameStorage from '../../core/FrameStorage.ts'
 import * as base64 from '../../shared/encoding/base64.ts'
 import type { Session } from './Account.ts'
+import { type AccountType, accountTypes } from './AccountType.ts'
 import type { ShareStore } from './Vault.ts'
 
 const sessionKey = `${FrameStorage.prefix}embedded/session`
+const typeKey = (userId: string) => `${FrameStorage.prefix}embedded/accountType/${encodeURIComponent(userId)}`
 const shareKey = (userId: string) => `${FrameStorage.prefix}embedded/share/${encodeURIComponent(userId)}`
 
 const session = S.object({
@@ -28,6 +30,9 @@ const session = S.object({
 export type Secrets = ShareStore & {
   session(): Session | undefined
   keepSession(session: Session | undefined): void
+  /** The EVM account type the visitor chose (`SmartAccounts.ts`); undefined for the default. */
+  accountType(userId: string): AccountType | undefined
+  keepAccountType(userId: string, type: AccountType): void
   /** Whether they outlive the page load here; where not, a window of the modal origin may keep them. */
   lasting(): boolean
   /** The session and its share, for that window to keep. */
@@ -91,8 +96,14 @@ export function create(
       }
     },
     keep: (userId, share) => write(shareKey(userId), base64.encode(share)),
+    accountType(userId) {
+      const kept = read(typeKey(userId))
+      return accountTypes.find((type) => type === kept)
+    },
+    keepAccountType: (userId, type) => write(typeKey(userId), type),
     forget(userId) {
       write(shareKey(userId), undefined)
+      write(typeKey(userId), undefined)
       write(sessionKey, undefined)
     },
     lasting: () => store() !== undefined,

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react'
 import type { ViewProps } from '../../core/Feature.ts'
+import type { AccountType } from './AccountType.ts'
+import { AccountTypes } from './AccountTypes.tsx'
 import { embeddedTexts } from './texts.ts'
 import { nameOf } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
@@ -24,6 +26,7 @@ export default function Settings({ snapshot, ui }: ViewProps) {
         settings: SettingsSlice
         user?: { email?: string; username?: string; fid?: number; provider?: string }
         change?: Change
+        accountType?: AccountType
       }
     | undefined
   const id = useId()
@@ -36,6 +39,7 @@ export default function Settings({ snapshot, ui }: ViewProps) {
       <p data-testid="embedded-user">{texts.settings.loggedIn(nameOf(user), provider)}</p>
       {/* A Farcaster account has no email to change. */}
       {user.email && <ChangeEmail change={slice.change} current={user.email} ui={ui} />}
+      {slice.accountType && <AccountTypes current={slice.accountType} ui={ui} />}
       <section aria-labelledby={`${id}-phrase`}>
         <h2 className="label" id={`${id}-phrase`}>
           {texts.settings.phraseTitle}

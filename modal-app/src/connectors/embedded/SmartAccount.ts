@@ -29,6 +29,7 @@ import {
   type SmartAccount,
   toSimple7702SmartAccount,
 } from 'viem/account-abstraction'
+import { smartAccountsUnsupported } from './AccountType.ts'
 import type { Rpc } from './Rpc.ts'
 import * as Signing from './Signing.ts'
 import type { Wallet } from './Vault.ts'
@@ -39,8 +40,8 @@ import type { Wallet } from './Vault.ts'
  */
 export const contracts = {
   entryPoint08: entryPoint08Address,
-  accountFactory: '0x0000000000000000000000000000000000000000',
-  account7702: '0x0000000000000000000000000000000000000000',
+  accountFactory: '0x0081788D048C299127Bb76E3e63e782f4CD4f447',
+  account7702: '0x07cF98f07755a367A6979B0140e49ab4098f952a',
 } as const satisfies Record<string, Address>
 
 /** The smart account kinds; the plain EOA is the third account type. */
@@ -122,7 +123,28 @@ export async function smartAccountFor(
       : await toSimple7702SmartAccount({ client, owner, implementation: contracts.account7702 })
   const route = (kind: 'bundler' | 'paymaster') =>
     http(endpoint(`/v1/${kind}/${chainId}`), { timeout: timeoutMs, retryCount: 0 })
-  const bundler = createBundlerClient({ chain, client, account, transport: route('bundler') })
+  const bundler = createBundlerClient({
+    chain,
+    client,
+    account,
+    transport: route('bundler'),
+    // The bundler's own price (Alto's), which it checks operations against; the node's where it has none.
+    userOperation: {
+      async estimateFeesPerGas({ bundlerClient }) {
+        try {
+          const { fast } = (await bundlerClient.request({
+            method: 'pimlico_getUserOperationGasPrice',
+          } as never)) as { fast: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }
+          return {
+            maxFeePerGas: BigInt(fast.maxFeePerGas),
+            maxPriorityFeePerGas: BigInt(fast.maxPriorityFeePerGas),
+          }
+        } catch {
+          return client.estimateFeesPerGas()
+        }
+      },
+    },
+  })
   return {
     kind,
     chainId,
@@ -149,7 +171,6 @@ export class SmartAccountsUnsupportedError extends Errors.UnsupportedMethodError
     super(smartAccountsUnsupported)
   }
 }
-export const smartAccountsUnsupported = 'This application might not support Smart Accounts'
 
 /**
  * The AirlockAccount through permissionless's SimpleAccount (same ABI), at the factory's address for the

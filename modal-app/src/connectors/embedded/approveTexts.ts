@@ -20,6 +20,7 @@ export const approveTexts = define('embedded.approve', {
     sendTransaction: 'Send a transaction',
     signTransaction: 'Sign a transaction',
     deploy: 'Deploy a contract',
+    sendCalls: '{count, plural, one {Send one call} other {Send # calls at once}}',
     other: 'Approve a request',
   },
 
@@ -56,6 +57,8 @@ export const approveTexts = define('embedded.approve', {
     hash: 'Data (hex)',
     parameters: 'Parameters',
     request: 'Request',
+    call: 'Call {index}',
+    fee: 'Network fee',
   },
 
   values: {
@@ -71,6 +74,8 @@ export const approveTexts = define('embedded.approve', {
     cut: '… ({count} more characters)',
     lookupTable: 'an address from a lookup table',
     someone: 'someone else',
+    sponsored: 'Paid by the app',
+    selfPaid: 'Paid by your account',
     tokenDecimals:
       'Token decimals are unknown here: amounts are in the token’s smallest units (for an NFT, its ID).',
   },
@@ -120,6 +125,9 @@ export const approveTexts = define('embedded.approve', {
     delegate: 'This lets {delegate} move tokens from your account.',
     authority: 'This changes who controls a token account or mint.',
     lookupTables: 'Some accounts come from address lookup tables and are not shown.',
+    notSponsored: 'The app does not pay the network fee this time ({reason}): your account pays it.',
+    deploys: 'This also deploys your smart account, at the address shown.',
+    delegates: 'This also upgrades your account to a smart account (EIP-7702); its address stays the same.',
   },
   /** What the node's simulation of a transaction says. */
   simulation: {

@@ -4,6 +4,7 @@
  * anything else is refused as SPEC says ('Action not allowed').
  */
 import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
+import type * as Calls from '@airlock/bridge-protocol/Calls'
 import type { Connector, ConnectorContext } from '../Connector.ts'
 import type { Wallet } from './Vault.ts'
 import { viewTexts } from './viewTexts.ts'
@@ -21,6 +22,7 @@ const signs = [
   'personal_sign',
   'eth_signTypedData_v4',
   'eth_sendTransaction',
+  'wallet_sendCalls',
   'solana:signMessage',
   'solana:signTransaction',
   'solana:signAndSendTransaction',
@@ -46,11 +48,20 @@ export type Hooks = {
   /** Resolves with the request's result once the visitor approved and it was signed. */
   approve(request: Request, chainId: Caip.ChainId): Promise<unknown>
   notAllowed(): Promise<never>
+  /** The EVM address dApps see on the chain: the smart account's, or the key's own. */
+  address(chainId: Caip.ChainId): Promise<string | undefined>
+  /** EIP-5792's capabilities on these chains; a chain left out gets the core's call-by-call batches. */
+  capabilities(chainIds: readonly Caip.ChainId[]): Promise<Calls.Capabilities>
+  callsStatus(request: Request): Promise<unknown>
+  /** SPEC's refusal of a method the account cannot serve (a smart account asked for a raw signature). */
+  refuses(method: string, chainId: Caip.ChainId): Promise<Error | undefined>
 }
 
 export type Embedded = Connector & {
   /** A login opened the wallet: connects it in every configured namespace it has a key for. */
   approve(): void
+  /** The EVM account changed (another account type): dApps are told its address. */
+  accountChanged(): void
 }
 
 export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
@@ -80,7 +91,7 @@ export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
       const account =
         namespace === 'solana'
           ? { address: open.addresses.solana, publicKey: open.solanaKey }
-          : { address: open.addresses.eip155 }
+          : { address: (await hooks.address(chainId as Caip.ChainId)) ?? open.addresses.eip155 }
       return { wallet, accounts: [account], chainId: chainId as Caip.ChainId }
     },
     async disconnect(_connection, others) {
@@ -91,12 +102,29 @@ export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
       const { method } = request
       const kind = Methods.classify(method)
       if (kind === 'disallowed') return hooks.notAllowed()
+      if (method === 'wallet_getCallsStatus') return hooks.callsStatus(request)
       if (request.namespace === 'eip155' && (kind === 'safe' || method === 'eth_estimateGas'))
         return hooks.read(connection.chainId, request)
       if (method === 'eth_accounts') return connection.accounts.map((account) => account.address)
       if (method === 'eth_chainId') return Caip.toHexChainId(connection.chainId)
-      if (!canSign(method)) throw new Errors.UnsupportedMethodError()
+      if (!canSign(method))
+        throw (await hooks.refuses(method, connection.chainId)) ?? new Errors.UnsupportedMethodError()
       return hooks.approve(request, connection.chainId)
+    },
+    batches: {
+      capabilities: (connection, address, chainIds) =>
+        connection.accounts.some((account) => account.address.toLowerCase() === address.toLowerCase())
+          ? hooks.capabilities(chainIds)
+          : Promise.resolve({}),
+      // The modal's calls view shows a batch's status.
+      showsStatus: false,
+    },
+    accountChanged() {
+      context.update('eip155', id, async () => {
+        const chainId = context.connectionOf('eip155')?.chainId
+        const address = chainId && (await hooks.address(chainId))
+        return address ? { type: 'accountsChanged', accounts: [{ address }] } : undefined
+      })
     },
     approve() {
       const approvedIn = new Set(context.namespaces())

@@ -361,7 +361,7 @@ describe('the email login', () => {
     expect(browser.keys('embedded/share/')).toHaveLength(1)
     await until(() => expect(context.state().status).toBe('connected'))
     expect(context.state()).toMatchObject({
-      user: { email: address, authProvider: 'email', preferredAccountType: 'eoa' },
+      user: { email: address, authProvider: 'email', preferredAccountType: 'smartAccount' },
       namespaces: {
         eip155: { chainId: 'eip155:31337', accounts: [{ address: stored.addresses.eip155 }] },
         solana: { chainId: solanaDevnet, accounts: [{ address: stored.addresses.solana }] },
@@ -370,7 +370,7 @@ describe('the email login', () => {
     expect(context.state().user).toEqual({
       email: address,
       authProvider: 'email',
-      preferredAccountType: 'eoa',
+      preferredAccountType: 'smartAccount',
     })
   })
 
@@ -500,7 +500,7 @@ describe('the social login', () => {
       email: context.slice().user?.email,
       authProvider: 'google',
       socialProvider: 'google',
-      preferredAccountType: 'eoa',
+      preferredAccountType: 'smartAccount',
     })
     expect(context.slice().user?.email).toMatch(/^grace-\d+@google\.test$/)
   })

@@ -8,6 +8,7 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as Approval from '../../core/approval/Approval.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
+import { accountTypes } from './AccountType.ts'
 import * as Approvals from './Approvals.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
 import * as EmailLogin from './EmailLogin.ts'
@@ -17,6 +18,7 @@ import * as Preview from './Preview.ts'
 import * as Rpc from './Rpc.ts'
 import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
+import * as SmartAccounts from './SmartAccounts.ts'
 import * as Social from './Social.ts'
 import type * as Vault from './Vault.ts'
 import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
@@ -59,14 +61,27 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let opening = false
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let socialAbort: AbortController | undefined
+  const accounts = SmartAccounts.create({
+    rpc,
+    endpoint,
+    wallet: () => wallet,
+    stored: () => session && secrets.accountType(session.user.id),
+    store: (type) => session && secrets.keepAccountType(session.user.id, type),
+    changed: () => changed(),
+  })
+  const simulated = Preview.simulated({ rpc, kernel, from: () => wallet?.addresses.eip155 })
   const approvals = Approvals.create(
     kernel,
-    (pending) => {
-      if (!wallet) return Promise.reject(new Errors.UnauthorizedError())
+    async (pending) => {
+      if (!wallet) throw new Errors.UnauthorizedError()
       const opened = wallet
-      return custody().then(({ sign }) => sign(opened, pending.request, pending.chainId, rpc))
+      const bySmart = await accounts.sign(pending.request, pending.chainId)
+      if (bySmart.handled) return bySmart.result
+      return (await custody()).sign(opened, pending.request, pending.chainId, rpc)
     },
-    Preview.simulated({ rpc, kernel, from: () => wallet?.addresses.eip155 }),
+    // A smart account's preview is its prepared user operation; the EOA's, the node's simulation.
+    async (request, chainId, description) =>
+      (await accounts.preview(request, chainId, description)) ?? simulated(request, chainId, description),
   )
 
   let embeddedConnector: Embedded | undefined
@@ -201,6 +216,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       read: (chainId, request) => rpc(chainId, request.method, request.params ?? []),
       approve: approvals.ask,
       notAllowed: approvals.notAllowed,
+      address: accounts.address,
+      capabilities: accounts.capabilities,
+      callsStatus: accounts.callsStatus,
+      refuses: accounts.refuses,
     })
     return embeddedConnector
   })
@@ -225,6 +244,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           signedIn: signedIn() && session !== undefined,
           ...manage.slice(),
           farcaster: farcaster.slice(),
+          accountType: accounts.type(),
         },
       }
     },
@@ -320,6 +340,14 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         })
       },
       ...manage.ui,
+      // Settings: the EVM account becomes another one; dApps are told its address.
+      chooseAccountType(type: string) {
+        const next = accountTypes.find((known) => known === type)
+        if (!next || !session || next === accounts.type()) return
+        accounts.choose(next)
+        embeddedConnector?.accountChanged()
+        changed()
+      },
       approveRequest: approvals.approve,
       rejectRequest: approvals.reject,
     },
@@ -342,7 +370,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           authProvider: user.provider ?? 'email',
           // SPEC's social providers; Farcaster is a login of its own (`authProvider` names it).
           ...(user.provider && user.provider !== 'farcaster' ? { socialProvider: user.provider } : {}),
-          preferredAccountType: 'eoa',
+          ...accounts.state(),
         },
       }
     },

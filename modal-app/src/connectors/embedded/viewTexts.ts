@@ -48,6 +48,21 @@ export const viewTexts = define('embedded.views', {
       'who',
       'provider',
     ],
+    accountTitle: 'Account type',
+    accountIntro:
+      'The account apps see on EVM networks. Your key and recovery phrase stay the same whichever you choose.',
+    accountTypes: {
+      smartAccount: 'Smart account',
+      eip7702: 'Smart account at your own address (EIP-7702)',
+      eoa: 'Standard account',
+    },
+    accountHints: {
+      smartAccount:
+        'A contract account your key controls, at an address of its own: not your standard address, and funds there do not move with it. Apps may pay its network fees, and it runs several calls at once. It is deployed with its first transaction.',
+      eip7702:
+        'Your standard address itself becomes a smart account with its first transaction: the address stays the same, with the same batches and paid fees.',
+      eoa: 'Your key’s own address, as other wallets show it: each call is a transaction of its own, paid in ETH.',
+    },
     phraseTitle: 'Recovery phrase',
     phraseIntro:
       'These 24 words rebuild this wallet in any wallet app, with no Airlock involved. Anyone who sees them can take its funds: write them down where only you can read them.',

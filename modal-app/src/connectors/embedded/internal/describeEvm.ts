@@ -23,6 +23,8 @@ export function describe(method: string, params: unknown, context: Context): Des
       return typedData(params, context)
     case 'eth_sendTransaction':
       return transaction(params, context)
+    case 'wallet_sendCalls':
+      return batch(params, context)
   }
   return undefined
 }
@@ -160,6 +162,26 @@ function transaction(params: unknown, context: Context): Description {
   if (chainId !== undefined && chain && chainId !== chain.id)
     description.warnings.unshift(warn.otherChain(chainId.toString(), chain.name))
   return description
+}
+
+/**
+ * EIP-5792's batch (checked by the core before it gets here): one approval for every call, each described as
+ * its own transaction would be, under its number.
+ */
+function batch(params: unknown, context: Context): Description {
+  const [first] = leading(params, 1)
+  const { calls } = record(first)
+  if (!Array.isArray(calls) || calls.length === 0) fail('Expected calls.')
+  const chain = chainOf(context)
+  const rows: Row[] = chain ? [{ label: labels.network, value: chain.name }] : []
+  const warnings: string[] = []
+  calls.forEach((call, index) => {
+    const one = transaction([record(call)], context)
+    rows.push({ label: labels.call(index + 1), value: one.title })
+    rows.push(...one.rows.filter((row) => row.label !== labels.network))
+    warnings.push(...one.warnings.filter((warning) => !warnings.includes(warning)))
+  })
+  return { title: titles.sendCalls(calls.length), rows, warnings }
 }
 
 function valueText(value: bigint, { network, locale }: Context): string {
