@@ -185,6 +185,10 @@ test('a refused signature keeps the preview with SPEC’s text; sending again se
   await setWalletMode(page, 'reject')
   await modal.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(modal.locator('.send-preview [role="alert"]')).toHaveText('Signature declined')
+  // Said once (SPEC): the snackbar's progress closes with no second copy (read once the 150 ms swap is over:
+  // an error snack would stay 2.5 s).
+  await page.waitForTimeout(400)
+  expect(await modal.getByTestId('snackbar').textContent()).toBe('')
   await expect(modal.getByTestId('send-summary')).toBeVisible()
   expect(await clients.a.getTransactionCount({ address: from })).toBe(nonce)
   await setWalletMode(page, 'approve')
