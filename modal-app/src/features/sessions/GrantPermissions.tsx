@@ -1,14 +1,16 @@
 import type { ViewProps } from '../../core/Feature.ts'
-import { ApproveButton } from '../../core/ui/Guard.tsx'
+import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
 import { truncateAddress } from '../../shared/format.ts'
+import { texts } from '../../shared/texts.ts'
 import { describe } from './Describe.ts'
 import type { SessionsSlice, SessionsUi } from './runtime.ts'
 import { sessionTexts } from './texts.ts'
 
 /**
  * What a dApp's session key may do, in words, before it is granted: the page that asks, the function and
- * contract, the spend limit in the token's units, the end. Grant waits for the clickjacking guard; focus
- * lands on Reject, never on Grant.
+ * contract, the spend limit in the token's units, the end. Grant waits for the clickjacking guard (where it
+ * cannot see the card, the approval window of the modal's own origin asks instead); focus lands on Reject,
+ * never on Grant.
  */
 export default function GrantPermissions({ snapshot, ui }: ViewProps) {
   const grant = (snapshot as SessionsSlice).smartSessions?.grant
@@ -49,6 +51,23 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
       <p className="muted" aria-live="polite">
         {busy ? sessionTexts.granting : ''}
       </p>
+      {!busy && (
+        <Unverified
+          question={() => ({
+            title: sessionTexts.grantTitle,
+            origin,
+            // The approval window's question holds at most 300 characters.
+            question:
+              `${words.call} · ${words.contract} · ${sessionTexts.limit}: ${words.limit} · ${sessionTexts.until}: ${words.until}`.slice(
+                0,
+                300,
+              ),
+            choices: [{ id: 'grant', label: sessionTexts.grant }],
+            cancel: texts.guard.cancel,
+          })}
+          onChoice={() => void actions.grantSession?.()}
+        />
+      )}
       <div className="actions actions-row">
         <button
           type="button"

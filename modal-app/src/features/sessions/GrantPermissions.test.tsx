@@ -1,0 +1,61 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { parseEther } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { GuardContext, type Visibility } from '../../core/ui/Guard.tsx'
+import { texts } from '../../shared/texts.ts'
+import GrantPermissions from './GrantPermissions.tsx'
+import type { Session } from './Permissions.ts'
+import { sessionTexts } from './texts.ts'
+
+const session: Session = {
+  chainId: 'eip155:31337',
+  account: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+  key: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  target: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  selector: '0xa9059cbb',
+  functionName: 'transfer',
+  limit: parseEther('10'),
+  spends: 'token',
+  validUntil: 1_900_000_000,
+  pci: `0x${'0'.repeat(192)}`,
+}
+
+function render(busy = false, visibility: Visibility = 'visible') {
+  const grant = { session, origin: 'https://dapp.example', token: { symbol: 'ALT', decimals: 18 }, busy }
+  return renderToStaticMarkup(
+    <GuardContext.Provider value={visibility}>
+      <GrantPermissions snapshot={{ smartSessions: { grant } }} ui={{}} />
+    </GuardContext.Provider>,
+  )
+}
+
+const buttons = (html: string) =>
+  [...html.matchAll(/<button([^>]*)>([^<]*)<\/button>/g)].map(
+    ([, attributes = '', label]) => `${label}${attributes.includes('disabled') ? ' (disabled)' : ''}`,
+  )
+
+describe('GrantPermissions', () => {
+  it('says which page asks, and what its key may do: function, contract, limit in token units, until when', () => {
+    const html = render()
+    expect(html).toContain(sessionTexts.asks('https://dapp.example'))
+    expect(html).toContain('<dd>transfer</dd>')
+    expect(html).toContain('ALT (0x5FbD…0aa3)')
+    expect(html).toContain('<dd data-testid="session-limit">10 ALT</dd>')
+    expect(html).toContain('0x7099…79C8')
+    expect(buttons(html)).toEqual([sessionTexts.reject, sessionTexts.grant])
+  })
+
+  it('keeps Grant disabled until the guard sees the card, and offers the approval window when it cannot', () => {
+    expect(buttons(render(false, 'pending'))).toEqual([
+      sessionTexts.reject,
+      `${sessionTexts.grant} (disabled)`,
+    ])
+    expect(buttons(render(false, 'unverifiable'))).toContain(texts.guard.continueInWindow)
+  })
+
+  it('disables both while the grant is being sent, and says what it waits for', () => {
+    const html = render(true)
+    expect(buttons(html)).toEqual([`${sessionTexts.reject} (disabled)`, `${sessionTexts.grant} (disabled)`])
+    expect(html).toContain(sessionTexts.granting)
+  })
+})
