@@ -9,6 +9,7 @@ import {
   useSignMessage,
   useSwitchChain,
 } from 'wagmi'
+import { SendCalls } from './SendCalls.tsx'
 
 /** What a wagmi dApp shows: its connector list, the connection wagmi holds, and a few wallet calls. */
 export function App() {
@@ -83,6 +84,7 @@ export function App() {
         </p>
         {(signError || switchError) && <p role="alert">{signError ?? switchError?.message}</p>}
       </section>
+      <SendCalls disabled={!address} />
     </main>
   )
 }
