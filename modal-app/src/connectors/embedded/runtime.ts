@@ -10,6 +10,7 @@ import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
 import { accountTypes } from './AccountType.ts'
 import * as Approvals from './Approvals.ts'
+import * as ConnectEvents from './ConnectEvents.ts'
 import { connector, type Embedded, id as walletId } from './connector.ts'
 import * as EmailLogin from './EmailLogin.ts'
 import * as Farcaster from './Farcaster.ts'
@@ -85,6 +86,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   )
 
   let embeddedConnector: Embedded | undefined
+  const events = ConnectEvents.create(kernel.track)
 
   const changed = () => kernel.changed()
   const namespaces = ['eip155', 'solana'] as const
@@ -125,6 +127,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   /** Tells the visitor in the view they are on, or in a snack where that view has no place for it. */
   function failed(message: string) {
+    events.failed(message)
     const view = kernel.router.view()
     if (view === socialView && social) social = { ...social, error: message }
     else if (view === walletView && recovery) recovery = { ...recovery, error: message, busy: false }
@@ -165,6 +168,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   function connect() {
     recovery = undefined
     embeddedConnector?.approve()
+    events.connected()
   }
 
   /** In the click: the window keeps (or, without `put`, hands back) the login; resolves with what it keeps. */
@@ -249,11 +253,15 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       }
     },
     ui: {
-      sendEmailCode: email.send,
+      sendEmailCode(address: string) {
+        events.started('email', 'Email')
+        email.send(address)
+      },
       resendEmailCode: email.resend,
       verifyEmailCode: email.verify,
       // Called in the click: the provider's window opens only then.
       socialLogin(provider: string) {
+        events.started('social', provider)
         if (provider === 'farcaster') return void farcaster.begin()
         const parsed = S.parse(Contract.socialProvider, provider)
         if (!parsed.ok) return
@@ -272,6 +280,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           (error: unknown) => {
             if (error instanceof Social.SocialLoginError && error.reason === 'cancelled') return
             social = { provider: parsed.value, error: Errors.messageOf(error, texts.initFailed) }
+            events.failed(social.error as string)
             changed()
           },
         )

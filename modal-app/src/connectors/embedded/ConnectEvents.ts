@@ -1,0 +1,28 @@
+/**
+ * The embedded wallet's connect events (SPEC §7), recorded as a page wallet's and WalletConnect's are: a
+ * login started (CONNECT_STARTED), then the wallet it opened connected (CONNECT_SUCCESS) or the login failed
+ * (CONNECT_ERROR), each with its method (`email` or `social`) and name (`Email`, or the provider). A login
+ * has one outcome; a session restored after a reload is no login. What is sent, and when, is the core's
+ * `Analytics` to decide (consent, the notice, the cap).
+ */
+import type { Kernel } from '../../core/Feature.ts'
+
+export type Method = 'email' | 'social'
+
+/** @example const events = ConnectEvents.create(kernel.track); events.started('social', 'google') */
+export function create(track: Kernel['track']) {
+  let login: { method: Method; name: string } | undefined
+  const end = (event: string, extra: { message?: string } = {}) => {
+    if (!login) return
+    track({ event, properties: { ...login, ...extra } })
+    login = undefined
+  }
+  return {
+    started(method: Method, name: string) {
+      login = { method, name }
+      track({ event: 'CONNECT_STARTED', properties: { ...login } })
+    },
+    connected: () => end('CONNECT_SUCCESS'),
+    failed: (message: string) => end('CONNECT_ERROR', { message }),
+  }
+}
