@@ -306,7 +306,6 @@ export function setup(kernel: Kernel): Runtime {
         const shown = stepNow()
         const here = shown.step === 'sent' && shown.id === id
         if (here) step = { ...shown, status }
-        // The result's status says it where it shows.
         kernel.snackbar.show(
           status === 'confirmed' ? 'success' : 'error',
           status === 'confirmed' ? swapTexts.confirmed : swapTexts.failedOnChain,
@@ -319,8 +318,7 @@ export function setup(kernel: Kernel): Runtime {
           event: 'SWAP_ERROR',
           properties: { ...swapProperties(plan), message: Plans.messageOf(error) },
         })
-        // The review stays (an approval already mined stays done), so the visitor can try again; it says why
-        // beside Swap, and the snackbar only where the visitor is elsewhere or the swap was already sent.
+        // The review stays (an approval mined stays done) and says why; the snack, where it is not on screen.
         const review = mine === generation && step.step === 'review'
         kernel.snackbar.show('error', Plans.messageOf(error), {
           inView: review && onScreen(kernel.router, 'SwapPreview'),
