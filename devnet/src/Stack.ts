@@ -8,8 +8,9 @@
  * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
  * real shape; a Farcaster relay (http://127.0.0.1:8796) for Sign In With Farcaster, whose fids the
  * IdRegistry on chain A says; a sandbox on-ramp provider (http://127.0.0.1:8797) whose test cards buy ETH
- * and tUSD delivered on the dev chains; and the demo dApp on http://localhost:5173. `npm start`, the e2e suite
- * and the bench all run exactly this.
+ * and tUSD delivered on the dev chains; an ERC-4337 bundler (Alto) per chain, on http://127.0.0.1:4337 (A)
+ * and 4338 (B), behind the API's bundler and paymaster routes; and the demo dApp on http://localhost:5173.
+ * `npm start`, the e2e suite and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -27,6 +28,7 @@ import {
 } from '@airlock/api'
 import { ensGatewayPath } from '@airlock/api/contract'
 import { type PreviewServer, preview } from 'vite'
+import * as Bundler from './aa/Bundler.ts'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
 import { devnetTokens, ens, idRegistryAddress, uniswapV2 } from './Chains.ts'
@@ -79,6 +81,8 @@ export type StackOptions = {
 
 export type Stack = {
   devnet: Awaited<ReturnType<typeof Devnet.start>>
+  /** An ERC-4337 bundler (Alto) per chain, A's on 127.0.0.1:4337, B's on 4338; the API relays to them. */
+  bundlers: readonly Bundler.Instance[]
   /** Litecoin Core's regtest: the Bitcoin-family chain, a block every 5 s. */
   bitcoin: Litecoind.Instance
   /** The Solana chain, a slot every 400 ms, with a USDC-like token. */
@@ -161,14 +165,16 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   try {
     const bitcoinPort = options.bitcoinPort ?? 19443
     const solanaPort = options.solanaPort ?? Solana.defaultPort
-    const [devnet, bitcoin, solana, mail, oidc, farcasterRelay] = await Promise.all([
+    const [{ bundlers, ...devnet }, bitcoin, solana, mail, oidc, farcasterRelay] = await Promise.all([
       // The project's names resolve on both chains through this stack's API.
       Devnet.start({
         ...(options.host ? { host: options.host } : {}),
         ens: { gatewayUrl: `${apiUrl}${ensGatewayPath}`, suffix: Ens.defaultSuffix },
-      }).then((started) => {
+      }).then(async (started) => {
         stops.push(started.stop)
-        return started
+        // After the chains: Alto refuses a chain without the EntryPoints the devnet deploys.
+        const onStarted = (stopBundler: () => Promise<void>) => stops.push(stopBundler)
+        return { ...started, bundlers: await Bundler.startAll(started, { host: options.host, onStarted }) }
       }),
       Litecoind.start({ host: options.host, rpcPort: bitcoinPort, p2pPort: bitcoinPort + 1 }).then(
         (started) => {
@@ -240,7 +246,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       apiUrl,
       modalOrigin: modalUrl,
       chains: [
-        ...devnet.chains.map((running) => ({
+        ...devnet.chains.map((running, index) => ({
           id: running.caipNetworkId,
           name: running.chain.name,
           rpcUrl: running.rpcUrl,
@@ -248,11 +254,14 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
           testnet: true,
           tokens: Object.values(devnetTokens),
           swaps: { uniswapV2 },
+          accountAbstraction: Bundler.apiConfig(bundlers[index]),
         })),
         { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
         { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
       ],
       limits: options.apiLimits,
+      // The demo's and the tests' projects: a new embedded account transacts with no ETH.
+      sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({ projectId })),
       email: {
         smtp: mail.smtp,
         from: 'Airlock <login@airlock.localhost>',
@@ -284,6 +293,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     stops.push(() => dapp.close())
     return {
       devnet,
+      bundlers,
       bitcoin,
       solana,
       mail,

@@ -38,6 +38,7 @@ Airlock is running.
   Farcaster relay  ${stack.farcasterRelay.url}   (IdRegistry ${idRegistryAddress} on ${stack.devnet.chains[0].caipNetworkId})
   On-ramp sandbox  ${stack.onrampUrl}   (test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 3220 asks to authenticate, 4000 0000 0000 0002 is declined)
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
+  Bundlers (4337)  ${stack.bundlers.map((bundler) => bundler.url).join(', ')}   (Alto for chains A and B; dApps use ${stack.apiUrl}/v1/bundler/{chainId})
   ALT token        ${testTokenAddress}
   Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}
   USDC (Solana)    ${stack.solana.usdcMint}

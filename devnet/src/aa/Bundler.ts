@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path'
 import { type Address, type Hex, numberToHex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { accountAbstraction } from '../Chains.ts'
+import type * as Devnet from '../Devnet.ts'
 import { choosePort, type Launched, launch, once, sleep, terminate, urlHost } from '../Process.ts'
+import { paymasterSignerKey } from './AccountAbstraction.ts'
 
 /** The bundlers' ports on chain A and chain B. */
 export const defaultPorts = [4337, 4338] as const
@@ -76,6 +78,41 @@ export async function start(options: StartOptions): Promise<Instance> {
     throw error
   }
   return { url, entryPoints: served, stop }
+}
+
+/**
+ * A bundler for each devnet chain, A's on `ports[0]`, B's on `ports[1]`; each `stop` goes to `onStarted` as
+ * soon as it runs, so a stack that fails half-way still stops what did start.
+ */
+export function startAll(
+  devnet: Devnet.Instance,
+  options: {
+    host?: string | undefined
+    ports?: readonly [number, number]
+    onStarted(stop: () => Promise<void>): void
+  },
+): Promise<Instance[]> {
+  const ports = options.ports ?? defaultPorts
+  return Promise.all(
+    devnet.chains.map(async (chain, index) => {
+      const bundler = await start({ rpcUrl: chain.rpcUrl, port: ports[index] ?? 0, host: options.host })
+      options.onStarted(bundler.stop)
+      return bundler
+    }),
+  )
+}
+
+/**
+ * What the API's configuration says of a devnet chain with `bundler` (its `accountAbstraction` block): the
+ * bundler, and the devnet's verifying paymaster, signed for with its dev key.
+ */
+export function apiConfig(bundler: Instance | undefined) {
+  if (!bundler) return undefined
+  return {
+    bundlerUrl: bundler.url,
+    entryPoints: [...bundler.entryPoints],
+    paymaster: { address: accountAbstraction.paymaster, signerKey: paymasterSignerKey },
+  }
 }
 
 function args(rpcUrl: string, port: number, served: readonly Address[]): string[] {
