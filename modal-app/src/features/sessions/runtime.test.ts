@@ -134,6 +134,8 @@ describe('wallet_grantPermissions', () => {
     })
     expect(answered?.permissionsContext).toBe(answered?.context)
     expect(snapshot()?.grant).toBeUndefined()
+    // The modal was open already: back to where the visitor was.
+    expect(router.send).toHaveBeenLastCalledWith({ type: 'BACK' })
   })
 
   it('rejects with 4001 when the visitor rejects or closes the modal, and sends nothing', async () => {

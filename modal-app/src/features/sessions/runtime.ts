@@ -33,6 +33,8 @@ type Grant = {
   asked: unknown
   connection: Connection
   answer: Async.Deferred<unknown>
+  /** The request opened the modal: it closes again once answered. */
+  openedForIt: boolean
   busy: boolean
   error?: string | undefined
 }
@@ -44,7 +46,7 @@ export type ListState =
 
 export type SessionsSlice = {
   smartSessions?: {
-    grant?: Omit<Grant, 'answer' | 'connection' | 'asked'> | undefined
+    grant?: Omit<Grant, 'answer' | 'connection' | 'asked' | 'openedForIt'> | undefined
     list?: ListState | undefined
   }
 }
@@ -120,7 +122,9 @@ export function setup(kernel: Kernel): Runtime {
     grant = undefined
     if ('error' in outcome) ending.answer.reject(outcome.error)
     else ending.answer.resolve(outcome.value)
-    if (kernel.router.view() === 'GrantPermissions') kernel.router.send({ type: 'CLOSE', force: true })
+    // Back to where the visitor was, or closed again if the request opened the modal.
+    if (kernel.router.view() === 'GrantPermissions')
+      kernel.router.send(ending.openedForIt ? { type: 'CLOSE', force: true } : { type: 'BACK' })
     kernel.changed()
   }
 
@@ -143,11 +147,12 @@ export function setup(kernel: Kernel): Runtime {
       connection,
       answer,
       busy: false,
+      openedForIt: !kernel.router.isOpen(),
     }
     kernel.router.send(
-      kernel.router.isOpen()
-        ? { type: 'PUSH', view: 'GrantPermissions' }
-        : { type: 'OPEN', view: 'GrantPermissions' },
+      grant.openedForIt
+        ? { type: 'OPEN', view: 'GrantPermissions' }
+        : { type: 'PUSH', view: 'GrantPermissions' },
     )
     kernel.changed()
     return answer.promise
