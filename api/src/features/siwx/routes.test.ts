@@ -8,8 +8,10 @@ import { sha256 } from '@noble/hashes/sha2'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils'
 import { base58, base64 } from '@scure/base'
 import { address as bitcoinAddress } from 'bitcoinjs-lib'
+import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
+  createPublicClient,
   createWalletClient,
   encodeAbiParameters,
   encodeFunctionData,
@@ -23,7 +25,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
-import { Accounts, Devnet } from '../../../../devnet/src/index.ts'
+import { Accounts, accountAbstraction, Devnet } from '../../../../devnet/src/index.ts'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
@@ -322,6 +324,52 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       expect((await signIn(wallet)).status).toBe(201)
       expect(await sessionsOf(wallet)).toHaveLength(1)
     })
+
+    it('signs in an AirlockAccount, undeployed (ERC-6492) and then deployed (ERC-1271), and not by a stranger’s key', async () => {
+      const chain = devnet.chains[0]
+      const client = createPublicClient({ chain: chain.chain, transport: http(chain.rpcUrl) })
+      const accountOwner = privateKeyToAccount(generatePrivateKey())
+      const account = await toSimpleSmartAccount({
+        client,
+        owner: accountOwner,
+        factoryAddress: accountAbstraction.accountFactory,
+        entryPoint: { address: accountAbstraction.entryPoint08, version: '0.8' },
+      })
+      const { factory: accountFactory, factoryData } = await account.getFactoryArgs()
+      if (!accountFactory || !factoryData) throw new Error('no factory call')
+      // As the modal's embedded wallet signs: the owner's EIP-191 signature, which the account checks by
+      // ERC-1271, wrapped with its factory call (ERC-6492) while the account is not deployed.
+      const signedBy = (signer: typeof accountOwner): Wallet => ({
+        chainId: 'eip155:31337',
+        address: account.address,
+        sign: async (message) => {
+          const signature = await signer.signMessage({ message })
+          if (await client.getCode({ address: account.address })) return signature
+          return serializeErc6492Signature({ address: accountFactory, data: factoryData, signature })
+        },
+      })
+      const wallet = signedBy(accountOwner)
+      const stranger = signedBy(privateKeyToAccount(generatePrivateKey()))
+      expect(await client.getCode({ address: account.address })).toBeUndefined()
+      expect(await wallet.sign('probe')).toMatch(/(6492){16}$/)
+      expect((await signIn(wallet)).status).toBe(201)
+      expect((await signIn(stranger)).body).toEqual({ message: messages.invalidSignature })
+
+      const deployer = Accounts.all()[5]
+      if (!deployer) throw new Error('no devnet account 5')
+      const sender = createWalletClient({
+        account: privateKeyToAccount(deployer.privateKey),
+        chain: chain.chain,
+        transport: http(chain.rpcUrl),
+      })
+      const hash = await sender.sendTransaction({ to: accountFactory, data: factoryData })
+      await client.waitForTransactionReceipt({ hash })
+      expect(await client.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+      expect(await wallet.sign('probe')).toMatch(/^0x[0-9a-f]{130}$/)
+      expect((await signIn(wallet)).status).toBe(201)
+      expect(await sessionsOf(wallet)).toHaveLength(2)
+      expect((await signIn(stranger)).body).toEqual({ message: messages.invalidSignature })
+    }, 30_000)
 
     it('checks EOAs offline, and answers 502 when a contract account needs a dead RPC', async () => {
       expect((await signIn(evmWallet('eip155:999'))).status).toBe(201)
