@@ -301,7 +301,14 @@ describe('the embedded wallet’s smart accounts', () => {
     })
     expect(accounts.state()).toMatchObject({ preferredAccountType: 'smartAccount' })
     expect(await accounts.address(chainId)).not.toBe(wallet.addresses.eip155)
+    expect(await accounts.refuses('eth_signTransaction', chainId)).toMatchObject({
+      code: 4200,
+      message: 'This application might not support Smart Accounts',
+    })
+    expect(await accounts.refuses('eth_sign', chainId)).toMatchObject({ code: 4200 })
+    expect(await accounts.refuses('eth_sendTransaction', chainId)).toBeUndefined()
     accounts.choose('eoa')
+    expect(await accounts.refuses('eth_signTransaction', chainId)).toBeUndefined()
     expect(await accounts.capabilities([chainId])).toEqual({})
     expect(await accounts.address(chainId)).toBe(wallet.addresses.eip155)
     expect(accounts.state()).toEqual({ preferredAccountType: 'eoa' })

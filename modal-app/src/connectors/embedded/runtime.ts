@@ -223,7 +223,12 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       address: accounts.address,
       capabilities: accounts.capabilities,
       callsStatus: accounts.callsStatus,
-      refuses: accounts.refuses,
+      async refuses(method, chainId) {
+        // SPEC's words, shown as well as answered: the visitor sees why the dApp's request went nowhere.
+        const refusal = await accounts.refuses(method, chainId)
+        if (refusal) kernel.snackbar.show('error', refusal.message)
+        return refusal
+      },
     })
     return embeddedConnector
   })
