@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib'
 import { measureCatchUp, measureHistoryRoute } from '@airlock/api/measure'
 import { measureConfirmation } from '@airlock/devnet/solana-measure'
 import * as Stack from '@airlock/devnet/stack'
-import { type Browser, chromium, type Page } from '@playwright/test'
+import { type Browser, chromium, type Frame, type Page } from '@playwright/test'
 import { build } from 'esbuild'
 import { walletOptions } from '../e2e/journeys/fixtures.ts'
 import { walletInitScript } from '../e2e/wallets/index.ts'
@@ -22,6 +22,7 @@ import { type Cannon, flood } from './flood.ts'
 import { fuzz } from './fuzz.ts'
 import { packageSizes } from './packages.ts'
 import { swapQuotes } from './swaps.ts'
+import { userOperations } from './userops.ts'
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url))
 const gzip = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length
@@ -151,64 +152,77 @@ async function bridgeRoundTrip(browser: Browser, modalUrl: string) {
 }
 
 /**
- * First open: a fresh page, then click → the modal visible and opaque (the card laid out at full opacity,
- * every ancestor too, with its wallet list), timed across the two frames on one clock, the p50 of `opens`.
+ * First open, as issue 14 defines it: each sample a fresh page, loaded until the modal is idle (its wallet
+ * list attached), then one click → the modal visible and opaque (the card laid out at full opacity, every
+ * ancestor too, with its wallet list), timed across the two frames on one clock; p50 and p99 of `pages`.
+ * The later opens of each page (`reopens` of them) are the re-open figure: a modal already shown once.
  */
-async function openLatency(browser: Browser, dappUrl: string, opens: number) {
-  const page = await browser.newPage()
-  await page.addInitScript({ content: await walletInitScript(walletOptions) })
-  await page.goto(dappUrl)
-  await page.waitForFunction(
-    () =>
-      (window as { airlock?: { getState(): { status: string } } }).airlock?.getState().status ===
-      'disconnected',
-  )
-  const frame = await modalFrame(page)
-  await frame.waitForSelector('[data-testid="wallet-list"] button', { state: 'attached' })
-  const samples: number[] = []
-  for (let i = 0; i < opens; i++) {
-    // A string, not a function: tsx would wrap a named inner function in a helper the frame does not have.
-    const shown = frame.evaluate<number>(`new Promise((resolve) => {
-      function opaque(element) {
-        for (let at = element; at; at = at.parentElement) {
-          const style = getComputedStyle(at)
-          if (style.visibility === 'hidden' || Number(style.opacity) < 1) return false
-        }
-        return true
-      }
-      function check() {
-        const card = document.querySelector('.card')
-        const button = document.querySelector('[data-testid="wallet-list"] button')
-        const box = card && button && card.getBoundingClientRect()
-        const row = button && button.getBoundingClientRect()
-        // A hidden frame lays nothing out: the first frame where the card and its list have a size, fully
-        // opaque, is the first it paints them.
-        if (box && row && box.width > 0 && box.height > 0 && row.height > 0 && opaque(card))
-          resolve(performance.timeOrigin + performance.now())
-        else requestAnimationFrame(check)
-      }
-      requestAnimationFrame(check)
-      setTimeout(() => resolve(Number.NaN), 10000)
-    })`)
-    await page.waitForTimeout(50)
-    const clicked = await page.evaluate(() => {
-      const at = performance.timeOrigin + performance.now()
-      ;(document.getElementById('open') as HTMLButtonElement).click()
-      return at
-    })
-    const at = await shown
-    if (Number.isNaN(at)) throw new Error('the modal card did not appear within 10 s')
-    samples.push(at - clicked)
-    await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
-    await page.waitForFunction(
-      () => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open,
-    )
+async function openLatency(browser: Browser, dappUrl: string, pages: number, reopens: number) {
+  const first: number[] = []
+  const again: number[] = []
+  for (let i = 0; i < pages; i++) {
+    const page = await browser.newPage()
+    try {
+      await page.addInitScript({ content: await walletInitScript(walletOptions) })
+      await page.goto(dappUrl)
+      await page.waitForFunction(
+        () =>
+          (window as { airlock?: { getState(): { status: string } } }).airlock?.getState().status ===
+          'disconnected',
+      )
+      const frame = await modalFrame(page)
+      await frame.waitForSelector('[data-testid="wallet-list"] button', { state: 'attached' })
+      first.push(await openOnce(page, frame))
+      for (let j = 0; j < (i === 0 ? reopens : 0); j++) again.push(await openOnce(page, frame))
+    } finally {
+      await page.close()
+    }
   }
-  await page.close()
   return {
-    openLatencyP50Ms: round(percentile(samples, 50)),
-    openLatencyP99Ms: round(percentile(samples, 99)),
+    openLatencyP50Ms: round(percentile(first, 50)),
+    openLatencyP99Ms: round(percentile(first, 99)),
+    reopenLatencyP50Ms: round(percentile(again, 50)),
   }
+}
+
+/** One click on the page's Open button → the modal card painted, in ms; then closes it again. */
+async function openOnce(page: Page, frame: Frame) {
+  // A string, not a function: tsx would wrap a named inner function in a helper the frame does not have.
+  const shown = frame.evaluate<number>(`new Promise((resolve) => {
+    function opaque(element) {
+      for (let at = element; at; at = at.parentElement) {
+        const style = getComputedStyle(at)
+        if (style.visibility === 'hidden' || Number(style.opacity) < 1) return false
+      }
+      return true
+    }
+    function check() {
+      const card = document.querySelector('.card')
+      const button = document.querySelector('[data-testid="wallet-list"] button')
+      const box = card && button && card.getBoundingClientRect()
+      const row = button && button.getBoundingClientRect()
+      // A hidden frame lays nothing out: the first frame where the card and its list have a size, fully
+      // opaque, is the first it paints them.
+      if (box && row && box.width > 0 && box.height > 0 && row.height > 0 && opaque(card))
+        resolve(performance.timeOrigin + performance.now())
+      else requestAnimationFrame(check)
+    }
+    requestAnimationFrame(check)
+    setTimeout(() => resolve(Number.NaN), 10000)
+  })`)
+  await page.waitForTimeout(50)
+  const clicked = await page.evaluate(() => {
+    const at = performance.timeOrigin + performance.now()
+    ;(document.getElementById('open') as HTMLButtonElement).click()
+    return at
+  })
+  const at = await shown
+  if (Number.isNaN(at)) throw new Error('the modal card did not appear within 10 s')
+  await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
+  await page.waitForFunction(
+    () => !(document.querySelector('dialog[data-airlock]') as HTMLDialogElement | null)?.open,
+  )
+  return at - clicked
 }
 
 async function modalFrame(page: Page) {
@@ -421,7 +435,7 @@ async function main() {
   // `tsx bench/run.ts --only=open`: the first-open figure alone (after `npm run build`), printed, not written.
   if (process.argv.includes('--only=open')) {
     try {
-      console.table(await openLatency(browser, stack.dappUrl, 20))
+      console.table(await openLatency(browser, stack.dappUrl, 10, 10))
     } finally {
       await browser.close()
       await stack.stop()
@@ -430,10 +444,11 @@ async function main() {
   }
   try {
     Object.assign(results, await bridgeRoundTrip(browser, stack.modalUrl))
-    Object.assign(results, await openLatency(browser, stack.dappUrl, 20))
+    Object.assign(results, await openLatency(browser, stack.dappUrl, 10, 10))
     Object.assign(results, await hostLoadDelta(browser, stack.modalUrl, 150))
     Object.assign(results, await apiLoad(stack.apiUrl))
     Object.assign(results, await swapQuotes(stack.apiUrl))
+    Object.assign(results, await userOperations(stack.apiUrl))
     Object.assign(results, await wcConnect(browser, stack.dappUrl, stack.relayUrl, 10))
     Object.assign(results, await fuzz(browser, stack.modalUrl))
     // Last: the flood leaves the bench's address out of budget for a few seconds.
@@ -444,7 +459,7 @@ async function main() {
   }
   Object.assign(results, await chains())
   results.targets =
-    'hostSdkGzipBytes <= 5120; bridgeRoundTripP50Ms <= 2 x rawMessageChannelP50Ms; openLatencyP50Ms <= 20; hostLoadEventDeltaPct <= 5; apiErrors = 0; apiRateLimited = 0'
+    'hostSdkGzipBytes <= 5120; modalFirstChunkGzipBytes <= 112640; bridgeRoundTripP50Ms <= 2 x rawMessageChannelP50Ms; openLatencyP50Ms <= 20; hostLoadEventDeltaPct <= 5; apiErrors = 0; apiRateLimited = 0'
   writeFileSync(root('bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
   console.table(results)
 }
