@@ -26,6 +26,8 @@ export type Options = {
   store(type: AccountType): void
   /** What the state shows changed (the account was deployed). */
   changed(): void
+  /** Tells the visitor why a dApp's request was refused (SPEC's words, shown as well as answered). */
+  refused?(message: string): void
   now?(): number
 }
 
@@ -168,8 +170,8 @@ export function create(options: Options) {
     async refuses(method: string, chainId: Caip.ChainId): Promise<Error | undefined> {
       if (method !== 'eth_sign' && method !== 'eth_signTransaction') return undefined
       if (!(await smartOn(chainId))) return undefined
+      options.refused?.(smartAccountsUnsupported)
       return new Errors.UnsupportedMethodError(smartAccountsUnsupported)
     },
   }
 }
-

@@ -69,6 +69,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     stored: () => session && secrets.accountType(session.user.id),
     store: (type) => session && secrets.keepAccountType(session.user.id, type),
     changed: () => changed(),
+    refused: (message) => kernel.snackbar.show('error', message),
   })
   const simulated = Preview.simulated({ rpc, kernel, from: () => wallet?.addresses.eip155 })
   const approvals = Approvals.create(
@@ -223,12 +224,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       address: accounts.address,
       capabilities: accounts.capabilities,
       callsStatus: accounts.callsStatus,
-      async refuses(method, chainId) {
-        // SPEC's words, shown as well as answered: the visitor sees why the dApp's request went nowhere.
-        const refusal = await accounts.refuses(method, chainId)
-        if (refusal) kernel.snackbar.show('error', refusal.message)
-        return refusal
-      },
+      refuses: accounts.refuses,
     })
     return embeddedConnector
   })
