@@ -5,6 +5,7 @@ import { texts } from '../../shared/texts.ts'
 import { describe } from './Describe.ts'
 import type { SessionsSlice, SessionsUi } from './runtime.ts'
 import { sessionTexts } from './texts.ts'
+import { sessionTitleTexts } from './titleTexts.ts'
 
 /**
  * What a dApp's session key may do, in words, before it is granted: the page that asks, the function and
@@ -22,7 +23,7 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
     <div className="view" aria-busy={busy}>
       <p className="origin">{sessionTexts.asks(origin)}</p>
       <p>{sessionTexts.explain}</p>
-      <dl className="summary" aria-label={sessionTexts.grantTitle}>
+      <dl className="summary" aria-label={sessionTitleTexts.grantTitle}>
         <div className="summary-row">
           <dt>{sessionTexts.call}</dt>
           <dd>{words.call}</dd>
@@ -54,7 +55,7 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
       {!busy && (
         <Unverified
           question={() => ({
-            title: sessionTexts.grantTitle,
+            title: sessionTitleTexts.grantTitle,
             origin,
             // The approval window's question holds at most 300 characters.
             question:

@@ -3,6 +3,7 @@ import { truncateAddress } from '../../shared/format.ts'
 import { describe } from './Describe.ts'
 import type { SessionsSlice, SessionsUi } from './runtime.ts'
 import { sessionTexts } from './texts.ts'
+import { sessionTitleTexts } from './titleTexts.ts'
 
 /** The account's active sessions (read from the chain by the API), each with what it allows and Revoke. */
 export default function Sessions({ snapshot, ui }: ViewProps) {
@@ -23,7 +24,7 @@ export default function Sessions({ snapshot, ui }: ViewProps) {
   return (
     <div className="view">
       {list.sessions.length === 0 && <p className="muted">{sessionTexts.none}</p>}
-      <ul className="list" aria-label={sessionTexts.listTitle}>
+      <ul className="list" aria-label={sessionTitleTexts.listTitle}>
         {list.sessions.map((session) => {
           const words = describe({ ...session, limit: BigInt(session.limit) }, session.token)
           const spent = describe({ ...session, limit: BigInt(session.spent) }, session.token).limit

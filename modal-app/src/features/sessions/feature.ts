@@ -5,7 +5,7 @@
  */
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'
-import { sessionTexts } from './texts.ts'
+import { sessionTitleTexts } from './titleTexts.ts'
 
 export function smartSessions(): Feature {
   return {
@@ -14,13 +14,13 @@ export function smartSessions(): Feature {
     views: [
       {
         name: 'GrantPermissions',
-        title: () => sessionTexts.grantTitle,
+        title: () => sessionTitleTexts.grantTitle,
         component: lazy(() => import('./GrantPermissions.tsx')),
         public: 'Account',
       },
       {
         name: 'Sessions',
-        title: () => sessionTexts.listTitle,
+        title: () => sessionTitleTexts.listTitle,
         component: lazy(() => import('./Sessions.tsx')),
         public: 'Account',
       },

@@ -2,7 +2,6 @@ import { define } from '../../shared/i18n/Catalogue.ts'
 
 /** Smart sessions' texts, beside the feature so they load with its chunk. */
 export const sessionTexts = define('sessions', {
-  grantTitle: 'Grant permission',
   asks: '{origin} asks for a session key',
   explain: 'Until the session ends, the app can do this from your account without asking you again:',
   call: 'Call',
@@ -15,7 +14,6 @@ export const sessionTexts = define('sessions', {
   grant: 'Grant',
   reject: 'Reject',
   granting: 'Confirm the operation that grants it…',
-  listTitle: 'Sessions',
   none: 'No active sessions',
   loading: 'Reading your sessions…',
   unreachable: 'Your sessions cannot be read right now.',
