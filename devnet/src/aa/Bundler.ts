@@ -15,7 +15,7 @@ import { choosePort, type Launched, launch, once, sleep, terminate, urlHost } fr
 import { paymasterSignerKey } from './AccountAbstraction.ts'
 
 /** The bundlers' ports on chain A and chain B. */
-export const defaultPorts = [4337, 4338] as const
+const defaultPorts = [4337, 4338] as const
 
 export type StartOptions = {
   /** The chain's node; it must have the EntryPoints and accept `anvil_setBalance`. */
