@@ -88,6 +88,8 @@ accepted.then(async ({ port, origin, peer }) => {
   await Promise.all([backend.ready, language])
   if (Handshake.supports(peer, { major: 1, minor: 2 })) await backend.attach(messenger.remote)
   void modal.start({ host: messenger.remote, origin })
+  // The first show's work, done while the frame is still hidden, so a click only reveals.
+  whenIdle(modal.prepare)
   whenIdle(preload)
 })
 

@@ -28,6 +28,12 @@ export type Modal = {
   api: HostApi.ModalApi
   /** Attaches the host after the handshake: lists its wallets and reconnects. */
   start(session: { host: Host; origin: string }): Promise<void>
+  /**
+   * Does, while the frame is hidden, what the first show would: the networks named by the project's API
+   * (once the registry is in), each feature's first-show work (code loaded, nothing sent to third parties).
+   * The host's `open` then only flips state.
+   */
+  prepare(): void
   /** Replaces the content with an alert; `onDismiss` is told when the visitor closes it. */
   alert(kind: Alerts.Kind, detail?: string, onDismiss?: () => void): void
   subscribe(listener: () => void): () => void
@@ -284,6 +290,7 @@ export function create(options: Options): Modal {
   // Once the visitor is looking (never before), the API names the networks no other source knows.
   const nameNetworks = () => void networks.name().then((named) => named && reactions.named())
   let open = false
+  let prepared = false
   let shownView = currentView()
   router.subscribe((snap) => {
     const opening = !open && Router.isOpen(snap)
@@ -317,7 +324,7 @@ export function create(options: Options): Modal {
           connections.attach(session.host),
         ])
         networks.load(registry)
-        if (open) nameNetworks()
+        if (open || prepared) nameNetworks()
         router.send({ type: 'ADAPTERS', adapters: networks.namespaces().size > 0 })
         await connections.reconnect(networks.namespaces(), options.walletGrace ?? 600)
         for (const settled of each('settled')) settled()
@@ -325,6 +332,13 @@ export function create(options: Options): Modal {
         hostApi.ready()
         changed()
       }
+    },
+    prepare() {
+      prepared = true
+      nameNetworks()
+      features.whenLoaded(() => {
+        for (const shown of each('shown')) shown()
+      })
     },
     alert: (kind, detail, onDismiss) => alerts.add(kind, detail, onDismiss),
     subscribe(listener) {

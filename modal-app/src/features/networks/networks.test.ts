@@ -153,6 +153,23 @@ describe('networks from configuration', () => {
     expect(context.api.supportedChains).toHaveBeenCalledTimes(1)
   })
 
+  it('asks it while the frame is hidden once prepared, so the first open has the names in place', async () => {
+    const context = setup({ networks: ['eip155:31337', 'eip155:7777'] })
+    // Prepared before the registry is in (the frame's idle time may come first): named once it is.
+    context.modal.prepare()
+    await context.start()
+    await settle()
+    expect(context.api.supportedChains).toHaveBeenCalledTimes(1)
+    expect(context.modal.getSnapshot().open).toBe(false)
+    expect(context.snapshot().networks.map((network) => network.name)).toEqual([
+      'Airlock Devnet A',
+      'Deployment Chain',
+    ])
+    context.modal.api.open(undefined)
+    await settle()
+    expect(context.api.supportedChains).toHaveBeenCalledTimes(1)
+  })
+
   it('groups every configured network by namespace, the host’s own by its name, each namespace’s current marked', async () => {
     const context = setup({
       networks: [
