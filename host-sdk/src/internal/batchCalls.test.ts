@@ -44,7 +44,8 @@ describe('batchCalls', () => {
     expect(calls.take(tx({ to: token, data: approve, value: '0x1' }))).toBe(false)
     expect(
       calls.take({
-        ...tx({ to: token, data: approve }),
+        namespace: 'eip155',
+        method: 'eth_sendTransaction',
         params: [{ from: token, to: token, data: approve }],
       }),
     ).toBe(false)
