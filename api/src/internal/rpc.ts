@@ -1,7 +1,8 @@
 /**
- * The one error of chain reads: balances and EVM sign-in checks both throw it, and the API answers it as
- * 502 `The RPC of {chain} is unavailable`.
+ * Chain reads' plumbing: the one error they throw (balances, EVM sign-in checks and smart sessions), which the
+ * API answers as 502 `The RPC of {chain} is unavailable`, and the clients they read with.
  */
+import { createPublicClient, http, type PublicClient } from 'viem'
 
 /** A chain's RPC did not answer (or answered nonsense), so nothing can be said about the chain. */
 export class RpcError extends Error {
@@ -13,4 +14,19 @@ export class RpcError extends Error {
   ) {
     super(`The RPC of ${chainId} is unavailable`, options)
   }
+}
+
+const clients = new Map<string, PublicClient>()
+
+/**
+ * One client per RPC URL, kept for the process: a read retries once and waits at most 10 s, so a dead node
+ * fails a request quickly rather than holding it.
+ */
+export function evmClient(rpcUrl: string): PublicClient {
+  let client = clients.get(rpcUrl)
+  if (!client) {
+    client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: 10_000 }) })
+    clients.set(rpcUrl, client)
+  }
+  return client
 }

@@ -7,16 +7,13 @@
 import {
   type Address,
   BaseError,
-  createPublicClient,
   type Hex,
   HttpRequestError,
-  http,
-  type PublicClient,
   parseAbi,
   parseAbiItem,
   TimeoutError,
 } from 'viem'
-import { RpcError } from '../../internal/rpc.ts'
+import { evmClient, RpcError } from '../../internal/rpc.ts'
 
 export const sessionKeysAbi = parseAbi([
   'struct Session { address target; bytes4 selector; uint48 validUntil; uint128 limit; uint128 spent; }',
@@ -46,17 +43,6 @@ export type OnChainSession = {
   grantedIn: bigint
 }
 
-const clients = new Map<string, PublicClient>()
-
-function clientFor(rpcUrl: string): PublicClient {
-  let client = clients.get(rpcUrl)
-  if (!client) {
-    client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: 10_000 }) })
-    clients.set(rpcUrl, client)
-  }
-  return client
-}
-
 export type Chain = { id: string; rpcUrl: string }
 
 /**
@@ -64,7 +50,7 @@ export type Chain = { id: string; rpcUrl: string }
  * @throws {RpcError} when the chain cannot be read
  */
 export async function sessionsOf(chain: Chain, account: Address): Promise<OnChainSession[]> {
-  const client = clientFor(chain.rpcUrl)
+  const client = evmClient(chain.rpcUrl)
   return read(chain, async () => {
     const logs = await client.getLogs({ address: account, event: granted, fromBlock: 0n, strict: true })
     const latest = new Map<Address, bigint>()
@@ -97,7 +83,7 @@ export async function tokenOf(
   chain: Chain,
   target: Address,
 ): Promise<{ symbol: string; decimals: number } | undefined> {
-  const client = clientFor(chain.rpcUrl)
+  const client = evmClient(chain.rpcUrl)
   try {
     const [symbol, decimals] = await Promise.all([
       client.readContract({ address: target, abi: erc20Abi, functionName: 'symbol' }),
@@ -111,7 +97,7 @@ export async function tokenOf(
 
 /** The chain's clock: the latest block's timestamp (what the EntryPoint compares a session's expiry with). */
 export async function now(chain: Chain): Promise<number> {
-  const client = clientFor(chain.rpcUrl)
+  const client = evmClient(chain.rpcUrl)
   return read(chain, async () => Number((await client.getBlock({ blockTag: 'latest' })).timestamp))
 }
 

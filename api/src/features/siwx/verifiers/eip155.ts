@@ -7,16 +7,13 @@
 import { isEvmAddress } from '@airlock/bridge-protocol/Address'
 import {
   BaseError,
-  createPublicClient,
   HttpRequestError,
-  http,
   isAddressEqual,
-  type PublicClient,
   recoverMessageAddress,
   TimeoutError,
   WebSocketRequestError,
 } from 'viem'
-import { RpcError } from '../../../internal/rpc.ts'
+import { evmClient, RpcError } from '../../../internal/rpc.ts'
 import type { Verifier } from './Verifier.ts'
 
 export const eip155: Verifier = {
@@ -30,17 +27,6 @@ export const eip155: Verifier = {
     if (!rpcUrl) throw new RpcError(chainId)
     return verifyEvm(chainId, rpcUrl, address, message, signature)
   },
-}
-
-const clients = new Map<string, PublicClient>()
-
-function clientFor(rpcUrl: string): PublicClient {
-  let client = clients.get(rpcUrl)
-  if (!client) {
-    client = createPublicClient({ transport: http(rpcUrl, { retryCount: 1, timeout: 10_000 }) })
-    clients.set(rpcUrl, client)
-  }
-  return client
 }
 
 async function verifyEvm(
@@ -57,7 +43,7 @@ async function verifyEvm(
     if (isAddressEqual(await recoverMessageAddress({ message, signature: hex }), address as `0x${string}`))
       return true
   } catch {}
-  const client = clientFor(rpcUrl)
+  const client = evmClient(rpcUrl)
   // viem reads any failed call as an invalid signature, so an unreachable RPC, or one of another chain
   // (EIP-4361: contract accounts MUST be resolved on the message's chain), is told apart first.
   let reachable: boolean
