@@ -5,6 +5,7 @@
  * first use) and handed to the bundler, and followed by its receipt for EIP-5792's status.
  */
 import { Errors } from '@airlock/bridge-protocol'
+import type * as Calls from '@airlock/bridge-protocol/Calls'
 import type { Address, Hex } from 'viem'
 import {
   formatUserOperationRequest,
@@ -110,14 +111,7 @@ export type Outcome =
   | { status: 'pending' }
   | {
       status: 'success' | 'reverted'
-      receipt: {
-        logs: { address: string; data: string; topics: string[] }[]
-        status: '0x1' | '0x0'
-        blockHash: string
-        blockNumber: string
-        gasUsed: string
-        transactionHash: string
-      }
+      receipt: Calls.Receipt
     }
 
 type WireReceipt = {
