@@ -15,6 +15,7 @@ import { claim, running } from './internal/onePerPage.ts'
 import { type Payment, pay } from './internal/pay.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
+import type { PreferredAccountTypes } from './PreferredAccountTypes.ts'
 import type { Wallet } from './WalletStandard.ts'
 
 /** Options of {@link createAirlock}. */
@@ -50,6 +51,8 @@ export type AirlockOptions = {
   features?: Record<string, boolean | string[]>
   /** Render inline in this element (or the element this selector finds) instead of as a modal. */
   embedded?: HTMLElement | string
+  /** The embedded wallet's account type per namespace; the visitor's choice in Settings wins. */
+  preferredAccountTypes?: PreferredAccountTypes
   /** Time-outs in ms. @default { load: 20_000, request: 30_000 } */
   timeouts?: Partial<Timeouts>
   /** Called when the modal frame fails to load or a call times out. */

@@ -43,12 +43,14 @@ describe('the modal’s config', () => {
         networks: ['eip155:1'],
         siweConfig: { required: true },
         walletConnectProjectId: 'wc',
+        preferredAccountTypes: { eip155: 'eip7702' },
       },
       true,
     )
     expect(sent(config)).toEqual({
       networks: ['eip155:1'],
       embedded: true,
+      preferredAccountTypes: { eip155: 'eip7702' },
       walletConnect: { projectId: 'wc' },
       siwx: { required: true, legacy: true },
     })

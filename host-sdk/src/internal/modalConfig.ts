@@ -22,6 +22,7 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     themeVariables: options.themeVariables,
     features: options.features,
     embedded: embedded || undefined,
+    preferredAccountTypes: options.preferredAccountTypes,
     walletConnect: options.walletConnectProjectId && {
       projectId: options.walletConnectProjectId,
       relayUrl: options.relayUrl,

@@ -166,4 +166,31 @@ describe('Config.parse', () => {
       warn.mockRestore()
     })
   })
+
+  describe('preferredAccountTypes', () => {
+    const message = (preferredAccountTypes: unknown) => {
+      const parsed = parse(search({ networks: ['eip155:1'], preferredAccountTypes }))
+      return parsed.ok ? parsed.config.preferredAccountTypes : parsed.message
+    }
+
+    it('takes SPEC’s account types per namespace, and EIP-7702 for eip155', () => {
+      const types = { eip155: 'eoa', solana: 'eoa', polkadot: 'eoa', bip122: 'payment' }
+      expect(message(types)).toEqual(types)
+      expect(message({ eip155: 'eip7702' })).toEqual({ eip155: 'eip7702' })
+      expect(message({ eip155: 'smartAccount' })).toEqual({ eip155: 'smartAccount' })
+    })
+
+    it('refuses an unknown namespace and a type its namespace has not, naming the field', () => {
+      expect(message({ cosmos: 'eoa' })).toBe(
+        'Invalid config: preferredAccountTypes.cosmos: expected one of eip155, solana, polkadot, bip122',
+      )
+      expect(message({ eip155: 'payment' })).toBe(
+        'Invalid config: preferredAccountTypes.eip155: expected one of smartAccount, eip7702, eoa',
+      )
+      expect(message({ solana: 'smartAccount' })).toBe(
+        'Invalid config: preferredAccountTypes.solana: expected one of eoa',
+      )
+      expect(message('smartAccount')).toBe('Invalid config: preferredAccountTypes: expected an object')
+    })
+  })
 })

@@ -61,6 +61,32 @@ const customNetworks: S.Shape<S.Infer<typeof customNetwork>[]> = (value, path) =
   return list
 }
 
+/**
+ * SPEC §1's account types, by namespace, that a host may prefer. EIP-7702 (the visitor's key upgraded in
+ * place) is a smart account in SPEC's terms, so eip155 names it apart from the ERC-4337 `smartAccount`.
+ */
+const accountTypes = {
+  eip155: ['smartAccount', 'eip7702', 'eoa'],
+  solana: ['eoa'],
+  polkadot: ['eoa'],
+  bip122: ['payment'],
+} as const
+const typesByNamespace = S.object({
+  eip155: S.optional(S.picklist(accountTypes.eip155)),
+  solana: S.optional(S.picklist(accountTypes.solana)),
+  polkadot: S.optional(S.picklist(accountTypes.polkadot)),
+  bip122: S.optional(S.picklist(accountTypes.bip122)),
+})
+// Unlike the config's own keys, a namespace this build does not know is an error: the host asked for an
+// account it would silently not get.
+const preferredAccountTypes: S.Shape<S.Infer<typeof typesByNamespace>> = (value, path) => {
+  const types = typesByNamespace(value, path)
+  const stray = Object.keys(value as object).find((key) => !Object.hasOwn(accountTypes, key))
+  if (stray !== undefined)
+    throw new S.ShapeError(`${path}.${stray}: expected one of ${Object.keys(accountTypes).join(', ')}`)
+  return types
+}
+
 const schema = S.object({
   /** CAIP-2 ids of the networks the dApp supports, in its order. */
   networks: S.array(chainId, 64),
@@ -75,6 +101,8 @@ const schema = S.object({
   /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`). */
   features: S.optional(S.record(S.union(S.boolean, S.array(S.string(32, 1, /^[A-Za-z]+$/), 16)), 64)),
   embedded: S.optional(S.boolean),
+  /** The embedded wallet's account type per namespace (SPEC §1's defaults where unset); the visitor's choice wins. */
+  preferredAccountTypes: S.optional(preferredAccountTypes),
   /** The Telegram mini-app platform the page runs in (`ios`, `android`, `macos`, …), which filters socials. */
   telegramPlatform: S.optional(S.string(32, 1)),
   /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
@@ -113,6 +141,7 @@ const known = [
   'themeVariables',
   'features',
   'embedded',
+  'preferredAccountTypes',
   'walletConnect',
   'featuredWalletIds',
   'excludeWalletIds',

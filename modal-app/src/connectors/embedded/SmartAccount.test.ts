@@ -318,4 +318,35 @@ describe('the embedded wallet’s smart accounts', () => {
       accounts.callsStatus({ namespace: 'eip155', method: 'wallet_getCallsStatus', params: ['nope'] }),
     ).rejects.toMatchObject({ code: 5730 })
   }, 60_000)
+
+  it('defaults to the host’s preferredAccountTypes.eip155, and the visitor’s choice wins over it', async () => {
+    const wallet = await newWallet()
+    let type: AccountType | undefined
+    const create = (preferred: AccountType) =>
+      SmartAccounts.create({
+        ...options,
+        preferred,
+        wallet: () => wallet,
+        stored: () => type,
+        store: (next) => {
+          type = next
+        },
+        changed: () => {},
+      })
+    const plain = create('eoa')
+    expect(plain.type()).toBe('eoa')
+    expect(plain.state()).toEqual({ preferredAccountType: 'eoa' })
+    expect(await plain.address(chainId)).toBe(wallet.addresses.eip155)
+    expect(await plain.capabilities([chainId])).toEqual({})
+    // EIP-7702 keeps the key's address and is a smart account in SPEC's terms: atomic batches.
+    const upgraded = create('eip7702')
+    expect(upgraded.state()).toMatchObject({ preferredAccountType: 'smartAccount' })
+    expect(await upgraded.address(chainId)).toBe(wallet.addresses.eip155)
+    expect(await upgraded.capabilities([chainId])).toMatchObject({
+      '0x7a69': { atomic: { status: 'supported' } },
+    })
+    plain.choose('smartAccount')
+    expect(plain.type()).toBe('smartAccount')
+    expect(await plain.address(chainId)).not.toBe(wallet.addresses.eip155)
+  }, 60_000)
 })

@@ -1,8 +1,9 @@
 /**
  * Which account the embedded wallet's EVM side is, and what that changes (SPEC §1: eip155 defaults to a
  * smart account): an AirlockAccount (ERC-4337, its own address), the EOA upgraded with EIP-7702 (the same
- * address), or the plain EOA. The visitor's choice is kept per login. The smart account code loads the first
- * time one is used (`SmartRequests.ts`); on a chain without the contracts the EOA serves.
+ * address), or the plain EOA. The host may prefer another default; the visitor's choice is kept per login.
+ * The smart account code loads the first time one is used (`SmartRequests.ts`); on a chain without the
+ * contracts the EOA serves.
  */
 import { type Caip, Errors, type Request } from '@airlock/bridge-protocol'
 import * as Calls from '@airlock/bridge-protocol/Calls'
@@ -21,7 +22,9 @@ export type Options = {
   rpc: Rpc
   endpoint(path: string): string
   wallet(): Wallet | undefined
-  /** The visitor's choice for this login, if they made one. */
+  /** The host's `preferredAccountTypes.eip155`, where it set one: the default in place of SPEC's. */
+  preferred?: AccountType | undefined
+  /** The visitor's choice for this login, if they made one: it wins over the host's. */
   stored(): AccountType | undefined
   store(type: AccountType): void
   /** What the state shows changed (the account was deployed). */
@@ -46,7 +49,7 @@ export function create(options: Options) {
   /** The batches sent in this page load: their chain and operation, by the id the dApp was given. */
   const batches = new Map<string, { chainId: Caip.ChainId; hash: Hex }>()
 
-  const type = (): AccountType => options.stored() ?? defaultType
+  const type = (): AccountType => options.stored() ?? options.preferred ?? defaultType
   /** Whether the account's code is on chain, as last read (SPEC's smartAccountDeployed); undefined for the EOA. */
   let deployed: boolean | undefined
 

@@ -66,6 +66,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     rpc,
     endpoint,
     wallet: () => wallet,
+    preferred: kernel.config.preferredAccountTypes?.eip155,
     stored: () => session && secrets.accountType(session.user.id),
     store: (type) => session && secrets.keepAccountType(session.user.id, type),
     changed: () => changed(),
@@ -197,7 +198,6 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     },
     forgetKept: () => void keepWindow({}),
   })
-
   const email = EmailLogin.create({ kernel, account, loggedIn })
 
   kernel.addConnector((context) => {
