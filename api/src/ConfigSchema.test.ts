@@ -95,7 +95,7 @@ const full = {
       },
     ],
   },
-  sponsorship: [{ projectId: 'shop', maxGas: 2_000_000 }],
+  sponsorship: [{ projectId: 'shop', maxGas: 2_000_000, maxFeePerGasGwei: 50 }],
 }
 
 type Path = (string | number)[]

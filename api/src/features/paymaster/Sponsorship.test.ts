@@ -15,12 +15,15 @@ const chain = (id: string) => ({
 })
 
 describe('Sponsorship', () => {
-  it('sponsors the projects it lists, up to their cap or 3,000,000 gas, and no other', () => {
-    const policy = [{ projectId: 'shop', maxGas: 500_000 }, { projectId: 'demo' }]
-    expect(Sponsorship.maxGasOf(policy, 'shop')).toBe(500_000n)
-    expect(Sponsorship.maxGasOf(policy, 'demo')).toBe(Sponsorship.defaultMaxGas)
-    expect(Sponsorship.maxGasOf(policy, 'other')).toBeUndefined()
-    expect(Sponsorship.maxGasOf(undefined, 'demo')).toBeUndefined()
+  it('sponsors the projects it lists, up to their caps or 3,000,000 gas at 100 gwei, and no other', () => {
+    const policy = [{ projectId: 'shop', maxGas: 500_000, maxFeePerGasGwei: 0.015 }, { projectId: 'demo' }]
+    expect(Sponsorship.capsOf(policy, 'shop')).toEqual({ maxGas: 500_000n, maxFeePerGas: 15_000_000n })
+    expect(Sponsorship.capsOf(policy, 'demo')).toEqual({
+      maxGas: Sponsorship.defaultMaxGas,
+      maxFeePerGas: 100_000_000_000n,
+    })
+    expect(Sponsorship.capsOf(policy, 'other')).toBeUndefined()
+    expect(Sponsorship.capsOf(undefined, 'demo')).toBeUndefined()
   })
 
   it('is configured once per project, with a whole cap', () => {
@@ -32,6 +35,12 @@ describe('Sponsorship', () => {
     expect(() =>
       Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'a', maxGas: 1.5e5 + 0.5 }] }),
     ).toThrow('sponsorship maxGas: expected a whole number')
+    const fee = (maxFeePerGasGwei: unknown) =>
+      Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'a', maxFeePerGasGwei }] }).sponsorship
+    expect(fee(2.5)).toEqual([{ projectId: 'a', maxFeePerGasGwei: 2.5 }])
+    expect(() => fee(0)).toThrow('sponsorship[0].maxFeePerGasGwei')
+    expect(() => fee(2e6)).toThrow('sponsorship[0].maxFeePerGasGwei')
+    expect(() => fee('100')).toThrow('sponsorship[0].maxFeePerGasGwei')
   })
 
   it('takes account abstraction on eip155 chains only, with an EntryPoint at least', () => {

@@ -1,11 +1,19 @@
 /**
- * The sponsorship policy: which projects' user operations the paymaster pays for, and up to how much gas
- * each. A project that is not listed is not sponsored; its visitors' accounts pay for themselves.
+ * The sponsorship policy: which projects' user operations the paymaster pays for, up to how much gas each
+ * and at what price per gas at most. A project that is not listed is not sponsored; its visitors' accounts
+ * pay for themselves.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 
 /** What one user operation may use at most when no cap is configured: a deployment and a small batch. */
 export const defaultMaxGas = 3_000_000n
+/**
+ * The most one sponsored operation may offer per gas when no cap is configured, in gwei: above a busy
+ * mainnet's fees, yet a client's absurd offer (the EntryPoint charges up to `maxFeePerGas`) cannot take
+ * more than 0.3 ETH of the deposit with the default gas cap.
+ */
+export const defaultMaxFeePerGasGwei = 100
+const weiPerGwei = 1_000_000_000
 
 const policy = S.object({
   /** The project, as `?projectId=` names it. */
@@ -17,6 +25,11 @@ const policy = S.object({
   maxGas: S.optional(
     S.check(S.number(21_000, 1e9), Number.isInteger, 'sponsorship maxGas: expected a whole number'),
   ),
+  /**
+   * The highest `maxFeePerGas` a sponsored operation may offer, in gwei, to the wei (a rollup's 0.01
+   * gwei too). @default 100
+   */
+  maxFeePerGasGwei: S.optional(S.number(1e-9, 1e6)),
 })
 
 export const sponsorshipConfig = S.check(
@@ -24,16 +37,22 @@ export const sponsorshipConfig = S.check(
   (list) => new Set(list.map((entry) => entry.projectId)).size === list.length,
   'sponsorship: each project is listed once',
 )
-
 export type Sponsorship = S.Infer<typeof sponsorshipConfig>
 
+/** One project's caps on each operation it sponsors. */
+export type Caps = { maxGas: bigint; maxFeePerGas: bigint }
+
 /**
- * The gas cap of `projectId`'s sponsored operations, or undefined when the project is not sponsored.
+ * The caps on `projectId`'s sponsored operations (`maxFeePerGas` in wei), or undefined when the project is
+ * not sponsored.
  * @example
- * Sponsorship.maxGasOf([{ projectId: 'demo' }], 'demo') // 3000000n
+ * Sponsorship.capsOf([{ projectId: 'demo' }], 'demo') // { maxGas: 3000000n, maxFeePerGas: 100000000000n }
  */
-export function maxGasOf(sponsorship: Sponsorship | undefined, projectId: string): bigint | undefined {
+export function capsOf(sponsorship: Sponsorship | undefined, projectId: string): Caps | undefined {
   const entry = sponsorship?.find((item) => item.projectId === projectId)
   if (!entry) return undefined
-  return entry.maxGas === undefined ? defaultMaxGas : BigInt(entry.maxGas)
+  return {
+    maxGas: entry.maxGas === undefined ? defaultMaxGas : BigInt(entry.maxGas),
+    maxFeePerGas: BigInt(Math.round((entry.maxFeePerGasGwei ?? defaultMaxFeePerGasGwei) * weiPerGwei)),
+  }
 }

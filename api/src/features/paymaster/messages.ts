@@ -3,6 +3,8 @@
  * ones (`Project id not configured`, `Unsupported chain: {id}`, `The RPC of {id} is unavailable`) are
  * `http/errors.ts`'s.
  */
+import { formatGwei } from 'viem'
+
 export const messages = {
   notSponsored: (projectId: string) => `Project ${projectId} is not sponsored`,
   noPaymaster: (chainId: string) => `No paymaster sponsors operations on ${chainId}`,
@@ -11,6 +13,8 @@ export const messages = {
   otherChain: (chainId: string, asked: string) => `chainId ${asked} is not ${chainId}`,
   overCap: (gas: bigint, cap: bigint) =>
     `The operation asks for ${gas} gas, more than the ${cap} its sponsorship allows`,
+  overFee: (fee: bigint, cap: bigint) =>
+    `The operation offers up to ${formatGwei(fee)} gwei per gas, more than the ${formatGwei(cap)} gwei its sponsorship allows`,
   unknownMethod: (method: string) => `The paymaster does not serve ${method}`,
   invalidParams: (reason: string) => `Invalid params: ${reason}`,
   params: 'expected [userOperation, entryPoint, chainId, context?]',

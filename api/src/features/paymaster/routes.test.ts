@@ -4,8 +4,10 @@ import {
   decodeAbiParameters,
   encodeFunctionData,
   http,
+  parseGwei,
   size,
   slice,
+  toHex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../../../../devnet/src/Accounts.ts'
@@ -14,7 +16,7 @@ import { testTokenAbi } from '../../../../devnet/src/TestToken.ts'
 import { messages as httpMessages } from '../../http/errors.ts'
 import { messages } from './messages.ts'
 import * as Paymaster from './Paymaster.ts'
-import { defaultMaxGas } from './Sponsorship.ts'
+import { defaultMaxFeePerGasGwei, defaultMaxGas } from './Sponsorship.ts'
 import * as Testing from './testing.ts'
 
 let aa: Testing.AaStack
@@ -205,6 +207,34 @@ describe('POST /v1/paymaster/{chainId}', () => {
     // 3,000,000 + 200,000 + 50,000 and the paymaster's 100,000.
     const over = await ask('0x2dc6c0')
     expect(over.body.error).toEqual({ code: -32003, message: messages.overCap(3_350_000n, defaultMaxGas) })
+  })
+
+  it('refuses an operation that offers more per gas than the sponsorship’s fee cap, and signs one at it', async () => {
+    const { op } = await draft()
+    const cap = parseGwei(String(defaultMaxFeePerGasGwei))
+    const ask = (maxFeePerGas: bigint) =>
+      post(aa.routeUrl('paymaster'), 'pm_getPaymasterData', [
+        {
+          ...op,
+          callGasLimit: '0x186a0',
+          verificationGasLimit: '0x30d40',
+          preVerificationGas: '0xc350',
+          maxFeePerGas: toHex(maxFeePerGas),
+          maxPriorityFeePerGas: '0x1',
+        },
+        accountAbstraction.entryPoint08,
+        '0x7a69',
+        {},
+      ])
+    const over = await ask(cap + 1n)
+    expect(over.body.error).toEqual({
+      code: -32003,
+      message:
+        'The operation offers up to 100.000000001 gwei per gas, more than the 100 gwei its sponsorship allows',
+    })
+    const absurd = await ask(parseGwei('1000000'))
+    expect(absurd.body.error).toEqual({ code: -32003, message: messages.overFee(parseGwei('1000000'), cap) })
+    expect(String((await ask(cap)).body.result?.paymasterData)).toMatch(/^0x[0-9a-f]{258}$/)
   })
 
   it('names what is wrong with a malformed call', async () => {

@@ -8,7 +8,8 @@
  *
  * JSON-RPC 2.0, one call or a batch; every refusal is a JSON-RPC error with HTTP 200, so any ERC-7677 client
  * shows its message: -32003 for what the policy refuses (`Project id not configured`, `Project {id} is not
- * sponsored`, `No paymaster sponsors operations on {chainId}`, an operation over the project's gas cap),
+ * sponsored`, `No paymaster sponsors operations on {chainId}`, an operation over the project's gas cap or
+ * offering more per gas than its fee cap),
  * -32602 for a chain the API does not serve, a malformed operation, another EntryPoint or chain id, -32601
  * for another method, -32603 when the chain's RPC cannot be asked. A body that is not JSON-RPC is answered
  * 400 as `/v1/rpc` answers it.
@@ -68,9 +69,9 @@ export function create(options: PaymasterRoutesOptions): Hono<Env> {
     const chain = chains.get(chainId)
     if (!chain) return { code: codes.invalidParams, message: httpMessages.unsupportedChain(chainId) }
     if (!chain.paymaster) return { code: codes.refused, message: messages.noPaymaster(chainId) }
-    const maxGas = Sponsorship.maxGasOf(config.sponsorship, project.id)
-    if (maxGas === undefined) return { code: codes.refused, message: messages.notSponsored(project.id) }
-    return { chainId, id: chain.id, paymaster: chain.paymaster, maxGas }
+    const caps = Sponsorship.capsOf(config.sponsorship, project.id)
+    if (caps === undefined) return { code: codes.refused, message: messages.notSponsored(project.id) }
+    return { chainId, id: chain.id, paymaster: chain.paymaster, caps }
   }
   const app = new Hono<Env>()
 
@@ -90,7 +91,7 @@ export function create(options: PaymasterRoutesOptions): Hono<Env> {
   return app
 }
 
-type Served = { chainId: string; id: bigint; paymaster: Paymaster.Paymaster; maxGas: bigint }
+type Served = { chainId: string; id: bigint; paymaster: Paymaster.Paymaster; caps: Sponsorship.Caps }
 
 async function sponsor(call: Envelope.Call, served: Served): Promise<Outcome> {
   if (!methods.has(call.method))
@@ -113,7 +114,14 @@ async function sponsor(call: Envelope.Call, served: Served): Promise<Outcome> {
       }
     if (call.method === 'pm_getPaymasterStubData') return { result: served.paymaster.stub(op.value) }
     const gas = UserOperation.totalGas(op.value, served.paymaster.gasOf(op.value))
-    if (gas > served.maxGas) return { code: codes.refused, message: messages.overCap(gas, served.maxGas) }
+    if (gas > served.caps.maxGas)
+      return { code: codes.refused, message: messages.overCap(gas, served.caps.maxGas) }
+    // The EntryPoint charges the deposit up to maxFeePerGas for every gas used: an absurd offer drains it.
+    if (op.value.maxFeePerGas > served.caps.maxFeePerGas)
+      return {
+        code: codes.refused,
+        message: messages.overFee(op.value.maxFeePerGas, served.caps.maxFeePerGas),
+      }
     return { result: await served.paymaster.sign(op.value) }
   } catch (error) {
     if (error instanceof RpcError)
