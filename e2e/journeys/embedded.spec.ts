@@ -15,7 +15,9 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { axeViolations, clients, expect, mailCode, request, rpc, tabTo, test } from './fixtures.ts'
 
 const networks = ['eip155:31337', solanaDevnetId].join(',')
-const page$ = `/module.html?networks=${networks}`
+// The plain key's journeys (its address is the recovery phrase's): the smart accounts built on it, the
+// default, have theirs in smart-accounts.spec.ts.
+const page$ = `/module.html?networks=${networks}&accountType=eoa`
 const password = 'a long recovery phrase'
 const solanaRpc = 'http://127.0.0.1:8899'
 

@@ -34,6 +34,9 @@ const airlock = createAirlock({
   }),
   ...(query.get('accent') && { themeVariables: { '--airlock-accent': query.get('accent') as string } }),
   ...(query.get('pay') === 'on' && { features: { pay: true } }),
+  ...(query.get('accountType') && {
+    preferredAccountTypes: { eip155: query.get('accountType') as 'smartAccount' | 'eip7702' | 'eoa' },
+  }),
 })
 Object.assign(window, { airlock, airlockTimeouts: timeouts })
 ;(document.getElementById('open') as HTMLElement).onclick = () => airlock.open()
