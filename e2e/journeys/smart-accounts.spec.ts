@@ -4,7 +4,8 @@
  * paymaster sponsors it, the bundler includes it, `wallet_getCallsStatus` reports success and the effects
  * are on chain, with the AirlockAccount deployed by that first operation. The same visitor then switches
  * to EIP-7702 in the wallet's Settings and repeats from their own address, which the chain shows delegated.
- * A fresh visitor's still undeployed smart account signs a message that verifies (ERC-6492).
+ * A fresh visitor's still undeployed smart account signs a message that verifies (ERC-6492), and signs in
+ * with the demo dApp's sign-in: the API verifies the ERC-6492 signature and keeps the session.
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { type Address, createWalletClient, erc20Abi, http, parseUnits } from 'viem'
@@ -15,6 +16,9 @@ import { accountAbstraction, testTokenAddress } from '../../devnet/src/Chains.ts
 import { clients, expect, mailCode, test } from './fixtures.ts'
 
 const example = 'http://localhost:5175/'
+const api = 'http://127.0.0.1:8787'
+/** EIP-6492's suffix: the signature of an account not deployed yet, with what would deploy it. */
+const erc6492Suffix = '6492'.repeat(16)
 const password = 'a long recovery phrase'
 const token = { address: testTokenAddress, abi: erc20Abi } as const
 
@@ -132,4 +136,49 @@ test('a fresh user’s undeployed smart account signs a message that verifies (E
   const signature = (await page.getByTestId('signature').textContent()) as `0x${string}`
   expect(await clients.a.getCode({ address: smart })).toBeUndefined()
   expect(await clients.a.verifyMessage({ address: smart, message: 'Hello from wagmi', signature })).toBe(true)
+})
+
+test('a fresh user’s undeployed smart account signs in with the dApp’s sign-in: the API verifies it (ERC-6492) and keeps the session', async ({
+  page,
+  modal,
+}) => {
+  test.setTimeout(120_000)
+  await page.goto('/module.html?siwx=optional&networks=eip155:31337')
+  const email = `siwe-${Date.now()}@example.test`
+  const asked = new Date()
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByLabel('Email', { exact: true }).fill(email)
+  await modal.getByRole('button', { name: 'Continue with email' }).click()
+  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
+  await modal.getByLabel('Repeat the recovery password').fill(password)
+  await modal.getByRole('button', { name: 'Create wallet' }).click()
+  await modal.getByRole('button', { name: 'Not now' }).click()
+  await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
+  const state = await page.evaluate(() => window.airlock?.getState())
+  expect(state?.user?.preferredAccountType).toBe('smartAccount')
+  const smart = state?.address as Address
+  expect(await clients.a.getCode({ address: smart })).toBeUndefined()
+
+  await modal.getByRole('button', { name: 'Sign', exact: true }).click()
+  await modal.getByRole('button', { name: 'Approve' }).click()
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  const session = await page.evaluate(() => window.airlock?.getSession())
+  expect(session?.address).toBe(`eip155:31337:${smart.toLowerCase()}`)
+  // The smart account's signature, wrapped as one of an account not on chain yet; and it still is not.
+  expect(session?.signature.endsWith(erc6492Suffix)).toBe(true)
+  expect(await clients.a.getCode({ address: smart })).toBeUndefined()
+  const listed = await fetch(
+    `${api}/v1/sessions/${encodeURIComponent(session?.address ?? '')}?projectId=demo`,
+  )
+  expect(((await listed.json()) as { sessions: { id: string }[] }).sessions.map(({ id }) => id)).toContain(
+    session?.id,
+  )
+  const verified = await fetch(`${api}/v1/sessions/verify?projectId=demo`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: session?.token }),
+  })
+  expect(verified.status).toBe(200)
+  expect(((await verified.json()) as { id: string }).id).toBe(session?.id)
 })
