@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import * as Anvil from '../../../../devnet/src/Anvil.ts'
 import * as Mail from '../../../../devnet/src/Mail.ts'
 import * as Api from '../../api/Api.ts'
+import type { Config } from '../../core/Config.ts'
 import type { Feature, Kernel } from '../../core/Feature.ts'
 import * as Modal from '../../core/Modal.ts'
 import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
@@ -136,7 +137,11 @@ type Ui = CoreUi & {
  * kernel it is lent: how the test reads connections and sends the router what only the core sends. Started
  * with a host that has no wallets of its own, then opened on Connect, as a visitor opens it to log in.
  */
-async function modalOf(api: Api.Client, clock: Clock = manualClock(Date.now())) {
+async function modalOf(
+  api: Api.Client,
+  clock: Clock = manualClock(Date.now()),
+  hostConfig: Omit<Config, 'networks'> = {},
+) {
   let lent: Kernel | undefined
   const probe: Feature = {
     id: 'probe',
@@ -145,7 +150,7 @@ async function modalOf(api: Api.Client, clock: Clock = manualClock(Date.now())) 
       return {}
     },
   }
-  const config = { networks: ['eip155:31337', solanaDevnet] }
+  const config: Config = { networks: ['eip155:31337', solanaDevnet], ...hostConfig }
   const states: State[] = []
   const host = {
     listWallets: async (): Promise<PageWallet[]> => [],
@@ -503,6 +508,18 @@ describe('the social login', () => {
       preferredAccountType: 'smartAccount',
     })
     expect(context.slice().user?.email).toMatch(/^grace-\d+@google\.test$/)
+  })
+})
+
+describe('the account type', () => {
+  beforeEach(newBrowser)
+
+  it('follows the host’s preferredAccountTypes.eip155 (the email login above shows SPEC’s default)', async () => {
+    const context = await modalOf(stack.api, undefined, { preferredAccountTypes: { eip155: 'eoa' } })
+    await emailLogin(context, newAddress())
+    await createWallet(context)
+    await until(() => expect(context.state().status).toBe('connected'))
+    expect(context.state().user?.preferredAccountType).toBe('eoa')
   })
 })
 
