@@ -58,7 +58,13 @@ export function read(wire: Uint8Array): Message {
     accountKeyIndexes: list(byte),
     data: take(length()),
   }))
-  const lookupTables = versioned ? list(() => (take(32), list(byte), list(byte))).length : 0
+  // An address-table lookup is a table key, then writable and readonly index lists.
+  const lookupTable = () => {
+    take(32)
+    list(byte)
+    list(byte)
+  }
+  const lookupTables = versioned ? list(lookupTable).length : 0
   if (at !== wire.length) throw new WireError('The transaction has bytes after its message.')
   if (staticAccountKeys.length === 0) throw new WireError('The message has no keys.')
   return { staticAccountKeys, compiledInstructions, lookupTables }
