@@ -111,7 +111,12 @@ export async function smartAccountFor(
   })
   const client = createPublicClient({
     chain,
-    transport: custom({ request: ({ method, params }) => rpc(chainId, method, params ?? []) }),
+    // One try: a failed read already falls back to the key's own account (SmartAccounts), and viem's
+    // backoff would hold a login for a second on a chain the API does not serve.
+    transport: custom(
+      { request: ({ method, params }) => rpc(chainId, method, params ?? []) },
+      { retryCount: 0 },
+    ),
   }) as PublicClient
   const owner = borrowingOwner(wallet)
   const implementation = kind === 'smartAccount' ? contracts.accountFactory : contracts.account7702
