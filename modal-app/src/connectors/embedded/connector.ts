@@ -5,6 +5,7 @@
  */
 import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
 import type * as Calls from '@airlock/bridge-protocol/Calls'
+import type { Connection } from '../../core/Connection.ts'
 import type { Connector, ConnectorContext } from '../Connector.ts'
 import type { Wallet } from './Vault.ts'
 import { viewTexts } from './viewTexts.ts'
@@ -75,6 +76,26 @@ export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
     return restoring
   }
 
+  async function connectIn(wallet: PageWallet, fallback: Caip.ChainId | undefined): Promise<Connection> {
+    const open = await opened()
+    if (!open) throw new Errors.UnauthorizedError()
+    const { namespace } = wallet
+    const chainId = fallback ?? context.networks().find((network) => network.namespace === namespace)?.id
+    if (!chainId || !namespaces.includes(namespace)) throw new Errors.UnsupportedChainError()
+    const account =
+      namespace === 'solana'
+        ? { address: open.addresses.solana, publicKey: open.solanaKey }
+        : { address: (await hooks.address(chainId as Caip.ChainId)) ?? open.addresses.eip155 }
+    return { wallet, accounts: [account], chainId: chainId as Caip.ChainId }
+  }
+
+  /**
+   * The EVM connection last begun. The host counts the wallet connected once any namespace is, and answers
+   * a dApp's eth_accounts from that state: so the other namespaces, quick to connect, wait for it, whose
+   * address may take chain reads (a smart account's). Connections begin EVM first, as `namespaces` lists.
+   */
+  let evm: Promise<Connection> | undefined
+
   return {
     id,
     type: 'AUTH',
@@ -82,17 +103,15 @@ export function connector(context: ConnectorContext, hooks: Hooks): Embedded {
     announced: false,
     restore: (key, namespace) =>
       key.connector === id && namespaces.includes(namespace) ? walletOf(namespace) : undefined,
-    async connect(wallet, { fallback }) {
-      const open = await opened()
-      if (!open) throw new Errors.UnauthorizedError()
-      const { namespace } = wallet
-      const chainId = fallback ?? context.networks().find((network) => network.namespace === namespace)?.id
-      if (!chainId || !namespaces.includes(namespace)) throw new Errors.UnsupportedChainError()
-      const account =
-        namespace === 'solana'
-          ? { address: open.addresses.solana, publicKey: open.solanaKey }
-          : { address: (await hooks.address(chainId as Caip.ChainId)) ?? open.addresses.eip155 }
-      return { wallet, accounts: [account], chainId: chainId as Caip.ChainId }
+    connect(wallet, { fallback }) {
+      const connect = () => connectIn(wallet, fallback)
+      if (wallet.namespace === 'eip155') {
+        evm = connect()
+        return evm
+      }
+      // Begun once the EVM connection settled and the core took it (its reactions run first), so the core
+      // never holds this namespace's connection without the EVM one begun before it.
+      return evm ? evm.then(connect, connect) : connect()
     },
     async disconnect(_connection, others) {
       // One namespace let go keeps the login for the other; the last one ends the session.

@@ -185,6 +185,8 @@ async function modalOf(
     isOpen: () => modal.getSnapshot().open,
     /** The state the host mirrors, as last pushed. */
     state: () => states.at(-1) as State,
+    /** Every state pushed to the host, in order. */
+    states: () => [...states],
     /** A dApp's EIP-1193 request, as the host passes it on. */
     request: async (method: string, params?: unknown[]): Promise<unknown> =>
       modal.api.request({ namespace: 'eip155', method, ...(params ? { params } : {}) }),
@@ -520,6 +522,36 @@ describe('the account type', () => {
     await createWallet(context)
     await until(() => expect(context.state().status).toBe('connected'))
     expect(context.state().user?.preferredAccountType).toBe('eoa')
+  })
+})
+
+describe('the EVM account in the state the host mirrors', () => {
+  beforeEach(newBrowser)
+
+  // The host answers a dApp's eth_accounts from the mirrored state once its status is connected. Solana's
+  // account is known at once; the smart account's address takes chain reads (here held at the node).
+  it('is there in every state that says connected, even while the smart account’s address is worked out', async () => {
+    const context = await modalOf(stack.api)
+    await emailLogin(context, newAddress())
+    await until(() => expect(context.slice().recovery?.mode).toBe('create'))
+    const node = slowDown('eth_getCode')
+    try {
+      await context.ui.submitRecovery(password)
+      await until(() => expect(node.waiting).toBeGreaterThan(0))
+      // A moment for anything that does not wait on the node to reach the host.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(context.connected()).toEqual([undefined, undefined])
+      expect(context.state().status).not.toBe('connected')
+    } finally {
+      slow = undefined
+      node.release()
+    }
+    await until(() => expect(context.connected().every(Boolean)).toBe(true))
+    await until(() => expect(context.state().status).toBe('connected'))
+    const evm = context.connected()[0]?.address
+    const connected = context.states().filter((state) => state.status === 'connected')
+    expect(connected.length).toBeGreaterThan(0)
+    for (const state of connected) expect(state.namespaces.eip155?.accounts).toEqual([{ address: evm }])
   })
 })
 
