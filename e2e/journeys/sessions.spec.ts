@@ -1,10 +1,10 @@
 /**
  * Smart sessions end to end (issue 19's "Done when"): an embedded user's smart account grants the dApp's key
  * a spend limit of 10 ALT on the token's `transfer` for an hour (GrantPermissions, then the wallet's
- * confirmation of the operation); the dApp's key then sends user operations from the visitor's account
- * through the API's bundler and paymaster routes with no prompt: 6 ALT pass and move on chain, the next 6 are
- * refused (over the limit, AA24) and move nothing; Account lists the session; Revoke ends it, and a later
- * transfer within what was left fails too.
+ * confirmation of the operation and the account's signature of the page it was granted to); the dApp's key
+ * then sends user operations from the visitor's account through the API's bundler and paymaster routes with
+ * no prompt: 6 ALT pass and move on chain, the next 6 are refused (over the limit, AA24) and move nothing;
+ * Account lists the session and its page; Revoke ends it, and a later transfer within what was left fails too.
  *
  * The dApp's key lives in the test, as a dApp's backend would hold it: what it sends goes through the same
  * public API routes a page would call.
@@ -157,7 +157,12 @@ test('a smart account grants the dApp a 10 ALT session: 6 pass with no prompt, 6
   await expect(modal.getByText('asks for a session key')).toBeVisible()
   await expect(modal.getByTestId('session-limit')).toHaveText('10 ALT')
   await modal.getByRole('button', { name: 'Grant' }).click()
-  // The wallet confirms the operation that grants it, as any other.
+  // The wallet confirms the operation that grants it, as any other, then the account signs which page it
+  // was granted to (the API records it for Account's list).
+  await modal.getByRole('button', { name: 'Approve' }).click()
+  await expect(modal.getByText('smart session granted to http://localhost:5173')).toBeVisible({
+    timeout: 30_000,
+  })
   await modal.getByRole('button', { name: 'Approve' }).click()
   const answer = (await granted) as { result?: { context: string }[] }
   expect(answer.result?.[0]?.context).toMatch(/^0x[0-9a-f]{192}$/)
@@ -178,6 +183,7 @@ test('a smart account grants the dApp a 10 ALT session: 6 pass with no prompt, 6
   await page.evaluate(() => window.airlock?.open())
   await modal.getByRole('button', { name: 'App sessions' }).click()
   await expect(modal.getByTestId('smart-session')).toHaveCount(1)
+  await expect(modal.getByTestId('smart-session')).toContainText('Granted to http://localhost:5173')
   await modal.getByRole('button', { name: 'Revoke' }).click()
   await modal.getByRole('button', { name: 'Approve' }).click()
   await modal.getByRole('button', { name: 'Approve' }).click()

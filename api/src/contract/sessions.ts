@@ -75,7 +75,7 @@ export const smartSessionRecord = S.object({
   spent: decimal,
   /** Unix seconds. */
   validUntil: S.number(0),
-  /** `revoked` on chain or at the API (a revoked key is never sponsored again). */
+  /** `revoked` on chain or at the API (the account signed the revocation; its operation may still be on the way). */
   status: S.picklist(['active', 'expired', 'revoked']),
   /** The page that asked for it, when the modal recorded it. */
   origin: S.optional(S.string(2048, 1)),

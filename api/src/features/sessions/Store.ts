@@ -50,17 +50,3 @@ export async function granted(db: Query, id: Id, origin: string): Promise<void> 
     [...params(id), origin],
   )
 }
-
-/**
- * Whether the session was revoked at the API: a paymaster must not sponsor an operation its key signed, even
- * while the chain still holds the session (its owner's revoking operation may not be mined yet, or failed).
- * @example
- * if (await Sessions.isRevoked(db, { chainId: 'eip155:31337', account: op.sender, key })) refuse()
- */
-export async function isRevoked(db: Query, id: Id): Promise<boolean> {
-  const [row] = await db.query<{ revoked_at: string | null }>(
-    'select revoked_at from smart_sessions where chain_id = $1 and account = $2 and key = $3',
-    params(id),
-  )
-  return row?.revoked_at !== null && row?.revoked_at !== undefined
-}

@@ -6,7 +6,7 @@ export const sessionsMigration: Migration = {
   statements: [
     // One row per session the API heard of: chain_id CAIP-2, account and key lower-case 0x. origin: the page
     // it was granted to, as the account's owner signed it. revoked_at (epoch ms): revoked at the API, which
-    // stops sponsoring the key at once, whatever the chain still says; a revoked key stays revoked here.
+    // lists the session as revoked at once, whatever the chain still says; a revoked key stays revoked here.
     `create table smart_sessions (
       chain_id text not null,
       account text not null,

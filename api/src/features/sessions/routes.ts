@@ -7,8 +7,8 @@
  *   the chain (its `SessionGranted` logs and `sessionOf`): `pci` (the active ones' ids) and `smartSessions`
  *   (every one, with the page it was granted to and the API's revocations).
  * - `POST /v1/sessions/{address}/revoke` `{ pci, signature }` with a smart session's pci → `{ success: true }`:
- *   revoked at the API at once (no sponsorship for its key from then on; the chain's revocation is the
- *   owner's operation). The signature is of `Siwx.revokeMessage(pci)`, by the account (EIP-191 for a 7702
+ *   listed as revoked at once (the chain's revocation, which its key's operations then fail on (AA24), is
+ *   the owner's operation; the paymaster cannot tell a key apart, as it signs before the operation is). The signature is of `Siwx.revokeMessage(pci)`, by the account (EIP-191 for a 7702
  *   account, ERC-1271 or ERC-6492 for a smart account, checked on the chain) or by the session key itself.
  *   Any other pci is a sign-in session's.
  * - `POST /v1/sessions/{address}/granted` `{ pci, origin, signature }` → `{ success: true }`: records the page

@@ -1,4 +1,4 @@
-import { decodePci } from '@airlock/api/contract'
+import { decodePci, grantedMessage } from '@airlock/api/contract'
 import { Errors, type Request, Siwx } from '@airlock/bridge-protocol'
 import { decodeFunctionData, encodeAbiParameters, parseAbi, parseEther, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -36,9 +36,10 @@ const grantRequest = (expiry = Math.floor(Date.now() / 1000) + 3600): Request =>
 
 /**
  * The runtime with a kernel whose wallet is `walletId` with an account that runs batches atomically or not;
- * the wallet's requests are recorded and answered as a smart account's would be.
+ * the wallet's requests are recorded and answered as a smart account's would be (a signature refused, if
+ * `refusesSigning`).
  */
-function start({ walletId = 'embedded', atomic = 'supported' } = {}) {
+function start({ walletId = 'embedded', atomic = 'supported', refusesSigning = false } = {}) {
   const connection: Connection = {
     wallet: { id: walletId, namespace: 'eip155', name: 'W', icon: '', chains: ['eip155:31337'] },
     accounts: [{ address: account }],
@@ -61,6 +62,7 @@ function start({ walletId = 'embedded', atomic = 'supported' } = {}) {
         polls += 1
         return { status: polls < 2 ? 100 : 200 }
       case 'personal_sign':
+        if (refusesSigning) throw new Errors.UserRejectedRequestError()
         return '0x1234'
     }
     throw new Error(`unexpected ${request.method}`)
@@ -136,6 +138,52 @@ describe('wallet_grantPermissions', () => {
     expect(snapshot()?.grant).toBeUndefined()
     // The modal was open already: back to where the visitor was.
     expect(router.send).toHaveBeenLastCalledWith({ type: 'BACK' })
+  })
+
+  it('records at the API the page it was granted to, the handshake’s origin signed by the account, before answering', async () => {
+    const { answer, ui, snapshot, asked } = start()
+    const posted: { url: string; body: unknown }[] = []
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      posted.push({ url, body: JSON.parse(String(init.body)) })
+      return new Response(JSON.stringify({ success: true }), { status: 200 })
+    })
+    // The origin is the kernel's, as the browser reported it at the handshake: a request carries none.
+    const granted = answer(grantRequest()) as Promise<Record<string, unknown>[]>
+    await vi.waitFor(() => expect(snapshot()?.grant).toBeDefined())
+    await ui.grantSession()
+    const [answered] = await granted
+    const pci = answered?.context as string
+    const methods = asked.map((request) => request.method)
+    // Signed once the grant was on chain (its last status poll), and only then.
+    expect(methods.indexOf('personal_sign')).toBeGreaterThan(methods.lastIndexOf('wallet_getCallsStatus'))
+    const sign = asked.find((request) => request.method === 'personal_sign')
+    expect(sign?.params).toEqual([toHex(grantedMessage(pci, 'http://localhost:5173')), account])
+    expect(posted).toEqual([
+      {
+        url: `http://127.0.0.1:9/v1/sessions/${account}/granted`,
+        body: { pci, origin: 'http://localhost:5173', signature: '0x1234' },
+      },
+    ])
+  })
+
+  it('answers the dApp when the record fails (the session is on chain): the list only lacks the page', async () => {
+    for (const failure of ['refused signature', 'API down'] as const) {
+      const { answer, ui, snapshot } = start({ refusesSigning: failure === 'refused signature' })
+      const posted: string[] = []
+      vi.stubGlobal('fetch', async (url: string) => {
+        posted.push(url)
+        return new Response(JSON.stringify({ message: 'Bad gateway' }), { status: 502 })
+      })
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const granted = answer(grantRequest()) as Promise<Record<string, unknown>[]>
+      await vi.waitFor(() => expect(snapshot()?.grant).toBeDefined())
+      await ui.grantSession()
+      await expect(granted).resolves.toHaveLength(1)
+      expect(snapshot()?.grant).toBeUndefined()
+      expect(warned).toHaveBeenCalledOnce()
+      expect(posted).toHaveLength(failure === 'API down' ? 1 : 0)
+      warned.mockRestore()
+    }
   })
 
   it('rejects with 4001 when the visitor rejects or closes the modal, and sends nothing', async () => {

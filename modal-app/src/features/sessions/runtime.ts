@@ -3,9 +3,10 @@
  * - `wallet_grantPermissions` (ERC-7715, mapped by `Permissions.ts`) opens GrantPermissions, which says in
  *   words what the dApp's key may do; Grant sends the account's own `grantSession` call as a user operation
  *   through the wallet (`wallet_sendCalls`, which the wallet confirms and sponsors like any other), and once
- *   it is on chain the dApp gets ERC-7715's answer with the session's pci as its context.
+ *   it is on chain the account signs the page it was granted to (the handshake's origin) for the API's
+ *   record, and the dApp gets ERC-7715's answer with the session's pci as its context.
  * - `wallet_revokePermissions` and Revoke in the Sessions list: the account signs the API's revocation
- *   (sponsorship stops at once), then sends `revokeSession(key)`.
+ *   (listed as revoked at once), then sends `revokeSession(key)`, which ends the key's power on chain.
  * A page wallet's requests pass through to it unchanged; the embedded wallet's plain EOA cannot hold
  * sessions, so it refuses with 4200 and says why. Closing the modal before Grant rejects with 4001.
  */
@@ -188,6 +189,30 @@ export function setup(kernel: Kernel): Runtime {
     await sendOwn(connection, Permissions.revokeCall(account, id.key))
   }
 
+  /**
+   * Records at the API which page the session was granted to, so Account's list can say so: the origin the
+   * browser reported at the handshake, signed by the account (`grantedMessage`). The session is on chain
+   * already, so the dApp's answer never waits on this: a refused signature or a failed call only leaves the
+   * list without the page.
+   */
+  async function recordOrigin({ connection, session, origin }: Grant): Promise<void> {
+    if (!origin) return
+    try {
+      const account = accountOf(connection)
+      const message = Contract.grantedMessage(session.pci, origin)
+      const signature = (await evm(connection, 'personal_sign', [toHex(message), account])) as string
+      const path = `/v1/sessions/${account}/granted`
+      const response = await fetch(kernel.api.endpoint?.(path) ?? path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pci: session.pci, origin, signature } satisfies Contract.GrantedSessionBody),
+      })
+      if (!response.ok) throw new Error(`HTTP ${response.status}`)
+    } catch (error) {
+      console.warn('[airlock] The page the session was granted to was not recorded.', error)
+    }
+  }
+
   async function load(connection: Connection) {
     list = { state: 'loading' }
     kernel.changed()
@@ -215,6 +240,7 @@ export function setup(kernel: Kernel): Runtime {
       kernel.changed()
       try {
         await sendOwn(current.connection, Permissions.grantCall(current.session))
+        await recordOrigin(current)
         endGrant({ value: Permissions.response(current.asked, current.session) })
       } catch (error) {
         // Refused in the wallet or failed on the way: the visitor may try again or reject.
