@@ -167,22 +167,33 @@ export function setup(kernel: Kernel): Runtime {
     return {}
   }
 
+  /**
+   * Has the account sign `message`, then posts it with `body` to the account's sessions route `action`
+   * (`/v1/sessions/{account}/{action}`): the API's revocation and its record of the granting page.
+   */
+  async function postSigned(
+    connection: Connection,
+    action: 'revoke' | 'granted',
+    message: string,
+    body: Omit<Contract.RevokeSessionBody, 'signature'> | Omit<Contract.GrantedSessionBody, 'signature'>,
+  ): Promise<Response> {
+    const account = accountOf(connection)
+    const signature = (await evm(connection, 'personal_sign', [toHex(message), account])) as string
+    const path = `/v1/sessions/${account}/${action}`
+    return fetch(kernel.api.endpoint?.(path) ?? path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, signature }),
+    })
+  }
+
   /** Revokes at the API (signed by the account), then on chain. */
   async function revoke(connection: Connection, pci: string): Promise<void> {
     const id = Contract.decodePci(pci)
     const account = accountOf(connection)
     if (!id || id.account !== account.toLowerCase() || `eip155:${id.chainId}` !== connection.chainId)
       throw new Errors.UnauthorizedError(sessionTexts.unknownSession())
-    const signature = (await evm(connection, 'personal_sign', [
-      toHex(Siwx.revokeMessage(pci)),
-      account,
-    ])) as string
-    const path = `/v1/sessions/${account}/revoke`
-    const response = await fetch(kernel.api.endpoint?.(path) ?? path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pci, signature } satisfies Contract.RevokeSessionBody),
-    })
+    const response = await postSigned(connection, 'revoke', Siwx.revokeMessage(pci), { pci })
     if (response.status === 404) throw new Errors.InvalidParamsError(sessionTexts.unknownSession())
     if (!response.ok)
       throw new Errors.InternalError(`The API refused the revocation (HTTP ${response.status}).`)
@@ -198,15 +209,8 @@ export function setup(kernel: Kernel): Runtime {
   async function recordOrigin({ connection, session, origin }: Grant): Promise<void> {
     if (!origin) return
     try {
-      const account = accountOf(connection)
       const message = Contract.grantedMessage(session.pci, origin)
-      const signature = (await evm(connection, 'personal_sign', [toHex(message), account])) as string
-      const path = `/v1/sessions/${account}/granted`
-      const response = await fetch(kernel.api.endpoint?.(path) ?? path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ pci: session.pci, origin, signature } satisfies Contract.GrantedSessionBody),
-      })
+      const response = await postSigned(connection, 'granted', message, { pci: session.pci, origin })
       if (!response.ok) throw new Error(`HTTP ${response.status}`)
     } catch (error) {
       console.warn('[airlock] The page the session was granted to was not recorded.', error)
