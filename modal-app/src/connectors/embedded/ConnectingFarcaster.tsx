@@ -1,5 +1,6 @@
 import type { ViewProps } from '../../core/Feature.ts'
 import { QrCode } from '../../shared/ui/QrCode.tsx'
+import { LoginProgress } from './LoginProgress.tsx'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /**
@@ -29,23 +30,12 @@ export default function ConnectingFarcaster({ snapshot, ui }: ViewProps) {
           </a>
         </>
       )}
-      {error ? (
-        <>
-          <p className="error-text" role="alert" data-testid="farcaster-error">
-            {error}
-          </p>
-          <div className="actions">
-            <button type="button" className="button" onClick={() => ui.socialLogin('farcaster')}>
-              {texts.social.retry}
-            </button>
-          </div>
-        </>
-      ) : (
-        <p className="muted" role="status" aria-busy="true">
-          <span className="spinner" aria-hidden="true" />{' '}
-          {url ? texts.farcaster.waiting : texts.wallet.opening}
-        </p>
-      )}
+      <LoginProgress
+        error={error}
+        errorTestId="farcaster-error"
+        retry={() => ui.socialLogin('farcaster')}
+        waiting={url ? texts.farcaster.waiting : texts.wallet.opening}
+      />
     </div>
   )
 }

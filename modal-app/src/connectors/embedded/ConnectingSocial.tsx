@@ -1,4 +1,5 @@
 import type { ViewProps } from '../../core/Feature.ts'
+import { LoginProgress } from './LoginProgress.tsx'
 import { embeddedTexts } from './texts.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
@@ -11,24 +12,12 @@ export default function ConnectingSocial({ snapshot, ui }: ViewProps) {
   const name = embeddedTexts.providers[social.provider] ?? social.provider
   return (
     <div className="view">
-      {social.error ? (
-        <>
-          <p className="error-text" role="alert" data-testid="social-error">
-            {social.error}
-          </p>
-          <div className="actions">
-            {/* In the click, as the window may only open there. */}
-            <button type="button" className="button" onClick={() => ui.socialLogin(social.provider)}>
-              {texts.social.retry}
-            </button>
-          </div>
-        </>
-      ) : (
-        <p className="muted" role="status" aria-busy="true">
-          <span className="spinner" aria-hidden="true" />{' '}
-          {social.opening ? texts.wallet.opening : texts.social.waiting(name)}
-        </p>
-      )}
+      <LoginProgress
+        error={social.error}
+        errorTestId="social-error"
+        retry={() => ui.socialLogin(social.provider)}
+        waiting={social.opening ? texts.wallet.opening : texts.social.waiting(name)}
+      />
     </div>
   )
 }
