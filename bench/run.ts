@@ -185,17 +185,35 @@ async function openLatency(browser: Browser, dappUrl: string, pages: number, reo
   }
 }
 
-/** One click on the page's Open button → the modal card painted, in ms; then closes it again. */
+/** Whether `element` and every ancestor in its document is visible and fully opaque (in page scripts). */
+const opaque = `function opaque(element) {
+  for (let at = element; at; at = at.parentElement) {
+    const style = getComputedStyle(at)
+    if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) < 1) return false
+  }
+  return true
+}`
+
+/**
+ * One click on the page's Open button → the modal card painted, in ms; then closes it again. Painted means
+ * seen on both sides: the host's frame shown (visible, opaque, with a size) and, in the frame, the card and
+ * its wallet list laid out at full opacity, whichever comes later, each at the animation frame that paints it.
+ */
 async function openOnce(page: Page, frame: Frame) {
-  // A string, not a function: tsx would wrap a named inner function in a helper the frame does not have.
-  const shown = frame.evaluate<number>(`new Promise((resolve) => {
-    function opaque(element) {
-      for (let at = element; at; at = at.parentElement) {
-        const style = getComputedStyle(at)
-        if (style.visibility === 'hidden' || Number(style.opacity) < 1) return false
-      }
-      return true
+  // Strings, not functions: tsx would wrap a named inner function in a helper the page does not have.
+  const hostShown = page.evaluate<number>(`new Promise((resolve) => {
+    ${opaque}
+    function check() {
+      const iframe = document.querySelector('dialog[data-airlock] iframe')
+      const box = iframe && iframe.getBoundingClientRect()
+      if (box && box.width > 0 && box.height > 0 && opaque(iframe)) resolve(performance.timeOrigin + performance.now())
+      else requestAnimationFrame(check)
     }
+    requestAnimationFrame(check)
+    setTimeout(() => resolve(Number.NaN), 10000)
+  })`)
+  const shown = frame.evaluate<number>(`new Promise((resolve) => {
+    ${opaque}
     function check() {
       const card = document.querySelector('.card')
       const button = document.querySelector('[data-testid="wallet-list"] button')
@@ -216,7 +234,7 @@ async function openOnce(page: Page, frame: Frame) {
     ;(document.getElementById('open') as HTMLButtonElement).click()
     return at
   })
-  const at = await shown
+  const at = Math.max(await shown, await hostShown)
   if (Number.isNaN(at)) throw new Error('the modal card did not appear within 10 s')
   await page.evaluate(() => (window as { airlock?: { close(): Promise<void> } }).airlock?.close())
   await page.waitForFunction(

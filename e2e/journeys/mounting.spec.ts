@@ -19,6 +19,48 @@ test('the frame is sandboxed exactly as the trust model says and shown in a labe
   )
 })
 
+test('closed, the frame keeps its size unseen: nothing of it is shown, hit, focused or read, and its card is laid out', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  await expect(modal.locator('[data-testid="wallet-list"] button').first()).toBeAttached()
+  const host = await page.evaluate(() => {
+    const dialog = document.querySelector('dialog[data-airlock]') as HTMLDialogElement
+    const box = dialog.querySelector('iframe')?.getBoundingClientRect()
+    const style = getComputedStyle(dialog)
+    return {
+      open: dialog.open,
+      visibility: style.visibility,
+      position: style.position,
+      frame: box && [box.width, box.height],
+      viewport: [innerWidth, innerHeight],
+      hit: document.elementFromPoint(innerWidth / 2, innerHeight / 2)?.closest('dialog') === dialog,
+    }
+  })
+  expect(host).toMatchObject({ open: false, visibility: 'hidden', position: 'fixed', hit: false })
+  expect(host.frame).toEqual(host.viewport)
+  // Unseen inside too (so no role or text of it is found), yet laid out at its size: opening only paints.
+  await expect(modal.getByRole('dialog')).toBeHidden()
+  const card = await modal.locator('.card').evaluate((element) => {
+    const { width, height } = element.getBoundingClientRect()
+    return { width, height, visibility: getComputedStyle(element).visibility }
+  })
+  expect(card.visibility).toBe('hidden')
+  expect(card.width).toBeGreaterThan(300)
+  expect(card.height).toBeGreaterThan(100)
+  await page.keyboard.press('Tab')
+  expect(await modal.locator(':focus').count()).toBe(0)
+
+  await page.getByRole('button', { name: 'Open Airlock' }).click()
+  await expect(modal.getByRole('dialog')).toBeVisible()
+  expect(
+    await page.evaluate(
+      () => getComputedStyle(document.querySelector('dialog[data-airlock]') as Element).visibility,
+    ),
+  ).toBe('visible')
+})
+
 test('focus stays in the modal while open, and focus and scroll come back on close', async ({
   page,
   modal,

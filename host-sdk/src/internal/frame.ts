@@ -47,7 +47,10 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
     'padding:0;margin:0;border:0;width:100%;height:100%;max-width:none;max-height:none;background:transparent;overflow:hidden'
   iframe.style.height = '100%'
   const style = document.createElement('style')
-  style.textContent = 'dialog[data-airlock]::backdrop{background:transparent}'
+  // Closed, the dialog stays laid out, unseen: the frame keeps its size, so the modal lays out its card
+  // before the click and opening only paints it (a display:none frame lays out from scratch on open).
+  style.textContent =
+    'dialog[data-airlock]::backdrop{background:transparent}dialog[data-airlock]:not([open]){display:block;position:fixed;inset:0;visibility:hidden}'
   // Escape on the host side is a request to close; the modal decides whether closing is allowed.
   dialog.addEventListener('cancel', (event) => {
     event.preventDefault()

@@ -22,11 +22,13 @@ export function AnalyticsNotice({
   // The modal's actions as the card has them (every feature's, untyped): these three are the kernel's.
   ui: CoreUi & Partial<AnalyticsNoticeUi>
 }) {
+  // Part of the card while the frame is hidden too, so opening neither grows the card nor lays it out
+  // again; only once the modal is open has the visitor seen it.
   const shown = Boolean(snapshot.analyticsNotice && snapshot.open)
   useEffect(() => {
     if (shown) ui.analyticsNoticeShown?.()
   }, [shown, ui])
-  if (!shown) return null
+  if (!snapshot.analyticsNotice) return null
   return (
     <aside className="analytics-notice" aria-label={texts.analytics.label} data-testid="analytics-notice">
       <p>{texts.analytics.notice}</p>

@@ -31,7 +31,8 @@ export function App({ modal }: { modal: Modal }) {
   const card = <Card snapshot={snapshot} ui={ui} modal={modal} />
   if (snapshot.embedded) return card
   return (
-    <div className="overlay" data-open={snapshot.open}>
+    // Shown while open, or while an alert may be (the host shows a refused page's alert without opening).
+    <div className="overlay" data-open={snapshot.open || snapshot.alerts.length > 0}>
       {/* The backdrop is a pointer convenience; keyboard users close with Escape or the Close button. */}
       <div className="backdrop" aria-hidden="true" onClick={() => ui.close()} />
       {card}
@@ -61,13 +62,14 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
   }, [open, embedded, place])
 
   // Focus moves into the card when it opens and onto the new view when the view changes. The host shows
-  // the frame and focuses it a moment after the state that opened it, so a focus that landed nowhere
-  // (on the body of a frame that was still hidden) is placed again when the frame's window gets focus.
+  // the frame and focuses it a moment after the state that opened it: until then the frame's window has no
+  // focus, and a focus taken from it would pull the page's focus into a frame the page still hides (and
+  // leave the host nothing to give focus back to), so the card takes it when the window gets it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new view must take focus, so `view` re-runs it.
   useEffect(() => {
     const card = ref.current
     if (!open || !card || embedded) return
-    place()
+    if (document.hasFocus()) place()
     const onFocus = () => {
       if (!card.contains(document.activeElement)) place()
     }

@@ -3,8 +3,8 @@
  * so CSS can animate between two numbers (`auto` cannot be animated). A view that is not ready yet (its
  * chunk loading, or a part of it marked `aria-busy`) keeps the previous height for up to a second after the
  * change, so the card moves once, to the view as it ends up, instead of through each placeholder; a view
- * busy for longer (a wait on the wallet) is measured as it is. A hidden frame lays nothing out and measures
- * 0: that is kept out too.
+ * busy for longer (a wait on the wallet) is measured as it is. A frame hidden with display:none (an older
+ * host SDK's closed dialog, or the page's own CSS) lays nothing out and measures 0: that is kept out too.
  */
 import { type RefObject, useLayoutEffect, useRef, useState } from 'react'
 
