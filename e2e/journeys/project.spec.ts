@@ -15,6 +15,10 @@ import { connectEvm, expect, modalOrigin, request, serve, test } from './fixture
 const thirdOrigin = 'http://127.0.0.1:5177'
 const dappDist = fileURLToPath(new URL('../../examples/dapp/dist/', import.meta.url))
 
+// The modal's calls still in flight through a test's routes when it ends (its social providers, say) have
+// nobody left to answer: they are let go, not reported as the test's failure.
+test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }))
+
 let server: Awaited<ReturnType<typeof serve>>
 test.beforeAll(async () => {
   server = await serve(thirdOrigin, (path, response) => {
