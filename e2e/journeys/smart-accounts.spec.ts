@@ -30,13 +30,7 @@ async function emailLogin(page: Page, modal: FrameLocator, email: string): Promi
     .getByRole('button', { name: 'Airlock', exact: true })
     .click()
   const asked = new Date()
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
-  await modal.getByLabel('Repeat the recovery password').fill(password)
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Not now' }).click()
+  await createWalletByEmail(modal, email, asked)
   await expect(page.getByTestId('wagmi-status')).toHaveText('connected')
   await expect(page.getByTestId('wagmi-address')).toHaveText(/^0x[0-9a-fA-F]{40}$/)
   return (await page.getByTestId('wagmi-address').textContent()) as Address
@@ -147,13 +141,7 @@ test('a fresh user’s undeployed smart account signs in with the dApp’s sign-
   const email = `siwe-${Date.now()}@example.test`
   const asked = new Date()
   await page.evaluate(() => window.airlock?.open())
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
-  await modal.getByLabel('Repeat the recovery password').fill(password)
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Not now' }).click()
+  await createWalletByEmail(modal, email, asked)
   await expect(modal.getByRole('heading', { name: 'Sign In' })).toBeVisible()
   const state = await page.evaluate(() => window.airlock?.getState())
   expect(state?.user?.preferredAccountType).toBe('smartAccount')
@@ -182,3 +170,14 @@ test('a fresh user’s undeployed smart account signs in with the dApp’s sign-
   expect(verified.status).toBe(200)
   expect(((await verified.json()) as { id: string }).id).toBe(session?.id)
 })
+
+/** Logs in by `email` with the code mailed after `asked`, creates the wallet and skips the passkey offer. */
+async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date) {
+  await modal.getByLabel('Email', { exact: true }).fill(email)
+  await modal.getByRole('button', { name: 'Continue with email' }).click()
+  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
+  await modal.getByLabel('Repeat the recovery password').fill(password)
+  await modal.getByRole('button', { name: 'Create wallet' }).click()
+  await modal.getByRole('button', { name: 'Not now' }).click()
+}
