@@ -212,29 +212,34 @@ describe.each(databases())('smart sessions on $engine', ({ open }) => {
     expect(status).toEqual({ [revoked]: 'revoked', [expiring]: 'expired' })
   })
 
-  it('revokes at the API with the account’s signature, at once', async () => {
+  it('records the account’s revocation, but lists the session as the chain has it: live until revoked there', async () => {
     const owner = await account7702()
     const key = privateKeyToAccount(generatePrivateKey()).address
     const { pci } = await grant(owner, key)
     const signature = await owner.signMessage({ message: Siwx.revokeMessage(pci) })
     const path = `/v1/sessions/${owner.address}/revoke?projectId=demo`
     expect(await post(path, { pci, signature })).toEqual({ status: 200, body: { success: true } })
-    const body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
-    expect(body.pci).toEqual([])
-    expect(body.smartSessions[0]?.status).toBe('revoked')
+    // Revoked at the API only: its key still signs on chain, so the list says so (and the modal offers Revoke).
+    let body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.pci).toEqual([pci])
+    expect(body.smartSessions[0]?.status).toBe('active')
     // Again is fine: nothing changes.
     expect((await post(path, { pci, signature })).status).toBe(200)
+    await send(owner, encodeFunctionData({ abi: sessionKeysAbi, functionName: 'revokeSession', args: [key] }))
+    body = (await list(owner.address)).body as Required<Contract.AccountSessionsAnswer>
+    expect(body.pci).toEqual([])
+    expect(body.smartSessions[0]?.status).toBe('revoked')
   })
 
-  it('lets a session key give its own session up', async () => {
+  it('refuses a revocation the session key signed itself: a key cannot hide its own session', async () => {
     const owner = await account7702()
     const key = privateKeyToAccount(generatePrivateKey())
     const { pci } = await grant(owner, key.address)
     const signature = await key.signMessage({ message: Siwx.revokeMessage(pci) })
-    expect(
-      (await post(`/v1/sessions/${owner.address}/revoke?projectId=demo`, { pci, signature })).status,
-    ).toBe(200)
-    expect(await statusOf(owner.address, key.address)).toBe('revoked')
+    const answer = await post(`/v1/sessions/${owner.address}/revoke?projectId=demo`, { pci, signature })
+    expect(answer.status).toBe(401)
+    expect(await statusOf(owner.address, key.address)).toBe('active')
+    expect(((await list(owner.address)).body as Contract.AccountSessionsAnswer).pci).toEqual([pci])
   })
 
   it('refuses a revoke signed by anyone else (401), of an unknown session (404), of another account (400)', async () => {
@@ -373,9 +378,13 @@ describe.each(databases())('smart sessions on $engine', ({ open }) => {
     const pci = Contract.encodePci({ account: account.address, key: key.address, chainId: 31337 })
     const body = (await list(account.address)).body as Required<Contract.AccountSessionsAnswer>
     expect(body.smartSessions).toMatchObject([{ pci, spent: parseEther('6').toString(), status: 'active' }])
+    const path = `/v1/sessions/${account.address}/revoke?projectId=demo`
+    // The key's own signature is not the account's, though the key may sign its operations.
+    const byKey = await key.signMessage({ message: Siwx.revokeMessage(pci) })
+    expect((await post(path, { pci, signature: byKey })).status).toBe(401)
+    expect(await statusOf(account.address, key.address)).toBe('active')
     // The owner's EIP-191 signature is the account's by ERC-1271 (deployed now), as the embedded wallet signs.
     const signature = await owner.signMessage({ message: Siwx.revokeMessage(pci) })
-    const path = `/v1/sessions/${account.address}/revoke?projectId=demo`
     expect(await post(path, { pci, signature })).toEqual({ status: 200, body: { success: true } })
     expect(await statusOf(account.address, key.address)).toBe('revoked')
   })
