@@ -3,12 +3,16 @@ pragma solidity ^0.8.28;
 
 import "@account-abstraction/contracts/core/BaseAccount.sol";
 import "@account-abstraction/contracts/core/Helpers.sol";
+import "@account-abstraction/contracts/core/UserOperationLib.sol";
 
 /// @title Session keys of an Airlock smart account (the on-chain session-key validator)
 /// @notice The account grants a key (a dApp's) a session: one contract, one function (or plain ETH transfers
-///         with `selector == 0`), a spend limit and an expiry. A user operation signed by that key is valid
-///         only if every call it makes stays inside the session and within what is left of the limit; the
-///         spend is counted at validation, so an operation that would exceed it never runs (AA24).
+///         with `selector == 0`), a spend limit, an ETH allowance for gas and an expiry. A user operation signed
+///         by that key is valid only if every call it makes stays inside the session and within what is left
+///         of the limit, and if a paymaster pays for it or its maximum cost to the account fits in what is
+///         left of the gas allowance; both are counted at validation, so an operation that would exceed
+///         either never runs (AA24). Once a spend limit is used up the session is over: an operation that
+///         moves nothing still costs gas, which a key could otherwise burn at will.
 /// @dev Storage is namespaced (ERC-7201): a 7702-delegated EOA keeps it across implementations that use
 ///      slot 0 for something else.
 abstract contract SessionKeys {
@@ -18,6 +22,10 @@ abstract contract SessionKeys {
         uint48 validUntil;
         uint128 limit;
         uint128 spent;
+        // Wei the account may pay for the key's operations' gas, each counted at its maximum prefund. Appended,
+        // so a session an earlier version stored reads as one without: a paymaster must pay for its operations.
+        uint128 gasAllowance;
+        uint128 gasSpent;
     }
 
     /// @custom:storage-location erc7201:airlock.sessionkeys
@@ -32,19 +40,29 @@ abstract contract SessionKeys {
     bytes4 private constant TRANSFER = 0xa9059cbb;
     bytes4 private constant APPROVE = 0x095ea7b3;
 
-    event SessionGranted(address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil);
+    event SessionGranted(
+        address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance
+    );
     event SessionRevoked(address indexed key);
 
     error InvalidSession();
 
     /// @notice Grants `key` a session; granting a key again replaces its session (and resets what it spent).
-    function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil) external {
+    /// @param gasAllowance Wei the account may pay for the key's operations' gas in all; 0: a paymaster pays.
+    function grantSession(
+        address key,
+        address target,
+        bytes4 selector,
+        uint128 limit,
+        uint48 validUntil,
+        uint128 gasAllowance
+    ) external {
         _requireSessionAdmin();
         // validUntil 0 would read as "forever" to the EntryPoint, and marks an empty slot here.
         if (key == address(0) || target == address(0) || target == address(this) || validUntil == 0)
             revert InvalidSession();
-        _sessions()[key] = Session(target, selector, validUntil, limit, 0);
-        emit SessionGranted(key, target, selector, limit, validUntil);
+        _sessions()[key] = Session(target, selector, validUntil, limit, 0, gasAllowance, 0);
+        emit SessionGranted(key, target, selector, limit, validUntil, gasAllowance);
     }
 
     function revokeSession(address key) external {
@@ -66,10 +84,36 @@ abstract contract SessionKeys {
     function _validateSession(PackedUserOperation calldata userOp, address key) internal returns (uint256) {
         Session storage session = _sessions()[key];
         if (session.validUntil == 0) return SIG_VALIDATION_FAILED;
+        // Init code runs before validation (a factory, or EIP-7702's initialization call): the owner's to send.
+        // The bare 7702 marker (at most 20 bytes) only names the delegation the op's hash covers.
+        if (userOp.initCode.length > 20) return SIG_VALIDATION_FAILED;
         (bool allowed, uint256 spend) = _spendOf(session, userOp.callData);
-        if (!allowed || spend > session.limit - session.spent) return SIG_VALIDATION_FAILED;
+        uint256 left = session.limit - session.spent;
+        if (!allowed || spend > left || (left == 0 && session.limit != 0)) return SIG_VALIDATION_FAILED;
+        uint256 gas = _prefundOf(userOp);
+        if (gas > session.gasAllowance - session.gasSpent) return SIG_VALIDATION_FAILED;
         session.spent += uint128(spend);
+        // Both fit: each is at most what was left of a uint128.
+        if (gas != 0) session.gasSpent += uint128(gas);
         return _packValidationData(false, session.validUntil, 0);
+    }
+
+    /// @dev The most the EntryPoint can take from the account for the operation: its required prefund, every
+    ///      gas limit (preVerificationGas included, charged whatever runs) times `maxFeePerGas`. The gas really
+    ///      used and the unused-gas penalty never exceed it; what is left is refunded to the account's deposit,
+    ///      still counted here, so the allowance bounds the account's loss whatever the bundler does. Zero when
+    ///      a paymaster pays: the EntryPoint then charges its deposit, not the account's.
+    function _prefundOf(PackedUserOperation calldata userOp) private view returns (uint256) {
+        (uint256 verification, uint256 call) = UserOperationLib.unpackUints(userOp.accountGasLimits);
+        uint256 gas = verification + call + userOp.preVerificationGas;
+        if (userOp.paymasterAndData.length != 0) {
+            (address paymaster, uint256 paymasterVerification, uint256 postOp) =
+                UserOperationLib.unpackPaymasterStaticFields(userOp.paymasterAndData);
+            // The account as its own paymaster would pay from its own deposit.
+            if (paymaster != address(this)) return 0;
+            gas += paymasterVerification + postOp;
+        }
+        return gas * UserOperationLib.unpackMaxFeePerGas(userOp);
     }
 
     /// @dev What the operation's calls spend, or not allowed if one leaves the session; only `execute` and

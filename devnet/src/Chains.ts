@@ -68,8 +68,8 @@ export const ens = {
 export const accountAbstraction = {
   entryPoint08: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
   entryPoint07: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
-  accountFactory: '0x0081788D048C299127Bb76E3e63e782f4CD4f447',
-  account7702: '0x07cF98f07755a367A6979B0140e49ab4098f952a',
+  accountFactory: '0xe19fF6dDFD5B330F94e0bd4d6AfcE8dCCede1022',
+  account7702: '0x01495ee2087684f808ecA9E5e32DAB77c3A24786',
   paymaster: '0x21cd908275fb782867481Ee8cDbd699ed1492AAE',
 } as const satisfies Record<string, Address>
 

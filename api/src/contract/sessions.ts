@@ -1,7 +1,8 @@
 /**
  * Smart sessions (SPEC §7 `GET /v1/sessions/{address}`, `POST /v1/sessions/{address}/revoke`): the session keys
  * an Airlock smart account granted dApps (ERC-7715 `wallet_grantPermissions`), each enforced on chain by the
- * account's session-key validator (`SessionKeys.sol`: one target, one function, a spend limit, an expiry).
+ * account's session-key validator (`SessionKeys.sol`: one target, one function, a spend limit, an ETH allowance
+ * for gas, an expiry).
  *
  * A session is named by its `pci` (as WalletConnect's Blockchain API calls a permission's id), which is also
  * the ERC-7715 `permissionsContext` the modal answers the dApp with: `abi.encode(address account, address key,
@@ -17,6 +18,7 @@ export const smartSessionTexts = {
   chainRequired: 'chainId is required with a plain address (or give a CAIP-10 address)',
   notFound: 'Session not found',
   invalidSignature: 'Invalid signature',
+  signedByKey: 'Signed by a session key: only the account itself revokes its sessions or records them',
   invalidOrigin: 'Invalid origin',
 } as const
 
@@ -73,10 +75,21 @@ export const smartSessionRecord = S.object({
   /** The spend limit and what was spent, in the target token's base units (wei for native transfers). */
   limit: decimal,
   spent: decimal,
+  /**
+   * Wei the account may pay for the key's operations' gas (those no paymaster pays), and what their maximum
+   * prefunds took of it.
+   */
+  gasAllowance: decimal,
+  gasSpent: decimal,
   /** Unix seconds. */
   validUntil: S.number(0),
-  /** `revoked` on chain or at the API (the account signed the revocation; its operation may still be on the way). */
+  /**
+   * As the chain has it, never the API's own say: `revoked` once the account's `revokeSession` is on chain
+   * (a revocation recorded at the API alone leaves it `active`, as its key still signs).
+   */
   status: S.picklist(['active', 'expired', 'revoked']),
+  /** When the account recorded a revocation at the API (epoch ms), which the modal does once it is on chain. */
+  revokedAt: S.optional(S.number(0)),
   /** The page that asked for it, when the modal recorded it. */
   origin: S.optional(S.string(2048, 1)),
   /** The target token's symbol and decimals, when it is an ERC-20 the chain answers for. */
@@ -104,8 +117,9 @@ export const accountSessionsAnswer = S.object({
 export type AccountSessionsAnswer = S.Infer<typeof accountSessionsAnswer>
 
 /**
- * `POST /v1/sessions/{address}/revoke` with a smart session's pci: a signature of `Siwx.revokeMessage(pci)`
- * (bridge-protocol), the same text sign-in sessions are revoked with. Answered `{ success: true }`.
+ * `POST /v1/sessions/{address}/revoke` with a smart session's pci: the account's signature (never a session
+ * key's) of `Siwx.revokeMessage(pci)` (bridge-protocol), the same text sign-in sessions are revoked with.
+ * Answered `{ success: true }`; it records the revocation, which the chain's `revokeSession` makes real.
  */
 export const revokeSessionBody = S.object({
   pci: S.string(194, 194, /^0x[0-9a-fA-F]{192}$/),

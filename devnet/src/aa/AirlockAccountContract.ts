@@ -137,6 +137,12 @@ export const airlockAccountAbi = [
         name: 'validUntil',
         type: 'uint48',
       },
+      {
+        indexed: false,
+        internalType: 'uint128',
+        name: 'gasAllowance',
+        type: 'uint128',
+      },
     ],
     name: 'SessionGranted',
     type: 'event',
@@ -324,6 +330,11 @@ export const airlockAccountAbi = [
         internalType: 'uint48',
         name: 'validUntil',
         type: 'uint48',
+      },
+      {
+        internalType: 'uint128',
+        name: 'gasAllowance',
+        type: 'uint128',
       },
     ],
     name: 'grantSession',
@@ -554,6 +565,16 @@ export const airlockAccountAbi = [
           {
             internalType: 'uint128',
             name: 'spent',
+            type: 'uint128',
+          },
+          {
+            internalType: 'uint128',
+            name: 'gasAllowance',
+            type: 'uint128',
+          },
+          {
+            internalType: 'uint128',
+            name: 'gasSpent',
             type: 'uint128',
           },
         ],

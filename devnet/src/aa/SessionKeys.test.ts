@@ -57,7 +57,10 @@ describe('session keys of an AirlockAccount', () => {
   const self = () => ({ address: account.address, abi: airlockAccountAbi }) as const
   const sessionOf = (key: Address) =>
     client.readContract({ ...self(), functionName: 'sessionOf', args: [key] })
-  /** A call of the account to itself granting `key` a session: ALT transfers up to 10 ALT unless told. */
+  /**
+   * A call of the account to itself granting `key` a session: ALT transfers up to 10 ALT unless told, with
+   * no gas allowance (the paymaster pays for these tests' operations; `SessionGas.test.ts` has the rest).
+   */
   const grant = (
     key: Address,
     validUntil: number,
@@ -73,6 +76,7 @@ describe('session keys of an AirlockAccount', () => {
         session.selector ?? transferSelector,
         session.limit ?? limit,
         validUntil,
+        0n,
       ],
     }),
   })
@@ -159,6 +163,8 @@ describe('session keys of an AirlockAccount', () => {
       validUntil,
       limit,
       spent: 0n,
+      gasAllowance: 0n,
+      gasSpent: 0n,
     })
   })
 

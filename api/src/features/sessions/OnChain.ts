@@ -1,6 +1,7 @@
 /**
  * An account's sessions as its chain holds them: the keys its `SessionGranted` logs name, each read back with
- * `sessionOf(key)` (what is left of it now: target, function, limit, spent, expiry; all zero once revoked).
+ * `sessionOf(key)` (what is left of it now: target, function, limit, spent, gas allowance, gas spent, expiry; all
+ * zero once revoked).
  * The logs are read from block 0, which a local chain answers at once; a public chain's RPC would need a
  * start block (the account's deployment) or an index.
  */
@@ -16,14 +17,14 @@ import {
 import { evmClient, RpcError } from '../../internal/rpc.ts'
 
 export const sessionKeysAbi = parseAbi([
-  'struct Session { address target; bytes4 selector; uint48 validUntil; uint128 limit; uint128 spent; }',
+  'struct Session { address target; bytes4 selector; uint48 validUntil; uint128 limit; uint128 spent; uint128 gasAllowance; uint128 gasSpent; }',
   'function sessionOf(address key) view returns (Session)',
-  'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil)',
+  'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
   'function revokeSession(address key)',
 ])
 
 const granted = parseAbiItem(
-  'event SessionGranted(address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil)',
+  'event SessionGranted(address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
 )
 
 const erc20Abi = parseAbi([
@@ -37,6 +38,9 @@ export type OnChainSession = {
   selector: Hex
   limit: bigint
   spent: bigint
+  /** Wei the account may pay for the key's operations' gas, and what their maximum prefunds took of it. */
+  gasAllowance: bigint
+  gasSpent: bigint
   /** Unix seconds; 0 once revoked. */
   validUntil: number
   /** The block of the key's latest grant. */
@@ -70,6 +74,8 @@ export async function sessionsOf(chain: Chain, account: Address): Promise<OnChai
           selector: session.selector,
           limit: session.limit,
           spent: session.spent,
+          gasAllowance: session.gasAllowance,
+          gasSpent: session.gasSpent,
           validUntil: session.validUntil,
           grantedIn,
         }

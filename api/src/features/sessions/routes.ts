@@ -5,22 +5,30 @@
  * - `GET /v1/sessions/{address}` (CAIP-10, or a 0x address with `chainId`, CAIP-2): sign-in's answer
  *   (`sessions`) with, for an EVM chain the API has, the smart sessions the account granted there (if any), read from
  *   the chain (its `SessionGranted` logs and `sessionOf`): `pci` (the active ones' ids) and `smartSessions`
- *   (every one, with the page it was granted to and the API's revocations).
+ *   (every one, with the page it was granted to). Each one's status is the chain's alone: what the API records
+ *   can never hide a session whose key still signs.
  * - `POST /v1/sessions/{address}/revoke` `{ pci, signature }` with a smart session's pci → `{ success: true }`:
- *   listed as revoked at once (the chain's revocation, which its key's operations then fail on (AA24), is
- *   the owner's operation; the paymaster cannot tell a key apart, as it signs before the operation is). The signature is of `Siwx.revokeMessage(pci)`, by the account (EIP-191 for a 7702
- *   account, ERC-1271 or ERC-6492 for a smart account, checked on the chain) or by the session key itself.
+ *   records the revocation (`revokedAt`), which the modal sends once the account's `revokeSession` is on chain.
+ *   The signature is of `Siwx.revokeMessage(pci)`, by the account (EIP-191 for a 7702 account, ERC-1271 or
+ *   ERC-6492 for a smart account, checked on the chain), never by one of its session keys (see `signed`).
  *   Any other pci is a sign-in session's.
  * - `POST /v1/sessions/{address}/granted` `{ pci, origin, signature }` → `{ success: true }`: records the page
  *   the session was granted to, signed by the account (`grantedMessage`).
  *
  * Refusals (`{ message }`): 400 for a bad address, chain or pci (`smartSessionTexts`); 401 'Invalid
- * signature'; 403 'Project id not configured'; 404 'Session not found' (the account never granted that key
+ * signature', or `signedByKey` for a session key's; 403 'Project id not configured'; 404 'Session not found' (the account never granted that key
  * on the chain); 502 when the chain cannot be read.
  */
 import { Caip, Siwx } from '@airlock/bridge-protocol'
 import { Hono } from 'hono'
-import { type Address, getAddress, isAddressEqual, recoverMessageAddress } from 'viem'
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  parseErc6492Signature,
+  recoverMessageAddress,
+} from 'viem'
 import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
@@ -62,7 +70,10 @@ export function create(options: SessionsOptions): Hono<Env> {
     return { account: getAddress(address), chain: { id: configured.id, rpcUrl: configured.rpcUrl } }
   }
 
-  /** The session a pci names on this account and chain, which the chain must know: else a 404. */
+  /**
+   * The session a pci names on this account and chain, which the chain must know (else a 404), and every key
+   * the account ever granted a session to there.
+   */
   async function sessionOf(path: string, pci: string) {
     const id = Contract.decodePci(pci)
     if (!id) throw new HttpError(400, texts.invalidPci)
@@ -71,28 +82,36 @@ export function create(options: SessionsOptions): Hono<Env> {
     const { account, chain } = named
     if (!isAddressEqual(id.account, account) || `eip155:${id.chainId}` !== chain.id)
       throw new HttpError(400, texts.wrongAccount)
-    const session = (await OnChain.sessionsOf(chain, account)).find((entry) =>
-      isAddressEqual(entry.key, id.key),
-    )
+    const sessions = await OnChain.sessionsOf(chain, account)
+    const session = sessions.find((entry) => isAddressEqual(entry.key, id.key))
     if (!session) throw new HttpError(404, texts.notFound)
-    return { chain, id: { chainId: chain.id, account, key: session.key } }
+    const keys = sessions.map((entry) => entry.key)
+    return { chain, keys, id: { chainId: chain.id, account, key: session.key } }
   }
 
-  /** Whether the account (EOA, ERC-1271 or ERC-6492 on its chain) or, if given, the session key signed. */
-  async function signed(
+  /**
+   * Throws 401 unless the account itself signed `message`: by EIP-191 (a 7702 account is its own key), ERC-1271
+   * or ERC-6492 on its chain, as sign-in verifies it. An account's ERC-1271 answers for whatever its validator
+   * accepts, and Airlock's accepts only the owner's, but another account's might take its session keys'; so
+   * a signature whose ECDSA signer (inside an ERC-6492 wrapper, if any) is one of the account's session keys
+   * is refused before the account is asked. The API knows them all: they are the chain's `SessionGranted` logs.
+   */
+  async function requireAccount(
     chain: OnChain.Chain,
     account: Address,
     message: string,
     signature: string,
-    key?: Address,
-  ): Promise<boolean> {
-    if (key) {
-      const recovered = await recoverMessageAddress({ message, signature: signature as `0x${string}` }).catch(
-        () => undefined,
+    keys: readonly Address[],
+  ): Promise<void> {
+    const signer = await Promise.resolve()
+      .then(() =>
+        recoverMessageAddress({ message, signature: parseErc6492Signature(signature as Hex).signature }),
       )
-      if (recovered && isAddressEqual(recovered, key)) return true
-    }
-    return eip155.verify({
+      .catch(() => undefined)
+    // A 7702 account is its own key, whatever it granted.
+    const byKey = (key: Address) => signer && isAddressEqual(key, signer) && !isAddressEqual(key, account)
+    if (keys.some(byKey)) throw new HttpError(401, texts.signedByKey)
+    const verified = await eip155.verify({
       chainId: chain.id,
       reference: chain.id.slice('eip155:'.length),
       address: account,
@@ -100,6 +119,7 @@ export function create(options: SessionsOptions): Hono<Env> {
       signature,
       rpcUrl: chain.rpcUrl,
     })
+    if (!verified) throw new HttpError(401, texts.invalidSignature)
   }
 
   app.get('/v1/sessions/:address', async (c, next) => {
@@ -120,10 +140,8 @@ export function create(options: SessionsOptions): Hono<Env> {
     const pci = (body as { pci?: unknown } | null)?.pci
     if (typeof pci !== 'string' || !smartPci.test(pci)) return next()
     const { signature } = parse(Contract.revokeSessionBody, body)
-    const { chain, id } = await sessionOf(c.req.param('address'), pci)
-    const message = Siwx.revokeMessage(pci.toLowerCase())
-    if (!(await signed(chain, id.account, message, signature, id.key as Address)))
-      throw new HttpError(401, texts.invalidSignature)
+    const { chain, keys, id } = await sessionOf(c.req.param('address'), pci)
+    await requireAccount(chain, id.account, Siwx.revokeMessage(pci.toLowerCase()), signature, keys)
     await Store.revoke(db, id, now())
     return c.json({ success: true })
   })
@@ -133,10 +151,14 @@ export function create(options: SessionsOptions): Hono<Env> {
     const body = parse(Contract.grantedSessionBody, await json(c))
     if (!URL.canParse(body.origin) || new URL(body.origin).origin !== body.origin)
       throw new HttpError(400, texts.invalidOrigin)
-    const { chain, id } = await sessionOf(c.req.param('address'), body.pci)
-    const message = Contract.grantedMessage(body.pci, body.origin)
-    if (!(await signed(chain, id.account, message, body.signature)))
-      throw new HttpError(401, texts.invalidSignature)
+    const { chain, keys, id } = await sessionOf(c.req.param('address'), body.pci)
+    await requireAccount(
+      chain,
+      id.account,
+      Contract.grantedMessage(body.pci, body.origin),
+      body.signature,
+      keys,
+    )
     await Store.granted(db, id, body.origin)
     return c.json({ success: true })
   })
@@ -153,11 +175,7 @@ export function create(options: SessionsOptions): Hono<Env> {
       onChain.map(async (session): Promise<Contract.SmartSessionRecord> => {
         const entry = stored.get(session.key.toLowerCase())
         const status =
-          session.validUntil === 0 || entry?.revokedAt !== undefined
-            ? 'revoked'
-            : session.validUntil <= clock
-              ? 'expired'
-              : 'active'
+          session.validUntil === 0 ? 'revoked' : session.validUntil <= clock ? 'expired' : 'active'
         const target = session.target.toLowerCase()
         if (session.validUntil !== 0 && !tokens.has(target))
           tokens.set(target, OnChain.tokenOf(chain, session.target))
@@ -175,8 +193,11 @@ export function create(options: SessionsOptions): Hono<Env> {
           selector: session.selector,
           limit: session.limit.toString(),
           spent: session.spent.toString(),
+          gasAllowance: session.gasAllowance.toString(),
+          gasSpent: session.gasSpent.toString(),
           validUntil: session.validUntil,
           status,
+          ...(entry?.revokedAt !== undefined ? { revokedAt: entry.revokedAt } : {}),
           ...(entry?.origin ? { origin: entry.origin } : {}),
           ...(token ? { token } : {}),
         }

@@ -40,8 +40,8 @@ import type { Wallet } from './Vault.ts'
  */
 export const contracts = {
   entryPoint08: entryPoint08Address,
-  accountFactory: '0x0081788D048C299127Bb76E3e63e782f4CD4f447',
-  account7702: '0x07cF98f07755a367A6979B0140e49ab4098f952a',
+  accountFactory: '0xe19fF6dDFD5B330F94e0bd4d6AfcE8dCCede1022',
+  account7702: '0x01495ee2087684f808ecA9E5e32DAB77c3A24786',
 } as const satisfies Record<string, Address>
 
 /** The smart account kinds; the plain EOA is the third account type. */

@@ -16,6 +16,7 @@ const session: Session = {
   functionName: 'transfer',
   limit: parseEther('10'),
   spends: 'token',
+  gasAllowance: parseEther('0.01'),
   validUntil: 1_900_000_000,
   pci: `0x${'0'.repeat(192)}`,
 }

@@ -42,6 +42,8 @@ describe('sessionOf', () => {
       functionName: 'transfer',
       limit: parseEther('10'),
       spends: 'token',
+      // The request names no gas-limit: the default, which the grant view says.
+      gasAllowance: Permissions.defaultGasAllowance,
       validUntil: now + 3600,
     })
     expect(decodePci(session.pci)).toEqual({ account, key: dapp.address.toLowerCase(), chainId: 31337 })
@@ -62,6 +64,26 @@ describe('sessionOf', () => {
     expect(mint).toMatchObject({ functionName: 'mint', limit: 0n, spends: 'native' })
   })
 
+  it('takes the gas allowance from a gas-limit policy (wei), beside the permission or in it', () => {
+    const gas = (limit: string) => ({ type: 'gas-limit', data: { limit } })
+    const beside = asked({ policies: [gas(toHex(parseEther('0.002')))] })
+    expect(Permissions.sessionOf(beside, context).gasAllowance).toBe(parseEther('0.002'))
+    const within = asked({
+      permissions: [
+        {
+          type: 'contract-call',
+          data: { address: token, functions: [{ functionName: 'transfer(address,uint256)' }] },
+          policies: [{ type: 'token-allowance', data: { allowance: '0x5' } }, gas('0x0')],
+        },
+      ],
+    })
+    // 0: only operations a paymaster pays.
+    expect(Permissions.sessionOf(within, context)).toMatchObject({ limit: 5n, gasAllowance: 0n })
+    expect(refusal(asked({ policies: [gas('0x1'), gas('0x2')] })).message).toContain('one gas-limit')
+    expect(refusal(asked({ policies: [gas(`0x1${'0'.repeat(32)}`)] })).message).toContain('uint128')
+    expect(refusal(asked({ policies: [gas('ten')] })).code).toBe(-32602)
+  })
+
   it('takes the key from key and keys signers (address or uncompressed public key)', () => {
     const { publicKey } = dapp
     for (const signer of [
@@ -77,18 +99,18 @@ describe('sessionOf', () => {
     expect(
       refusal(asked({ permissions: [{ type: 'erc721-token-transfer', data: { address: token } }] })).code,
     ).toBe(invalid)
-    const gas = refusal(
+    const rate = refusal(
       asked({
         permissions: [
           {
             type: 'contract-call',
             data: { address: token, functions: [{ functionName: 'transfer(address,uint256)' }] },
-            policies: [{ type: 'gas-limit', data: { limit: '0x10' } }],
+            policies: [{ type: 'rate-limit', data: { count: 1, interval: 60 } }],
           },
         ],
       }),
     )
-    expect(gas).toEqual({ code: invalid, message: expect.stringContaining('gas-limit cannot be enforced') })
+    expect(rate).toEqual({ code: invalid, message: expect.stringContaining('rate-limit cannot be enforced') })
     // Two permissions would need two sessions of one key.
     expect(refusal(asked({ permissions: [asked().permissions[0], asked().permissions[0]] })).code).toBe(
       invalid,
@@ -124,7 +146,7 @@ describe('calls and answers', () => {
   it('grants with the account’s own grantSession call, and revokes with revokeSession', () => {
     const session = Permissions.sessionOf([asked()], context)
     const abi = parseAbi([
-      'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil)',
+      'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
       'function revokeSession(address key)',
     ])
     const grant = Permissions.grantCall(session)
@@ -135,6 +157,7 @@ describe('calls and answers', () => {
       Permissions.transferSelector,
       parseEther('10'),
       now + 3600,
+      Permissions.defaultGasAllowance,
     ])
     expect(
       decodeFunctionData({ abi, data: Permissions.revokeCall(account, dapp.address).data }).args,
@@ -148,7 +171,13 @@ describe('calls and answers', () => {
       context: session.pci,
       permissionsContext: session.pci,
       expiry: now + 3600,
+      // The request named no gas-limit: the answer says the one granted.
+      policies: [{ type: 'gas-limit', data: { limit: toHex(Permissions.defaultGasAllowance) } }],
     })
+    const policies = [{ type: 'gas-limit', data: { limit: '0x0' } }]
+    const named = asked({ policies })
+    const [asAsked] = Permissions.response([named], Permissions.sessionOf([named], context))
+    expect(asAsked?.policies).toEqual(policies)
     expect(Permissions.revokedPci([{ permissionContext: session.pci }])).toBe(session.pci)
     expect(() => Permissions.revokedPci([{ permissionContext: '0x12' }])).toThrow(Errors.InvalidParamsError)
   })

@@ -1,8 +1,9 @@
 /**
  * ERC-7715 (`wallet_grantPermissions`, draft of 2024-05) mapped onto the one thing an Airlock account can
  * enforce on chain: a session (`SessionKeys.sol`) that lets one key call one contract's one function (or
- * send plain ETH to one address), up to a spend limit, until an expiry. What a request asks is either that,
- * exactly, or refused with -32602 naming why; never granted wider than asked.
+ * send plain ETH to one address), up to a spend limit, paying at most a gas allowance in ETH for its own
+ * operations, until an expiry. What a request asks is either that, exactly, or refused with -32602 naming
+ * why; never granted wider than asked.
  *
  * | ERC-7715 request                                      | the session                                         |
  * | ----------------------------------------------------- | --------------------------------------------------- |
@@ -13,11 +14,15 @@
  * | `contract-call` `{ address, abi?, functions: [{ functionName }] }` | target = address, that one function; a   |
  * |   with policy `token-allowance` / `spent-limit` `{ allowance }`    | limit on the amount (ERC-20 transfer or  |
  * |                                                       | approve) or else on the ETH sent; none: 0           |
+ * | policy `gas-limit` `{ limit }` (wei, as viem reads    | `gasAllowance`: what the account pays for the key's |
+ * |   the draft), on any permission                       | operations no paymaster pays, each counted at its   |
+ * |                                                       | maximum prefund; none: {@link defaultGasAllowance}  |
  * | `expiry` (Unix seconds)                               | `validUntil`, enforced by the EntryPoint            |
  *
- * Other policies (gas, call counts, rate limits) and permission types cannot be enforced by the account, so
- * they are refused. The answer's `context` (and `permissionsContext`, its older name) is the session's pci,
- * `abi.encode(account, key, chainId)`, which `wallet_revokePermissions` takes back.
+ * Other policies (call counts, rate limits) and permission types cannot be enforced by the account, so they
+ * are refused. The answer's `context` (and `permissionsContext`, its older name) is the session's pci,
+ * `abi.encode(account, key, chainId)`, which `wallet_revokePermissions` takes back; its policies carry the
+ * gas allowance granted when the request named none.
  */
 
 import { encodePci } from '@airlock/api/contract'
@@ -31,7 +36,10 @@ import {
   getAddress,
   type Hex,
   isAddress,
+  maxUint128,
+  parseEther,
   toFunctionSelector,
+  toHex,
 } from 'viem'
 import { publicKeyToAddress } from 'viem/accounts'
 
@@ -41,6 +49,13 @@ const approveSelector = '0x095ea7b3'
 
 /** The longest session the modal grants: a dApp wanting more asks again. */
 export const maxDurationS = 30 * 24 * 3600
+
+/**
+ * The gas allowance of a request that names none: enough for a few dozen operations at an L2's or a quiet
+ * mainnet's fees, small enough that a key spending it all on gas costs the visitor little; the grant view
+ * says it either way. A dApp whose paymaster pays asks for `gas-limit` 0.
+ */
+export const defaultGasAllowance = parseEther('0.01')
 
 export type Session = {
   chainId: Caip.ChainId
@@ -54,6 +69,8 @@ export type Session = {
   limit: bigint
   /** What the limit counts: a token amount (its ERC-20 argument) or ETH sent. */
   spends: 'token' | 'native'
+  /** Wei the account may pay for the key's operations' gas (those no paymaster pays). */
+  gasAllowance: bigint
   validUntil: number
   pci: Hex
 }
@@ -115,10 +132,15 @@ export function sessionOf(params: unknown, context: Context): Session {
   const [only, ...more] = permissions
   if (!only || more.length > 0) throw invalid('permissions: exactly one permission per request')
   const policies = [...(asked.policies ?? []), ...(only.policies ?? [])]
+  const gas = policies.filter((policy) => policy.type === 'gas-limit')
+  if (gas.length > 1) throw invalid('policies: one gas-limit per session')
   const account = getAddress(context.account)
   const key = signerOf(asked.signer)
   if (key.toLowerCase() === account.toLowerCase()) throw invalid('signer: the account itself')
-  const scope = scopeOf(only, policies)
+  const scope = scopeOf(
+    only,
+    policies.filter((policy) => policy.type !== 'gas-limit'),
+  )
   if (scope.target.toLowerCase() === account.toLowerCase())
     throw invalid('permission: a session may not call the account itself')
   const id = Number(Caip.parseChainId(chainId).reference)
@@ -127,6 +149,7 @@ export function sessionOf(params: unknown, context: Context): Session {
     account,
     key,
     ...scope,
+    gasAllowance: gas[0] ? amountOf(gas[0].data?.limit, 'policies: gas-limit.limit') : defaultGasAllowance,
     validUntil: asked.expiry,
     pci: encodePci({ account, key, chainId: id }),
   }
@@ -168,7 +191,7 @@ function scopeOf(asked: S.Infer<typeof permission>, policies: readonly S.Infer<t
       throw invalid(`permission.data.${field}: expected a 0x-prefixed address`)
     return getAddress(value)
   }
-  const allowance = (value: unknown, where: string) => BigInt(parse(hexQuantity, value, where))
+  const allowance = amountOf
   switch (asked.type) {
     case 'erc20-token-transfer':
       noPolicies(policies)
@@ -225,6 +248,13 @@ function functionOf(data: Record<string, unknown>): { selector: Hex; functionNam
   return { selector: toFunctionSelector(item), functionName: named }
 }
 
+/** An amount the account stores as a uint128: a hex quantity that fits. */
+function amountOf(value: unknown, where: string): bigint {
+  const amount = BigInt(parse(hexQuantity, value, where))
+  if (amount > maxUint128) throw invalid(`${where}: more than the account can hold (uint128)`)
+  return amount
+}
+
 /** A spend limit from the policies; any other policy cannot be enforced on chain, so it is refused. */
 function limitOf(policies: readonly S.Infer<typeof policy>[]): bigint {
   let limit = 0n
@@ -233,14 +263,14 @@ function limitOf(policies: readonly S.Infer<typeof policy>[]): bigint {
       throw invalid(
         `policies: ${type} cannot be enforced by the account (token-allowance or spent-limit only)`,
       )
-    limit = BigInt(parse(hexQuantity, data?.allowance ?? data?.limit, `policies: ${type}.allowance`))
+    limit = amountOf(data?.allowance ?? data?.limit, `policies: ${type}.allowance`)
   }
   return limit
 }
 
 function noPolicies(policies: readonly unknown[]): void {
   if (policies.length > 0)
-    throw invalid('policies: the permission carries its allowance; no policy is enforced on top')
+    throw invalid('policies: the permission carries its allowance; only a gas-limit is enforced on top')
 }
 
 const sessionKeysAbi = [
@@ -254,6 +284,7 @@ const sessionKeysAbi = [
       { name: 'selector', type: 'bytes4' },
       { name: 'limit', type: 'uint128' },
       { name: 'validUntil', type: 'uint48' },
+      { name: 'gasAllowance', type: 'uint128' },
     ],
     outputs: [],
   },
@@ -273,7 +304,14 @@ export function grantCall(session: Session): { to: Address; data: Hex } {
     data: encodeFunctionData({
       abi: sessionKeysAbi,
       functionName: 'grantSession',
-      args: [session.key, session.target, session.selector, session.limit, session.validUntil],
+      args: [
+        session.key,
+        session.target,
+        session.selector,
+        session.limit,
+        session.validUntil,
+        session.gasAllowance,
+      ],
     }),
   }
 }
@@ -286,12 +324,28 @@ export function revokeCall(account: Address, key: Address): { to: Address; data:
   }
 }
 
-/** ERC-7715's answer: the request as granted, and the session's pci as its context. */
+/**
+ * ERC-7715's answer: the request as granted, and the session's pci as its context. A gas-limit the request
+ * named was granted as asked; where it named none, its policies gain the one granted.
+ */
 export function response(asked: unknown, session: Session): Record<string, unknown>[] {
   const original = (Array.isArray(asked) ? asked[0] : asked) as Record<string, unknown>
+  const lists = [
+    original,
+    original.permission,
+    ...(Array.isArray(original.permissions) ? original.permissions : []),
+  ]
+  const isGas = (policy: unknown) => (policy as { type?: unknown } | null)?.type === 'gas-limit'
+  const named = lists.some((entry) => {
+    const listed = (entry as { policies?: unknown } | undefined)?.policies
+    return Array.isArray(listed) && listed.some(isGas)
+  })
+  const policies = Array.isArray(original.policies) ? original.policies : []
+  const gas = { type: 'gas-limit', data: { limit: toHex(session.gasAllowance) } }
   return [
     {
       ...original,
+      ...(named ? {} : { policies: [...policies, gas] }),
       chainId: Caip.toHexChainId(session.chainId),
       address: session.account,
       expiry: session.validUntil,

@@ -14,7 +14,7 @@ const account = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const dapp = privateKeyToAccount(generatePrivateKey())
 const abi = parseAbi([
-  'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil)',
+  'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
   'function revokeSession(address key)',
 ])
 
