@@ -21,8 +21,13 @@ const session: Session = {
   pci: `0x${'0'.repeat(192)}`,
 }
 
-function render(busy = false, visibility: Visibility = 'visible') {
-  const grant = { session, origin: 'https://dapp.example', token: { symbol: 'ALT', decimals: 18 }, busy }
+function render(busy = false, visibility: Visibility = 'visible', gasAllowance = session.gasAllowance) {
+  const grant = {
+    session: { ...session, gasAllowance },
+    origin: 'https://dapp.example',
+    token: { symbol: 'ALT', decimals: 18 },
+    busy,
+  }
   return renderToStaticMarkup(
     <GuardContext.Provider value={visibility}>
       <GrantPermissions snapshot={{ smartSessions: { grant } }} ui={{}} />
@@ -44,6 +49,14 @@ describe('GrantPermissions', () => {
     expect(html).toContain('<dd data-testid="session-limit">10 ALT</dd>')
     expect(html).toContain('0x7099…79C8')
     expect(buttons(html)).toEqual([sessionTexts.reject, sessionTexts.grant])
+  })
+
+  it('says what the account may pay for the key’s network fees, or that only a sponsor pays', () => {
+    expect(render()).toContain(`<dd data-testid="session-gas">${sessionTexts.gasAllowance('0.01 ETH')}</dd>`)
+    expect(sessionTexts.gasAllowance('0.01 ETH')).toBe(
+      'Up to 0.01 ETH from your account, when no sponsor pays',
+    )
+    expect(render(false, 'visible', 0n)).toContain(`<dd data-testid="session-gas">${sessionTexts.noGas}</dd>`)
   })
 
   it('keeps Grant disabled until the guard sees the card, and offers the approval window when it cannot', () => {

@@ -9,7 +9,7 @@ import { sessionTitleTexts } from './titleTexts.ts'
 
 /**
  * What a dApp's session key may do, in words, before it is granted: the page that asks, the function and
- * contract, the spend limit in the token's units, the end. Grant waits for the clickjacking guard (where it
+ * contract, the spend limit in the token's units, what the account may pay for its network fees, the end. Grant waits for the clickjacking guard (where it
  * cannot see the card, the approval window of the modal's own origin asks instead); focus lands on Reject,
  * never on Grant.
  */
@@ -37,6 +37,10 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
           <dd data-testid="session-limit">{words.limit}</dd>
         </div>
         <div className="summary-row">
+          <dt>{sessionTexts.gas}</dt>
+          <dd data-testid="session-gas">{words.gas}</dd>
+        </div>
+        <div className="summary-row">
           <dt>{sessionTexts.until}</dt>
           <dd>{words.until}</dd>
         </div>
@@ -59,7 +63,7 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
             origin,
             // The approval window's question holds at most 300 characters.
             question:
-              `${words.call} · ${words.contract} · ${sessionTexts.limit}: ${words.limit} · ${sessionTexts.until}: ${words.until}`.slice(
+              `${words.call} · ${words.contract} · ${sessionTexts.limit}: ${words.limit} · ${sessionTexts.gas}: ${words.gas} · ${sessionTexts.until}: ${words.until}`.slice(
                 0,
                 300,
               ),

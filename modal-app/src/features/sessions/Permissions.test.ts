@@ -1,6 +1,6 @@
 import { decodePci } from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
-import { decodeFunctionData, erc20Abi, parseAbi, parseEther, toHex } from 'viem'
+import { erc20Abi, parseEther, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import * as Permissions from './Permissions.ts'
@@ -143,27 +143,6 @@ describe('sessionOf', () => {
 })
 
 describe('calls and answers', () => {
-  it('grants with the account’s own grantSession call, and revokes with revokeSession', () => {
-    const session = Permissions.sessionOf([asked()], context)
-    const abi = parseAbi([
-      'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
-      'function revokeSession(address key)',
-    ])
-    const grant = Permissions.grantCall(session)
-    expect(grant.to).toBe(account)
-    expect(decodeFunctionData({ abi, data: grant.data }).args).toEqual([
-      dapp.address,
-      token,
-      Permissions.transferSelector,
-      parseEther('10'),
-      now + 3600,
-      Permissions.defaultGasAllowance,
-    ])
-    expect(
-      decodeFunctionData({ abi, data: Permissions.revokeCall(account, dapp.address).data }).args,
-    ).toEqual([dapp.address])
-  })
-
   it('answers the request with its context, and takes that context back to revoke', () => {
     const session = Permissions.sessionOf([asked()], context)
     const [answer] = Permissions.response([asked()], session)

@@ -31,7 +31,6 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import {
   type Abi,
   type Address,
-  encodeFunctionData,
   getAbiItem,
   getAddress,
   type Hex,
@@ -271,57 +270,6 @@ function limitOf(policies: readonly S.Infer<typeof policy>[]): bigint {
 function noPolicies(policies: readonly unknown[]): void {
   if (policies.length > 0)
     throw invalid('policies: the permission carries its allowance; only a gas-limit is enforced on top')
-}
-
-const sessionKeysAbi = [
-  {
-    type: 'function',
-    name: 'grantSession',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'key', type: 'address' },
-      { name: 'target', type: 'address' },
-      { name: 'selector', type: 'bytes4' },
-      { name: 'limit', type: 'uint128' },
-      { name: 'validUntil', type: 'uint48' },
-      { name: 'gasAllowance', type: 'uint128' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'revokeSession',
-    stateMutability: 'nonpayable',
-    inputs: [{ name: 'key', type: 'address' }],
-    outputs: [],
-  },
-] as const
-
-/** The account's own call that grants the session (the owner signs the user operation carrying it). */
-export function grantCall(session: Session): { to: Address; data: Hex } {
-  return {
-    to: session.account,
-    data: encodeFunctionData({
-      abi: sessionKeysAbi,
-      functionName: 'grantSession',
-      args: [
-        session.key,
-        session.target,
-        session.selector,
-        session.limit,
-        session.validUntil,
-        session.gasAllowance,
-      ],
-    }),
-  }
-}
-
-/** The account's own call that revokes the session of `key`. */
-export function revokeCall(account: Address, key: Address): { to: Address; data: Hex } {
-  return {
-    to: account,
-    data: encodeFunctionData({ abi: sessionKeysAbi, functionName: 'revokeSession', args: [key] }),
-  }
 }
 
 /**

@@ -1,6 +1,15 @@
 import { decodePci, grantedMessage } from '@airlock/api/contract'
 import { Errors, type Request, Siwx } from '@airlock/bridge-protocol'
-import { decodeFunctionData, encodeAbiParameters, parseAbi, parseEther, toHex } from 'viem'
+import {
+  decodeFunctionData,
+  encodeAbiParameters,
+  parseAbi,
+  parseAbiParameters,
+  parseEther,
+  toFunctionSelector,
+  toHex,
+  zeroAddress,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Connection } from '../../core/Connection.ts'
@@ -17,6 +26,18 @@ const abi = parseAbi([
   'function grantSession(address key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance)',
   'function revokeSession(address key)',
 ])
+
+const sessionShape = parseAbiParameters('(address, bytes4, uint48, uint128, uint128, uint128, uint128)')
+const live = [
+  token,
+  '0xa9059cbb',
+  Math.floor(Date.now() / 1000) + 3600,
+  parseEther('10'),
+  parseEther('6'),
+  parseEther('0.01'),
+  0n,
+] as const
+const revoked = [zeroAddress, '0x00000000', 0, 0n, 0n, 0n, 0n] as const
 
 const grantRequest = (expiry = Math.floor(Date.now() / 1000) + 3600): Request =>
   ({
@@ -39,7 +60,14 @@ const grantRequest = (expiry = Math.floor(Date.now() / 1000) + 3600): Request =>
  * the wallet's requests are recorded and answered as a smart account's would be (a signature refused, if
  * `refusesSigning`).
  */
-function start({ walletId = 'embedded', atomic = 'supported', refusesSigning = false } = {}) {
+function start({
+  walletId = 'embedded',
+  atomic = 'supported',
+  refusesSigning = false,
+  refusesOperation = false,
+  // What `sessionOf` answers on chain for every key.
+  onChain = 'live' as 'live' | 'revoked',
+} = {}) {
   const connection: Connection = {
     wallet: { id: walletId, namespace: 'eip155', name: 'W', icon: '', chains: ['eip155:31337'] },
     accounts: [{ address: account }],
@@ -51,12 +79,17 @@ function start({ walletId = 'embedded', atomic = 'supported', refusesSigning = f
   const walletRequest = vi.fn(async (_connection: Connection, request: Request) => {
     asked.push(request)
     switch (request.method) {
-      case 'eth_call':
+      case 'eth_call': {
+        const { data } = (request.params as [{ data: string }])[0]
+        if (data.startsWith(toFunctionSelector('sessionOf(address)')))
+          return encodeAbiParameters(sessionShape, [onChain === 'live' ? live : revoked])
         // symbol() then decimals(), as abi-encoded answers.
-        return (request.params as [{ data: string }])[0].data === '0x95d89b41'
+        return data === '0x95d89b41'
           ? encodeAbiParameters([{ type: 'string' }], ['ALT'])
           : toHex(18, { size: 32 })
+      }
       case 'wallet_sendCalls':
+        if (refusesOperation) throw new Errors.UserRejectedRequestError()
         return { id: 'batch-1' }
       case 'wallet_getCallsStatus':
         polls += 1
@@ -200,33 +233,60 @@ describe('wallet_grantPermissions', () => {
 })
 
 describe('wallet_revokePermissions', () => {
-  it('has the account sign the API’s revocation, then sends revokeSession(key)', async () => {
-    const { answer, asked } = start()
-    const pci = Permissions.sessionOf(grantRequest().params, {
+  const pci = () =>
+    Permissions.sessionOf(grantRequest().params, {
       chainId: 'eip155:31337',
       account,
       now: Math.floor(Date.now() / 1000),
     }).pci
+  const revokeRequest = (permissionContext: string) =>
+    ({
+      namespace: 'eip155',
+      method: 'wallet_revokePermissions',
+      params: [{ permissionContext }],
+    }) as Request
+  /** Records what the modal posts to the API, answering each with success. */
+  function posts() {
     const posted: { url: string; body: unknown }[] = []
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       posted.push({ url, body: JSON.parse(String(init.body)) })
       return new Response(JSON.stringify({ success: true }), { status: 200 })
     })
-    await expect(
-      answer({
-        namespace: 'eip155',
-        method: 'wallet_revokePermissions',
-        params: [{ permissionContext: pci }],
-      } as Request),
-    ).resolves.toEqual({})
-    const sign = asked.find((request) => request.method === 'personal_sign')
-    expect((sign?.params as string[] | undefined)?.[0]).toBe(toHex(Siwx.revokeMessage(pci)))
-    expect(posted).toEqual([
-      { url: `http://127.0.0.1:9/v1/sessions/${account}/revoke`, body: { pci, signature: '0x1234' } },
-    ])
+    return posted
+  }
+
+  it('sends revokeSession(key) on chain first, then has the account sign the API’s record of it', async () => {
+    const { answer, asked } = start()
+    const posted = posts()
+    await expect(answer(revokeRequest(pci()))).resolves.toEqual({})
     const sent = asked.find((request) => request.method === 'wallet_sendCalls')
     const [batch] = (sent?.params ?? []) as [{ calls: { data: `0x${string}` }[] }]
     expect(decodeFunctionData({ abi, data: batch.calls[0]?.data ?? '0x' }).args).toEqual([dapp.address])
+    const methods = asked.map((request) => request.method)
+    // Signed once the revocation was on chain (its last status poll), and only then.
+    expect(methods.indexOf('personal_sign')).toBeGreaterThan(methods.lastIndexOf('wallet_getCallsStatus'))
+    const sign = asked.find((request) => request.method === 'personal_sign')
+    expect((sign?.params as string[] | undefined)?.[0]).toBe(toHex(Siwx.revokeMessage(pci())))
+    expect(posted).toEqual([
+      { url: `http://127.0.0.1:9/v1/sessions/${account}/revoke`, body: { pci: pci(), signature: '0x1234' } },
+    ])
+  })
+
+  it('records nothing when the revocation does not reach the chain: the wallet’s refusal stands', async () => {
+    const { answer, asked } = start({ refusesOperation: true })
+    const posted = posts()
+    await expect(answer(revokeRequest(pci()))).rejects.toBeInstanceOf(Errors.UserRejectedRequestError)
+    expect(asked.some((request) => request.method === 'personal_sign')).toBe(false)
+    expect(posted).toEqual([])
+  })
+
+  it('refuses a session the chain does not hold live (-32602), sending nothing', async () => {
+    const { answer, asked } = start({ onChain: 'revoked' })
+    await expect(answer(revokeRequest(pci()))).rejects.toMatchObject({
+      code: -32602,
+      message: sessionTexts.unknownSession(),
+    })
+    expect(asked.some((request) => request.method === 'wallet_sendCalls')).toBe(false)
   })
 
   it('refuses a context of another account (4100) and one that is none (-32602)', async () => {
@@ -236,13 +296,65 @@ describe('wallet_revokePermissions', () => {
       account: `0x${'2'.repeat(40)}`,
       now: Math.floor(Date.now() / 1000),
     }).pci
-    const revoke = (permissionContext: string) =>
-      answer({
-        namespace: 'eip155',
-        method: 'wallet_revokePermissions',
-        params: [{ permissionContext }],
-      } as Request)
+    const revoke = (permissionContext: string) => answer(revokeRequest(permissionContext))
     await expect(revoke(other)).rejects.toMatchObject({ code: 4100 })
     await expect(Promise.resolve().then(() => revoke('0x12'))).rejects.toMatchObject({ code: -32602 })
+  })
+})
+
+describe('the Sessions list', () => {
+  /** The API's answer: one session of the account, with the status the API gives it. */
+  function apiSays(status: 'active' | 'revoked') {
+    const session = Permissions.sessionOf(grantRequest().params, {
+      chainId: 'eip155:31337',
+      account,
+      now: Math.floor(Date.now() / 1000),
+    })
+    const record = {
+      pci: session.pci,
+      chainId: 'eip155:31337',
+      account,
+      key: dapp.address,
+      target: token,
+      selector: '0xa9059cbb',
+      limit: parseEther('10').toString(),
+      spent: '0',
+      gasAllowance: '0',
+      gasSpent: '0',
+      validUntil: session.validUntil,
+      status,
+      ...(status === 'revoked' ? { revokedAt: Date.now() } : {}),
+    }
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ sessions: [], pci: [], smartSessions: [record] }), { status: 200 }),
+    )
+  }
+
+  it('shows what sessionOf says on chain: recorded as revoked at the API but live there, it is listed', async () => {
+    const { ui, snapshot } = start()
+    apiSays('revoked')
+    ui.showSessions()
+    await vi.waitFor(() => expect(snapshot()?.list?.state).toBe('ready'))
+    const list = snapshot()?.list
+    const sessions = list?.state === 'ready' ? list.sessions : []
+    // The chain's figures, not the API's: 6 ALT spent, a 0.01 ETH gas allowance.
+    expect(sessions).toMatchObject([
+      {
+        key: dapp.address,
+        status: 'active',
+        spent: parseEther('6').toString(),
+        gasAllowance: parseEther('0.01').toString(),
+      },
+    ])
+  })
+
+  it('leaves out a session revoked on chain, whatever the API says', async () => {
+    const { ui, snapshot } = start({ onChain: 'revoked' })
+    apiSays('active')
+    ui.showSessions()
+    await vi.waitFor(() => expect(snapshot()?.list?.state).toBe('ready'))
+    expect(snapshot()?.list).toMatchObject({ state: 'ready', sessions: [] })
   })
 })

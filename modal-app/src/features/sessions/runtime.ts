@@ -5,8 +5,9 @@
  *   through the wallet (`wallet_sendCalls`, which the wallet confirms and sponsors like any other), and once
  *   it is on chain the account signs the page it was granted to (the handshake's origin) for the API's
  *   record, and the dApp gets ERC-7715's answer with the session's pci as its context.
- * - `wallet_revokePermissions` and Revoke in the Sessions list: the account signs the API's revocation
- *   (listed as revoked at once), then sends `revokeSession(key)`, which ends the key's power on chain.
+ * - `wallet_revokePermissions` and Revoke in the Sessions list: the account sends `revokeSession(key)`, which
+ *   ends the key's power on chain, then signs the API's record of it. The list shows what `sessionOf` says
+ *   on chain, whatever the API recorded.
  * A page wallet's requests pass through to it unchanged; the embedded wallet's plain EOA cannot hold
  * sessions, so it refuses with 4200 and says why. Closing the modal before Grant rejects with 4001.
  */
@@ -19,6 +20,7 @@ import { type Address, decodeFunctionResult, encodeFunctionData, erc20Abi, type 
 import type { Connection } from '../../core/Connection.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Permissions from './Permissions.ts'
+import * as SessionCalls from './SessionCalls.ts'
 import { sessionTexts } from './texts.ts'
 
 /** How long a grant or revoke waits for its user operation to be on chain. */
@@ -168,55 +170,62 @@ export function setup(kernel: Kernel): Runtime {
   }
 
   /**
-   * Has the account sign `message`, then posts it with `body` to the account's sessions route `action`
-   * (`/v1/sessions/{account}/{action}`): the API's revocation and its record of the granting page.
+   * Records at the API, signed by the account, what is on chain already: the page a session was granted to
+   * (`granted`, the origin the browser reported at the handshake, so Account's list can say so) or its
+   * revocation (`revoke`). The chain has the last word, so nothing waits on this: a refused signature or a
+   * failed call is only a warning.
    */
-  async function postSigned(
+  async function record(
     connection: Connection,
     action: 'revoke' | 'granted',
     message: string,
     body: Omit<Contract.RevokeSessionBody, 'signature'> | Omit<Contract.GrantedSessionBody, 'signature'>,
-  ): Promise<Response> {
+  ): Promise<void> {
     const account = accountOf(connection)
-    const signature = (await evm(connection, 'personal_sign', [toHex(message), account])) as string
-    const path = `/v1/sessions/${account}/${action}`
-    return fetch(kernel.api.endpoint?.(path) ?? path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, signature }),
-    })
+    try {
+      const signature = (await evm(connection, 'personal_sign', [toHex(message), account])) as string
+      const path = `/v1/sessions/${account}/${action}`
+      const response = await fetch(kernel.api.endpoint?.(path) ?? path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, signature }),
+      })
+      if (!response.ok) throw new Error(`HTTP ${response.status}`)
+    } catch (error) {
+      console.warn(
+        `[airlock] The API did not record the session's ${action === 'revoke' ? 'revocation' : 'page'}.`,
+        error,
+      )
+    }
   }
 
-  /** Revokes at the API (signed by the account), then on chain. */
+  /** The session of `key` as the chain has it now (`sessionOf`), read through the wallet's node. */
+  async function onChain(connection: Connection, account: Address, key: Address) {
+    const call = SessionCalls.sessionOfCall(account, key)
+    const data = (await evm(connection, 'eth_call', [call, 'latest'])) as Hex
+    return SessionCalls.sessionOfResult(data, Math.floor(kernel.now() / 1000))
+  }
+
+  /**
+   * Revokes on chain first: the account's `revokeSession(key)`, which ends the key's power; only once it is
+   * on chain is the revocation recorded at the API. A session the chain does not hold live is unknown; an
+   * operation refused or failed leaves the session live, and listed as such.
+   */
   async function revoke(connection: Connection, pci: string): Promise<void> {
     const id = Contract.decodePci(pci)
     const account = accountOf(connection)
     if (!id || id.account !== account.toLowerCase() || `eip155:${id.chainId}` !== connection.chainId)
       throw new Errors.UnauthorizedError(sessionTexts.unknownSession())
-    const response = await postSigned(connection, 'revoke', Siwx.revokeMessage(pci), { pci })
-    if (response.status === 404) throw new Errors.InvalidParamsError(sessionTexts.unknownSession())
-    if (!response.ok)
-      throw new Errors.InternalError(`The API refused the revocation (HTTP ${response.status}).`)
-    await sendOwn(connection, Permissions.revokeCall(account, id.key))
+    if ((await onChain(connection, account, id.key)).status !== 'active')
+      throw new Errors.InvalidParamsError(sessionTexts.unknownSession())
+    await sendOwn(connection, SessionCalls.revokeCall(account, id.key))
+    await record(connection, 'revoke', Siwx.revokeMessage(pci), { pci })
   }
 
   /**
-   * Records at the API which page the session was granted to, so Account's list can say so: the origin the
-   * browser reported at the handshake, signed by the account (`grantedMessage`). The session is on chain
-   * already, so the dApp's answer never waits on this: a refused signature or a failed call only leaves the
-   * list without the page.
+   * The account's live sessions: the API finds their keys (the chain's `SessionGranted` logs), and what each
+   * may still do is read from the chain here, so nothing the API says can hide a session whose key signs.
    */
-  async function recordOrigin({ connection, session, origin }: Grant): Promise<void> {
-    if (!origin) return
-    try {
-      const message = Contract.grantedMessage(session.pci, origin)
-      const response = await postSigned(connection, 'granted', message, { pci: session.pci, origin })
-      if (!response.ok) throw new Error(`HTTP ${response.status}`)
-    } catch (error) {
-      console.warn('[airlock] The page the session was granted to was not recorded.', error)
-    }
-  }
-
   async function load(connection: Connection) {
     list = { state: 'loading' }
     kernel.changed()
@@ -225,10 +234,13 @@ export function setup(kernel: Kernel): Runtime {
       const response = await fetch(kernel.api.endpoint?.(path) ?? path)
       const parsed = S.parse(Contract.accountSessionsAnswer, await response.json())
       if (!response.ok || !parsed.ok) throw new Error('unreadable')
-      list = {
-        state: 'ready',
-        sessions: (parsed.value.smartSessions ?? []).filter((s) => s.status === 'active'),
-      }
+      const sessions = await Promise.all(
+        (parsed.value.smartSessions ?? []).map(async (session) => ({
+          ...session,
+          ...(await onChain(connection, session.account as Address, session.key as Address)),
+        })),
+      )
+      list = { state: 'ready', sessions: sessions.filter((session) => session.status === 'active') }
     } catch {
       list = { state: 'unreachable' }
     }
@@ -243,8 +255,14 @@ export function setup(kernel: Kernel): Runtime {
       current.error = undefined
       kernel.changed()
       try {
-        await sendOwn(current.connection, Permissions.grantCall(current.session))
-        await recordOrigin(current)
+        await sendOwn(current.connection, SessionCalls.grantCall(current.session))
+        if (current.origin) {
+          const { session, origin } = current
+          await record(current.connection, 'granted', Contract.grantedMessage(session.pci, origin), {
+            pci: session.pci,
+            origin,
+          })
+        }
         endGrant({ value: Permissions.response(current.asked, current.session) })
       } catch (error) {
         // Refused in the wallet or failed on the way: the visitor may try again or reject.
