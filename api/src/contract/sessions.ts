@@ -56,6 +56,14 @@ export function grantedMessage(pci: string, origin: string): string {
   return `Airlock: smart session granted to ${origin}\n${pci.toLowerCase()}`
 }
 
+/**
+ * A session's status at `nowS` (Unix seconds, the chain's clock) from its `validUntil` as `sessionOf` answers it
+ * (0 once revoked): the chain's word alone, which the API's list and the modal's both follow.
+ */
+export function sessionStatus(validUntil: number, nowS: number): 'active' | 'expired' | 'revoked' {
+  return validUntil === 0 ? 'revoked' : validUntil <= nowS ? 'expired' : 'active'
+}
+
 const address = S.string(42, 42, hex40)
 const pciShape = S.string(194, 194, /^0x[0-9a-fA-F]{192}$/)
 const decimal = S.string(80, 1, /^\d+$/)

@@ -10,11 +10,7 @@
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   encodeFunctionData,
-  http,
   type PublicClient,
   parseEther,
   type SignedAuthorization,
@@ -23,12 +19,12 @@ import {
 import { entryPoint08Abi, type SmartAccount, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as Accounts from '../Accounts.ts'
 import { accountAbstraction, testTokenAddress } from '../Chains.ts'
 import * as Devnet from '../Devnet.ts'
 import { testTokenAbi } from '../TestToken.ts'
 import { airlockAccountAbi } from './AirlockAccountContract.ts'
 import * as HandleOps from './HandleOps.ts'
+import * as Testing from './testing.ts'
 
 const transferSelector = toFunctionSelector('transfer(address,uint256)')
 const token = { address: testTokenAddress, abi: testTokenAbi } as const
@@ -37,26 +33,13 @@ const allowance = parseEther('0.01')
 
 describe('a session key and the account’s ETH', () => {
   let devnet: Devnet.Instance
+  let chain: ReturnType<typeof Testing.chainOf>
   let client: PublicClient
   let account: SmartAccount
   const owner = privateKeyToAccount(generatePrivateKey())
   // The attacker bundles the key's operations itself and names itself the beneficiary.
   const attacker = privateKeyToAccount(generatePrivateKey())
   const recipient = privateKeyToAccount(generatePrivateKey()).address
-  const chainId = () => devnet.chains[0].chainId
-  const wallet = (signer: PrivateKeyAccount) =>
-    createWalletClient({
-      account: signer,
-      chain: devnet.chains[0].chain,
-      transport: http(devnet.chains[0].rpcUrl),
-    })
-  const testClient = () =>
-    createTestClient({
-      mode: 'anvil',
-      chain: devnet.chains[0].chain,
-      transport: http(devnet.chains[0].rpcUrl),
-    })
-
   const transfer = (amount: bigint) => ({
     to: testTokenAddress,
     data: encodeFunctionData({ ...token, functionName: 'transfer', args: [recipient, amount] }),
@@ -83,13 +66,13 @@ describe('a session key and the account’s ETH', () => {
   ) {
     const drafted = { ...(await HandleOps.draft(client, on, calls)), ...options.change }
     const operation = options.sponsored ? await HandleOps.sponsor(client, drafted) : drafted
-    return { ...operation, signature: await key.sign({ hash: HandleOps.hashOf(operation, chainId()) }) }
+    return { ...operation, signature: await key.sign({ hash: HandleOps.hashOf(operation, chain.chainId) }) }
   }
 
   /** Runs an operation, which must succeed; the attacker stands in for an honest bundler here. */
   async function run(operation: HandleOps.Operation, authorization?: SignedAuthorization) {
     const options = authorization ? { authorizationList: [authorization] } : {}
-    const receipt = await HandleOps.submit(wallet(attacker), [operation], options)
+    const receipt = await HandleOps.submit(chain.wallet(attacker), [operation], options)
     expect(receipt.status).toBe('success')
   }
 
@@ -132,7 +115,7 @@ describe('a session key and the account’s ETH', () => {
       await ethOf(from),
       await client.getBalance({ address: attacker.address }),
     ]
-    const receipt = await HandleOps.submit(wallet(attacker), [operation], { gas })
+    const receipt = await HandleOps.submit(chain.wallet(attacker), [operation], { gas })
     expect(await ethOf(from)).toBe(accountBefore)
     expect(await client.getBalance({ address: attacker.address })).toBeLessThan(attackerBefore)
     expect(receipt.status).toBe('reverted')
@@ -150,27 +133,19 @@ describe('a session key and the account’s ETH', () => {
 
   beforeAll(async () => {
     devnet = await Devnet.start({ ports: [0, 0] })
-    const { chain, rpcUrl } = devnet.chains[0]
-    client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 })
-    await testClient().setBalance({ address: attacker.address, value: parseEther('100') })
+    chain = Testing.chainOf(devnet)
+    client = chain.client
+    await chain.testClient.setBalance({ address: attacker.address, value: parseEther('100') })
     account = await toSimpleSmartAccount({
       client,
       owner,
       factoryAddress: accountAbstraction.accountFactory,
       entryPoint: { address: accountAbstraction.entryPoint08, version: '0.8' },
     })
-    const first = Accounts.all()[0]
-    if (!first) throw new Error('no account 0')
-    await client.waitForTransactionReceipt({
-      hash: await wallet(privateKeyToAccount(first.privateKey)).writeContract({
-        ...token,
-        functionName: 'transfer',
-        args: [account.address, parseEther('1000')],
-      }),
-    })
+    await chain.fund(account.address, parseEther('1000'))
     // The owner's first operation deploys the account; it then holds 1 ETH.
     await granted()
-    await testClient().setBalance({ address: account.address, value: parseEther('1') })
+    await chain.testClient.setBalance({ address: account.address, value: parseEther('1') })
   })
   afterAll(() => devnet?.stop())
 
@@ -244,11 +219,11 @@ describe('a session key and the account’s ETH', () => {
     })
     const authorization = await eoa.signAuthorization({
       contractAddress: accountAbstraction.account7702,
-      chainId: chainId(),
+      chainId: chain.chainId,
       nonce: 0,
     })
     const key = await granted(delegated, allowance, authorization)
-    await testClient().setBalance({ address: eoa.address, value: parseEther('1') })
+    await chain.testClient.setBalance({ address: eoa.address, value: parseEther('1') })
     const fee = parseEther('1') / (await gasOf(delegated))
     await expectNothingDrained(await byKey(delegated, key, [transfer(0n)], fees(fee)))
     // EIP-7702 init code with data has the EntryPoint call the account before validating: never the key's.

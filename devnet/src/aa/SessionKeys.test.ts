@@ -1,12 +1,8 @@
 import { toSimpleSmartAccount } from 'permissionless/accounts'
 import {
   type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   encodeFunctionData,
   type Hex,
-  http,
   type PublicClient,
   parseEther,
   parseEventLogs,
@@ -15,18 +11,19 @@ import {
 import { type SmartAccount, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as Accounts from '../Accounts.ts'
 import { accountAbstraction, testTokenAddress, testUsdAddress } from '../Chains.ts'
 import * as Devnet from '../Devnet.ts'
 import { testTokenAbi } from '../TestToken.ts'
 import { airlockAccountAbi } from './AirlockAccountContract.ts'
 import * as HandleOps from './HandleOps.ts'
+import * as Testing from './testing.ts'
 
 const transferSelector = toFunctionSelector('transfer(address,uint256)')
 const limit = parseEther('10')
 
 describe('session keys of an AirlockAccount', () => {
   let devnet: Devnet.Instance
+  let chain: ReturnType<typeof Testing.chainOf>
   let client: PublicClient
   let account: SmartAccount
   const relayer = privateKeyToAccount(generatePrivateKey())
@@ -34,19 +31,6 @@ describe('session keys of an AirlockAccount', () => {
   // The dApp's key: it signs ops of its own, never the owner's.
   const sessionKey = privateKeyToAccount(generatePrivateKey())
   const recipient = privateKeyToAccount(generatePrivateKey()).address
-  const sender = () =>
-    createWalletClient({
-      account: relayer,
-      chain: devnet.chains[0].chain,
-      transport: http(devnet.chains[0].rpcUrl),
-    })
-  const testClient = () =>
-    createTestClient({
-      mode: 'anvil',
-      chain: devnet.chains[0].chain,
-      transport: http(devnet.chains[0].rpcUrl),
-    })
-
   const token = { address: testTokenAddress, abi: testTokenAbi } as const
   const balanceOf = (address: Address) =>
     client.readContract({ ...token, functionName: 'balanceOf', args: [address] })
@@ -90,13 +74,13 @@ describe('session keys of an AirlockAccount', () => {
   ) {
     const sponsored = await HandleOps.sponsor(client, await HandleOps.draft(client, on, calls))
     const signature = key
-      ? await key.sign({ hash: HandleOps.hashOf(sponsored, devnet.chains[0].chainId) })
+      ? await key.sign({ hash: HandleOps.hashOf(sponsored, chain.chainId) })
       : await on.signUserOperation(sponsored)
     return { ...sponsored, signature }
   }
 
   async function run(calls: readonly HandleOps.Call[], key?: typeof sessionKey) {
-    const receipt = await HandleOps.submit(sender(), [await operation(calls, key)])
+    const receipt = await HandleOps.submit(chain.wallet(relayer), [await operation(calls, key)])
     expect(receipt.status).toBe('success')
     // The account's own events: the first op also initializes it.
     return parseEventLogs({ abi: airlockAccountAbi, logs: receipt.logs }).filter(
@@ -104,42 +88,28 @@ describe('session keys of an AirlockAccount', () => {
     )
   }
 
-  /** Sends `amount` ALT from account 0, which holds a million. */
-  async function fund(to: Address, amount: bigint) {
-    const first = Accounts.all()[0]
-    if (!first) throw new Error('no account 0')
-    const { chain, rpcUrl } = devnet.chains[0]
-    const funder = createWalletClient({
-      account: privateKeyToAccount(first.privateKey),
-      chain,
-      transport: http(rpcUrl),
-    })
-    const hash = await funder.writeContract({ ...token, functionName: 'transfer', args: [to, amount] })
-    await client.waitForTransactionReceipt({ hash })
-  }
-
   /** Expects the EntryPoint to refuse the op with `reason`, in simulation and on-chain, moving no token. */
   async function expectRefused(calls: readonly HandleOps.Call[], key: typeof sessionKey, reason: RegExp) {
     const op = await operation(calls, key)
     const before = [await balanceOf(account.address), await balanceOf(recipient)]
     await expect(HandleOps.simulate(client, [op], relayer.address)).rejects.toThrow(reason)
-    const receipt = await HandleOps.submit(sender(), [op], { gas: 2_000_000n })
+    const receipt = await HandleOps.submit(chain.wallet(relayer), [op], { gas: 2_000_000n })
     expect(receipt.status).toBe('reverted')
     expect([await balanceOf(account.address), await balanceOf(recipient)]).toEqual(before)
   }
 
   beforeAll(async () => {
     devnet = await Devnet.start({ ports: [0, 0] })
-    const { chain, rpcUrl } = devnet.chains[0]
-    client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 })
-    await testClient().setBalance({ address: relayer.address, value: parseEther('10') })
+    chain = Testing.chainOf(devnet)
+    client = chain.client
+    await chain.testClient.setBalance({ address: relayer.address, value: parseEther('10') })
     account = await toSimpleSmartAccount({
       client,
       owner,
       factoryAddress: accountAbstraction.accountFactory,
       entryPoint: { address: accountAbstraction.entryPoint08, version: '0.8' },
     })
-    await fund(account.address, parseEther('100'))
+    await chain.fund(account.address, parseEther('100'))
   })
   afterAll(() => devnet?.stop())
 
@@ -207,7 +177,7 @@ describe('session keys of an AirlockAccount', () => {
     })
     const signed = {
       ...direct,
-      signature: await other.sign({ hash: HandleOps.hashOf(direct, devnet.chains[0].chainId) }),
+      signature: await other.sign({ hash: HandleOps.hashOf(direct, chain.chainId) }),
     }
     await expect(HandleOps.simulate(client, [signed], relayer.address)).rejects.toThrow(/AA24/)
     expect((await sessionOf(other.address)).limit).toBe(limit)
@@ -236,7 +206,7 @@ describe('session keys of an AirlockAccount', () => {
     const other = privateKeyToAccount(generatePrivateKey())
     const oneEth = { target: recipient, selector: '0x00000000', limit: parseEther('1') } as const
     await run([grant(other.address, (await now()) + 3600, oneEth)])
-    await testClient().setBalance({ address: account.address, value: parseEther('2') })
+    await chain.testClient.setBalance({ address: account.address, value: parseEther('2') })
     const before = await client.getBalance({ address: recipient })
     await run([{ to: recipient, value: parseEther('0.6') }], other)
     expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.6'))
@@ -252,10 +222,10 @@ describe('session keys of an AirlockAccount', () => {
       owner: eoa,
       implementation: accountAbstraction.account7702,
     })
-    await fund(eoa.address, parseEther('20'))
+    await chain.fund(eoa.address, parseEther('20'))
     const authorization = await eoa.signAuthorization({
       contractAddress: accountAbstraction.account7702,
-      chainId: devnet.chains[0].chainId,
+      chainId: chain.chainId,
       nonce: 0,
     })
     const key = privateKeyToAccount(generatePrivateKey())
@@ -263,10 +233,12 @@ describe('session keys of an AirlockAccount', () => {
     const draft = { ...(await HandleOps.draft(client, delegated, [granting])), authorization }
     const sponsored = await HandleOps.sponsor(client, draft)
     const signed = { ...sponsored, signature: await delegated.signUserOperation(sponsored) }
-    const granted = await HandleOps.submit(sender(), [signed], { authorizationList: [authorization] })
+    const granted = await HandleOps.submit(chain.wallet(relayer), [signed], {
+      authorizationList: [authorization],
+    })
     expect(granted.status).toBe('success')
 
-    const transferred = await HandleOps.submit(sender(), [
+    const transferred = await HandleOps.submit(chain.wallet(relayer), [
       await operation([transfer(parseEther('6'))], key, delegated),
     ])
     expect(transferred.status).toBe('success')
@@ -279,8 +251,8 @@ describe('session keys of an AirlockAccount', () => {
     const other = privateKeyToAccount(generatePrivateKey())
     await run([grant(other.address, (await now()) + 60)])
     await run([transfer(1n)], other)
-    await testClient().increaseTime({ seconds: 120 })
-    await testClient().mine({ blocks: 1 })
+    await chain.testClient.increaseTime({ seconds: 120 })
+    await chain.testClient.mine({ blocks: 1 })
     await expectRefused([transfer(1n)], other, /AA22 expired or not due/)
   })
 })

@@ -174,8 +174,7 @@ export function create(options: SessionsOptions): Hono<Env> {
     const smartSessions = await Promise.all(
       onChain.map(async (session): Promise<Contract.SmartSessionRecord> => {
         const entry = stored.get(session.key.toLowerCase())
-        const status =
-          session.validUntil === 0 ? 'revoked' : session.validUntil <= clock ? 'expired' : 'active'
+        const status = Contract.sessionStatus(session.validUntil, clock)
         const target = session.target.toLowerCase()
         if (session.validUntil !== 0 && !tokens.has(target))
           tokens.set(target, OnChain.tokenOf(chain, session.target))

@@ -2,7 +2,7 @@
  * The account's own session calls (`SessionKeys.sol`): `grantSession` and `revokeSession`, which the owner's
  * user operation carries, and `sessionOf`, the chain's word on what a key may still do.
  */
-import type { SmartSessionRecord } from '@airlock/api/contract'
+import { type SmartSessionRecord, sessionStatus } from '@airlock/api/contract'
 import { type Address, decodeFunctionResult, encodeFunctionData, type Hex } from 'viem'
 import type { Session } from './Permissions.ts'
 
@@ -97,13 +97,12 @@ type OnChain = Pick<
  */
 export function sessionOfResult(data: Hex, nowS: number): OnChain {
   const session = decodeFunctionResult({ abi: sessionKeysAbi, functionName: 'sessionOf', data })
-  const status = session.validUntil === 0 ? 'revoked' : session.validUntil <= nowS ? 'expired' : 'active'
   return {
     limit: session.limit.toString(),
     spent: session.spent.toString(),
     gasAllowance: session.gasAllowance.toString(),
     gasSpent: session.gasSpent.toString(),
     validUntil: session.validUntil,
-    status,
+    status: sessionStatus(session.validUntil, nowS),
   }
 }
