@@ -1,6 +1,6 @@
 /**
- * What the API keeps of smart sessions, beside what the chain says: the page each was granted to and
- * revocations made at the API. Sessions themselves live on chain (`OnChain.ts`).
+ * What the API keeps of smart sessions, beside what the chain says: the page each was granted to and when the
+ * account recorded its revocation. Sessions themselves, and whether they are live, are the chain's (`OnChain.ts`).
  */
 import type { Database } from '../../Database.ts'
 
@@ -33,7 +33,7 @@ export async function ofAccount(db: Query, chainId: string, account: string): Pr
   )
 }
 
-/** Revokes the session at the API (again is a no-op: the first time stands). */
+/** Records the account's revocation of the session (again is a no-op: the first time stands). */
 export async function revoke(db: Query, id: Id, now: number): Promise<void> {
   await db.query(
     `insert into smart_sessions (chain_id, account, key, revoked_at) values ($1, $2, $3, $4)

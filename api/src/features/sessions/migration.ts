@@ -5,8 +5,8 @@ export const sessionsMigration: Migration = {
   name: 'smart sessions',
   statements: [
     // One row per session the API heard of: chain_id CAIP-2, account and key lower-case 0x. origin: the page
-    // it was granted to, as the account's owner signed it. revoked_at (epoch ms): revoked at the API, which
-    // lists the session as revoked at once, whatever the chain still says; a revoked key stays revoked here.
+    // it was granted to, as the account's owner signed it. revoked_at (epoch ms): when the account recorded a
+    // revocation, the first time; what the list says of the session is the chain's alone.
     `create table smart_sessions (
       chain_id text not null,
       account text not null,
