@@ -32,7 +32,10 @@ const full = {
           iconUrl: 'https://i.example/u.png',
         },
       ],
-      swaps: { uniswapV2: { router: evm(2), factory: evm(3), weth: evm(4) } },
+      swaps: {
+        uniswapV2: { router: evm(2), factory: evm(3), weth: evm(4) },
+        uniswapV3: { factory: evm(5), quoter: evm(6), router: evm(7), weth: evm(4) },
+      },
       accountAbstraction: {
         bundlerUrl: 'https://bundler.example',
         entryPoints: [evm(7)],

@@ -38,6 +38,13 @@ function sorted(pool: Pool) {
   return BigInt(a.token) < BigInt(b.token) ? ([a, b] as const) : ([b, a] as const)
 }
 
+/**
+ * Gas the creation of a pool and the first position in it are given: anvil's estimates for a position
+ * (0.57–0.61 M) fell short now and then, and an out-of-gas seeding fails the devnet's start.
+ */
+const creationGas = 6_000_000n
+const positionGas = 1_000_000n
+
 /** √(amount1 ÷ amount0) in Q64.96, the pool's starting price (token1 per token0, in their smallest units). */
 export function sqrtPriceX96(amount0: bigint, amount1: bigint): bigint {
   return sqrt((amount1 << 192n) / amount0)
@@ -161,6 +168,7 @@ export function creations(): Step[] {
           abi: UniswapV3.positionManagerAbi,
           functionName: 'createAndInitializePoolIfNecessary',
           args: [token0.token, token1.token, pool.fee, sqrtPriceX96(token0.amount, token1.amount)],
+          gas: creationGas,
         }),
     }
   })
@@ -193,6 +201,7 @@ export function positions(): Step[] {
               deadline: maxUint256,
             },
           ],
+          gas: positionGas,
         }),
     }
   })
