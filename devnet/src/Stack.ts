@@ -288,7 +288,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         universalResolver: ens.universalResolver,
         gatewayKey: Ens.devGatewayKey,
       },
-      onramp: { providers: [onramp.provider] },
+      onramp: { providers: onramp.providers },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)

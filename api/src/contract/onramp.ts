@@ -59,11 +59,14 @@ export type OnrampLimit = S.Infer<typeof onrampLimit>
 export const onrampPaymentCurrency = S.object({ id: fiatCode, limits: S.array(onrampLimit, 10) })
 export type OnrampPaymentCurrency = S.Infer<typeof onrampPaymentCurrency>
 
-/** A network a currency can be bought on; `contractAddress` is `null` for the network's own currency. */
+/**
+ * A network a currency can be bought on; `contractAddress` (an ERC-20, or a Solana mint) is `null` for the
+ * network's own currency.
+ */
 export const onrampNetwork = S.object({
   chainId,
   name: S.string(100, 1),
-  contractAddress: S.nullable(evmAddress),
+  contractAddress: S.nullable(walletAddress),
 })
 export type OnrampNetwork = S.Infer<typeof onrampNetwork>
 
