@@ -145,6 +145,9 @@ async function confirmed(modal: FrameLocator): Promise<Hash> {
   return (await status.getAttribute('data-id')) as Hash
 }
 
+// Two swaps, an approval, a reverted swap and its retry, each mined and read back: longer than one minute.
+test.setTimeout(150_000)
+
 test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on the receiving side: on chain within 1 %, in Activity', async ({
   page,
   modal,
