@@ -40,7 +40,7 @@ const json = (value: unknown) => Buffer.from(JSON.stringify(value))
  * Whether `authorization` is a JWT of `credentials`' key for `method` on `url` at `nowS`.
  * @example verifyJwt(req.headers.authorization, credentials, 'POST', url, nowS)
  */
-export function verifyJwt(
+function verifyJwt(
   authorization: string | undefined,
   credentials: Credentials,
   method: string,
@@ -220,7 +220,7 @@ export function create(catalog: Catalog, credentials: Credentials) {
 }
 
 /** A transaction as Coinbase's transaction status API and webhooks write it. */
-export function transactionOf(transaction: Protocol.Transaction) {
+function transactionOf(transaction: Protocol.Transaction) {
   const status = {
     pending: 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS',
     completed: 'ONRAMP_TRANSACTION_STATUS_SUCCESS',
@@ -261,7 +261,7 @@ export function webhookOf(transaction: Protocol.Transaction, webhookSecret: stri
 }
 
 /** Hook0's `X-Hook0-Signature` of `body` and the {@link signedHeaders} at `t` (unix seconds). */
-export function signHook0(secret: string, headers: Record<string, string>, body: string, t: number): string {
+function signHook0(secret: string, headers: Record<string, string>, body: string, t: number): string {
   const names = signedHeaders.join(' ')
   const values = signedHeaders.map((name) => headers[name] ?? '').join('.')
   const v1 = createHmac('sha256', secret).update(`${t}.${names}.${values}.${body}`).digest('hex')

@@ -35,7 +35,7 @@ export type DevOptions = {
 }
 
 /** The devnet chains as the sandbox sells on them, with the network names both providers' APIs say. */
-export function sandboxChains(devnet: Devnet.Instance): Treasury.SandboxChain[] {
+function sandboxChains(devnet: Devnet.Instance): Treasury.SandboxChain[] {
   return devnet.chains.map((running, index) => ({
     id: running.caipNetworkId,
     name: running.chain.name,

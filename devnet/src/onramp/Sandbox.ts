@@ -41,7 +41,7 @@ export type Instance = {
 }
 
 /** A checkout, verified, with what it buys. */
-export type Purchase = {
+type Purchase = {
   kind: Protocol.Kind
   /** What the card form posts back to find the purchase again (MoonPay's signed query, Coinbase's checkout). */
   query: string

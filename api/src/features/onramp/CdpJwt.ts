@@ -16,7 +16,7 @@ const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex'
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url')
 
 /** The key a secret names, and the JWT algorithm that goes with it. */
-export function keyOf(secret: string): { key: KeyObject; alg: 'ES256' | 'EdDSA' } {
+function keyOf(secret: string): { key: KeyObject; alg: 'ES256' | 'EdDSA' } {
   if (secret.includes('-----BEGIN'))
     return { key: createPrivateKey(secret.replace(/\\n/g, '\n')), alg: 'ES256' }
   const raw = Buffer.from(secret, 'base64')

@@ -14,7 +14,7 @@ import * as Networks from './Networks.ts'
 import type { OnrampProvider, OrderEvent, ProviderOptions } from './Provider.ts'
 import { ProviderRefusal } from './Provider.ts'
 import type { ProviderConfig } from './ProviderConfig.ts'
-import { call, decimal } from './ProviderHttp.ts'
+import { call, decimal, eventOf } from './ProviderHttp.ts'
 import * as Signature from './Signature.ts'
 
 const amount = S.object({ value: decimal, currency: S.string(20, 1) })
@@ -183,14 +183,8 @@ export function create(config: ProviderConfig): OnrampProvider {
     webhook(headers, body, nowMs) {
       const verdict = Signature.verifyHook0(headers, body, config.webhookSecret, nowMs)
       if (verdict !== 'ok') return verdict
-      let json: unknown
-      try {
-        json = JSON.parse(body)
-      } catch {
-        return undefined
-      }
-      const parsed = S.parse(event, json)
-      return parsed.ok ? orderEventOf(parsed.value) : undefined
+      const parsed = eventOf(body, event)
+      return parsed && orderEventOf(parsed)
     },
     async lookup(orderId) {
       const path = `/onramp/v1/buy/user/${encodeURIComponent(orderId)}/transactions?pageSize=1`

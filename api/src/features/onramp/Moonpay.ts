@@ -13,7 +13,7 @@ import * as Networks from './Networks.ts'
 import type { OnrampProvider, OrderEvent, ProviderOptions } from './Provider.ts'
 import { ProviderRefusal } from './Provider.ts'
 import type { ProviderConfig } from './ProviderConfig.ts'
-import { call, decimal } from './ProviderHttp.ts'
+import { call, decimal, eventOf } from './ProviderHttp.ts'
 import * as Signature from './Signature.ts'
 
 const signatureHeader = 'Moonpay-Signature-V2'
@@ -214,14 +214,8 @@ export function create(config: ProviderConfig): OnrampProvider {
     webhook(headers, body, nowMs) {
       const verdict = Signature.verify(headers.get(signatureHeader), body, config.webhookSecret, nowMs)
       if (verdict !== 'ok') return verdict
-      let json: unknown
-      try {
-        json = JSON.parse(body)
-      } catch {
-        return undefined
-      }
-      const parsed = S.parse(event, json)
-      return parsed.ok ? orderEventOf(parsed.value.data) : undefined
+      const parsed = eventOf(body, event)
+      return parsed && orderEventOf(parsed.data)
     },
     async lookup(orderId) {
       try {

@@ -20,7 +20,7 @@ type QuoteRequest = {
   paymentMethod: Contract.OnrampPaymentMethod
 }
 
-export type ProviderQuote = Omit<Contract.OnrampQuoteAnswer, 'quoteId' | 'provider' | 'estimate'>
+type ProviderQuote = Omit<Contract.OnrampQuoteAnswer, 'quoteId' | 'provider' | 'estimate'>
 
 /** An order as the provider's checkout needs it. */
 type CheckoutRequest = {

@@ -58,3 +58,15 @@ function numberText(value: number): string {
   const text = String(value)
   return /e/i.test(text) ? value.toFixed(18).replace(/\.?0+$/, '') : text
 }
+
+/** A webhook's body read with `shape`, or `undefined` for one that is not JSON of that shape. */
+export function eventOf<T>(body: string, shape: S.Shape<T>): T | undefined {
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const parsed = S.parse(shape, json)
+  return parsed.ok ? parsed.value : undefined
+}
