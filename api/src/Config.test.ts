@@ -208,7 +208,7 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, email, farcaster: short })).toThrow('farcaster.idRegistry.address')
   })
 
-  it("takes a chain's swaps through a Uniswap v2 deployment, on eip155 chains only", () => {
+  it("takes a chain's swaps through Uniswap v2 and v3 deployments, on eip155 chains only", () => {
     const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174' }
     const chain = {
       id: 'eip155:1',
@@ -229,9 +229,22 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, chains: [{ ...chain, swaps: { uniswapV2: router } }] })).toThrow(
       'chains[0].swaps.uniswapV2.router',
     )
-    expect(() => Config.parse({ ...base, chains: [{ ...chain, swaps: {} }] })).toThrow(
-      'chains[0].swaps.uniswapV2',
-    )
+    // No venue at all: a chain Uniswap deploys on is turned off, any other has none anyway.
+    expect(Config.parse({ ...base, chains: [{ ...chain, swaps: {} }] }).chains[0]?.swaps).toEqual({})
+    const v3 = {
+      factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
+      quoter: '0x61fFE014bA17989E743c5F6cB21bF9697530B21e',
+      router: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45',
+      weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+    }
+    expect(
+      Config.parse({ ...base, chains: [{ ...chain, swaps: { uniswapV3: v3 } }] }).chains[0]?.swaps,
+    ).toEqual({
+      uniswapV3: v3,
+    })
+    expect(() =>
+      Config.parse({ ...base, chains: [{ ...chain, swaps: { uniswapV3: { ...v3, quoter: undefined } } }] }),
+    ).toThrow('chains[0].swaps.uniswapV3.quoter')
     const solana = { ...chain, id: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', swaps }
     expect(() => Config.parse({ ...base, chains: [solana] })).toThrow('swaps are for eip155 chains only')
   })

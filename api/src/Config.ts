@@ -32,8 +32,11 @@ const token = S.object({
 const evmAddress = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
 
 /**
- * Swaps on a chain (SPEC §7's `/v1/convert/*`, `features/swaps`): the DEX that quotes and makes them. A chain
- * without it answers 'Network not supported for Swaps'.
+ * Swaps on a chain (SPEC §7's `/v1/convert/*`, `features/swaps`): the venues that quote and make them. The
+ * API quotes every venue at one block and takes the best output net of gas. Without the block, a chain
+ * Uniswap deploys on (Ethereum, Optimism, Polygon, Base, Arbitrum: `features/swaps/Canonical.ts`) swaps
+ * through Uniswap's own v2 and v3 there, and any other chain answers 'Network not supported for Swaps'; `{}`
+ * turns swaps off.
  */
 const swaps = S.object({
   /**
@@ -42,7 +45,16 @@ const swaps = S.object({
    * currency Router02 was deployed with). Mainnet's: router `0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D`,
    * factory `0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f`, WETH `0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2`.
    */
-  uniswapV2: S.object({ router: evmAddress, factory: evmAddress, weth: evmAddress }),
+  uniswapV2: S.optional(S.object({ router: evmAddress, factory: evmAddress, weth: evmAddress })),
+  /**
+   * A Uniswap v3 deployment, pools at v3-periphery's init-code hash: `factory`, `quoter` (QuoterV2), `router`
+   * (SwapRouter02, which visitors approve) and `weth`. Mainnet's: factory
+   * `0x1F98431c8aD98523631AE4a59f267346ea31F984`, QuoterV2 `0x61fFE014bA17989E743c5F6cB21bF9697530B21e`,
+   * SwapRouter02 `0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45`, WETH as above.
+   */
+  uniswapV3: S.optional(
+    S.object({ factory: evmAddress, quoter: evmAddress, router: evmAddress, weth: evmAddress }),
+  ),
 })
 
 const chainFields = S.object({
@@ -61,7 +73,7 @@ const chainFields = S.object({
   testnet: S.optional(S.boolean),
   /** ERC-20 contracts or SPL mints whose balances `/v1/account/{address}/balance` reports on this chain. */
   tokens: S.optional(S.array(token, 200)),
-  /** Swaps on an `eip155` chain; none without it. */
+  /** Swaps on an `eip155` chain: its venues; Uniswap's own on the mainnets it deploys on, none elsewhere. */
   swaps: S.optional(swaps),
   /** ERC-4337 on an `eip155` chain (`features/bundler/ChainConfig.ts`): its bundler, and a paymaster. */
   accountAbstraction: S.optional(accountAbstractionConfig),

@@ -32,7 +32,10 @@ const full = {
           iconUrl: 'https://i.example/u.png',
         },
       ],
-      swaps: { uniswapV2: { router: evm(2), factory: evm(3), weth: evm(4) } },
+      swaps: {
+        uniswapV2: { router: evm(2), factory: evm(3), weth: evm(4) },
+        uniswapV3: { factory: evm(5), quoter: evm(6), router: evm(7), weth: evm(4) },
+      },
       accountAbstraction: {
         bundlerUrl: 'https://bundler.example',
         entryPoints: [evm(7)],
@@ -86,12 +89,14 @@ const full = {
       {
         id: 'moonpay',
         name: 'MoonPay',
-        kind: 'sandbox',
+        kind: 'moonpay',
         apiUrl: 'https://api.moonpay.example',
         widgetUrl: 'https://buy.moonpay.example',
         publishableKey: 'pk_live_1',
         secretKey: 'sk_live_0123456789abcdef',
         webhookSecret: 'wh_0123456789abcdef',
+        networks: { 'solana-devnet': 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' },
+        country: 'US',
       },
     ],
   },

@@ -44,6 +44,19 @@ export const uniswapV2 = {
 } as const satisfies Record<string, Address>
 
 /**
+ * Uniswap v3 on every devnet chain (`dex/V3Pools.ts`), deployed by account 0 from Uniswap's npm artifacts
+ * after everything else, ERC-4337 included (nonces 67 to 70): the factory, the NonfungiblePositionManager, QuoterV2 and
+ * SwapRouter02 (which also routes through the v2 factory above). WETH is v2's WETH9. Pools: ETH/tUSD at
+ * 0.05 % and 0.3 %, ETH/ALT at 1 %, ALT/tUSD at 0.3 %, full range, at the devnet's prices.
+ */
+export const uniswapV3 = {
+  factory: '0xdbC43Ba45381e02825b14322cDdd15eC4B3164E6',
+  positionManager: '0x04C89607413713Ec9775E14b954286519d836FEf',
+  quoter: '0x4C4a2f8c81640e47606d3fd77B353E87Ba015584',
+  router: '0x21dF544947ba3E8b3c32561399E88B52Dc8b2823',
+} as const satisfies Record<string, Address>
+
+/**
  * ENS on every devnet chain (`ens/Ens.ts`), deployed by account 0 after everything above and the pools'
  * seeding (nonces 35 to 39): the registry, the public resolver (also the reverse records' resolver), the
  * universal resolver viem calls (`chain.contracts.ensUniversalResolver`), the offchain resolver of the
@@ -87,6 +100,9 @@ const contracts = {
   weth: { address: uniswapV2.weth },
   uniswapV2Factory: { address: uniswapV2.factory },
   uniswapV2Router: { address: uniswapV2.router },
+  uniswapV3Factory: { address: uniswapV3.factory },
+  uniswapV3Quoter: { address: uniswapV3.quoter },
+  swapRouter02: { address: uniswapV3.router },
   ensRegistry: { address: ens.registry },
   ensUniversalResolver: { address: ens.universalResolver },
 } as const

@@ -3,7 +3,8 @@
  * with the same contracts at the same addresses: the ALT test token and tUSD (a USDC-like test dollar), with
  * 1,000,000 of each in every default account; a test NFT collection (an ERC-721 and an ERC-1155) held by
  * accounts 0–3; a stand-in for Farcaster's IdRegistry (empty: `farcaster/IdRegistry.ts` registers fids);
- * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`); ENS with CCIP-read,
+ * Uniswap v2 with pools of ETH, ALT and tUSD at the devnet's prices (`dex/Pools.ts`) and v3 with pools at several
+ * fee tiers (`dex/V3Pools.ts`); ENS with CCIP-read,
  * `alice.eth` and `bob.eth`, and the project's name suffix answered by the API's gateway (`ens/Ens.ts`); and
  * ERC-4337/EIP-7702: the EntryPoints, smart accounts and a sponsoring paymaster (`aa/AccountAbstraction.ts`).
  */
@@ -37,6 +38,7 @@ import {
 } from './Chains.ts'
 import * as Pools from './dex/Pools.ts'
 import * as UniswapV2 from './dex/UniswapV2.ts'
+import * as V3Pools from './dex/V3Pools.ts'
 import * as Ens from './ens/Ens.ts'
 import { idRegistryAbi, idRegistryBytecode } from './farcaster/IdRegistryContract.ts'
 import { testCollectibleAbi, testCollectibleBytecode } from './TestCollectible.ts'
@@ -130,6 +132,11 @@ async function setUp(
   expectAt(ensDeployments, await settle(client, [...ensDeployments, ...Ens.records(ens)]))
   // After ENS, so the nonces these use move no CREATE address above; theirs are CREATE2's, nonce-free.
   for (const batch of AccountAbstraction.deployments()) await settle(client, batch)
+  // Last again: Uniswap v3's CREATE addresses follow every nonce above.
+  const v3 = V3Pools.deployments()
+  expectAt(v3, await settle(client, [...v3, ...V3Pools.funding()]))
+  await settle(client, V3Pools.creations())
+  await settle(client, V3Pools.positions())
   return {
     chainId: node.chainId,
     caipNetworkId: caipNetworkId(node.chainId),

@@ -31,7 +31,7 @@ import { type PreviewServer, preview } from 'vite'
 import * as Bundler from './aa/Bundler.ts'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
-import { devnetTokens, ens, idRegistryAddress, uniswapV2 } from './Chains.ts'
+import { devnetTokens, ens, idRegistryAddress, uniswapV2, uniswapV3 } from './Chains.ts'
 import * as Devnet from './Devnet.ts'
 import * as Pools from './dex/Pools.ts'
 import * as Ens from './ens/Ens.ts'
@@ -253,7 +253,15 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
           nativeCurrency: running.chain.nativeCurrency,
           testnet: true,
           tokens: Object.values(devnetTokens),
-          swaps: { uniswapV2 },
+          swaps: {
+            uniswapV2,
+            uniswapV3: {
+              factory: uniswapV3.factory,
+              quoter: uniswapV3.quoter,
+              router: uniswapV3.router,
+              weth: uniswapV2.weth,
+            },
+          },
           accountAbstraction: Bundler.apiConfig(bundlers[index]),
         })),
         { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
@@ -280,7 +288,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         universalResolver: ens.universalResolver,
         gatewayKey: Ens.devGatewayKey,
       },
-      onramp: { providers: [onramp.provider] },
+      onramp: { providers: onramp.providers },
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)

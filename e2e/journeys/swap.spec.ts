@@ -1,12 +1,13 @@
 /**
- * Swaps, end to end on the devnet's Uniswap v2 pools, with the keyboard alone: ALT for ETH (an approval
- * first, exactly the amount), then ETH for an amount of tUSD typed on the receiving side (no approval). Each
- * is quoted live, reviewed with a simulation, signed by the page's wallet, lands on chain within the
- * slippage (asserted there, not only on screen) and appears in Activity. A refused signature keeps the
- * review, and the swap after it goes out once.
+ * Swaps, end to end on the devnet's Uniswap v2 and v3 pools, with the keyboard alone: ALT for ETH, whose best
+ * venue is v2 (an approval of Router02 first, exactly the amount), then ETH for an amount of tUSD typed on
+ * the receiving side, whose best is v3's 0.05 % pool (no approval). Each is quoted live, reviewed with its
+ * venue and route and a simulation, signed by the page's wallet, lands on chain through that venue exactly
+ * as the venue's own quoter says (asserted there, not only on screen) and appears in Activity. A refused
+ * signature keeps the review, and the swap after it goes out once.
  */
-import { Accounts } from '@airlock/devnet'
-import { devnetA, devnetTokens, uniswapV2 } from '@airlock/devnet/chains'
+import { Accounts, UniswapV3 } from '@airlock/devnet'
+import { devnetA, devnetTokens, uniswapV2, uniswapV3 } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
 import {
   type Address,
@@ -26,10 +27,7 @@ import { axeViolations, clients, connectWallet, expect, tabTo, withAnvilAccount 
 // Anvil's account 5, whose ETH, ALT and tUSD no other journey reads.
 const { evm: from, test } = withAnvilAccount(5)
 
-const router = parseAbi([
-  'function getAmountsOut(uint256, address[]) view returns (uint256[])',
-  'function swapExactETHForTokens(uint256, address[], address, uint256) payable returns (uint256[])',
-])
+const router = parseAbi(['function getAmountsOut(uint256, address[]) view returns (uint256[])'])
 const alt = devnetTokens.ALT.address
 const tusd = devnetTokens.tUSD.address
 
@@ -64,7 +62,7 @@ async function feesSince(since: bigint): Promise<bigint> {
 
 /**
  * Someone else trades first: anvil's account 6 (no journey after chains.spec reads it) buys tUSD with
- * 30 ETH, which moves the WETH/tUSD price far past a 1 % slippage.
+ * 30 ETH in v3's 0.05 % pool, which moves its WETH/tUSD price far past a 1 % slippage.
  */
 async function movePrice() {
   const trader = createWalletClient({
@@ -72,14 +70,37 @@ async function movePrice() {
     chain: devnetA,
     transport: http(devnetA.rpcUrls.default.http[0]),
   })
+  const amountIn = parseEther('30')
   const hash = await trader.writeContract({
-    address: uniswapV2.router,
-    abi: router,
-    functionName: 'swapExactETHForTokens',
-    args: [0n, [uniswapV2.weth, tusd], trader.account.address, BigInt(Math.floor(Date.now() / 1000) + 600)],
-    value: parseEther('30'),
+    address: uniswapV3.router,
+    abi: UniswapV3.routerAbi,
+    functionName: 'exactInputSingle',
+    args: [
+      {
+        tokenIn: uniswapV2.weth,
+        tokenOut: tusd,
+        fee: 500,
+        recipient: trader.account.address,
+        amountIn,
+        amountOutMinimum: 0n,
+        sqrtPriceLimitX96: 0n,
+      },
+    ],
+    value: amountIn,
   })
   expect((await clients.a.waitForTransactionReceipt({ hash })).status).toBe('success')
+}
+
+/** What QuoterV2 says `amountIn` wei buys of tUSD in the 0.05 % pool at `blockNumber`. */
+async function quoterV2(amountIn: bigint, blockNumber: bigint): Promise<bigint> {
+  const { result } = await clients.a.simulateContract({
+    address: uniswapV3.quoter,
+    abi: UniswapV3.quoterAbi,
+    functionName: 'quoteExactInputSingle',
+    args: [{ tokenIn: uniswapV2.weth, tokenOut: tusd, amountIn, fee: 500, sqrtPriceLimitX96: 0n }],
+    blockNumber,
+  })
+  return result[0]
 }
 
 /** Picks a side's token in its own view by keyboard: the search, then the token's row. */
@@ -124,6 +145,9 @@ async function confirmed(modal: FrameLocator): Promise<Hash> {
   return (await status.getAttribute('data-id')) as Hash
 }
 
+// Two swaps, an approval, a reverted swap and its retry, each mined and read back: longer than one minute.
+test.setTimeout(150_000)
+
 test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on the receiving side: on chain within 1 %, in Activity', async ({
   page,
   modal,
@@ -149,8 +173,11 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   const expected = await amountOut(parseEther('100'), [alt, uniswapV2.weth])
   await page.keyboard.press('Enter')
 
-  // The review: an approval of exactly 100 ALT first, and the simulation's balance changes.
+  // The review: through v2 (v3 has ALT only at 1 %), an approval of exactly 100 ALT first, and the
+  // simulation's balance changes.
   await expect(modal.getByTestId('swap-summary')).toBeVisible({ timeout: 15_000 })
+  await expect(modal.getByTestId('swap-preview-venue')).toHaveText('Uniswap v2')
+  await expect(modal.getByTestId('swap-preview-route')).toHaveText('ALT → ETH (0.3 %)')
   await expect(modal.getByRole('radio', { name: /^Exactly 100 ALT/ })).toBeChecked()
   await expect(modal.locator('[data-testid="swap-changes"] [data-symbol="ALT"]')).toContainText('−100 ALT')
   await expect(modal.locator('[data-testid="swap-changes"] [data-symbol="ETH"]')).toContainText('+0.')
@@ -195,6 +222,8 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   const usdBefore = await balanceOf(tusd)
   await page.keyboard.press('Enter')
   await expect(modal.getByTestId('swap-summary')).toBeVisible({ timeout: 15_000 })
+  await expect(modal.getByTestId('swap-preview-venue')).toHaveText('Uniswap v3')
+  await expect(modal.getByTestId('swap-preview-route')).toHaveText('ETH → tUSD (0.05 %)')
   await expect(modal.getByRole('radio')).toHaveCount(0)
 
   // The price moves past the slippage after the review: the swap reverts on chain, its tUSD never comes
@@ -227,6 +256,11 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   const bought = (await balanceOf(tusd)) - usdBefore
   expect(bought >= parseUnits('300', 6)).toBe(true)
   expect(bought <= parseUnits('300.01', 6)).toBe(true)
+  // Through SwapRouter02, and exactly what QuoterV2 said the ETH paid buys, the block before.
+  const sent = await clients.a.getTransaction({ hash: second as Hash })
+  expect(sent.to?.toLowerCase()).toBe(uniswapV3.router.toLowerCase())
+  const mined = await clients.a.getTransactionReceipt({ hash: second as Hash })
+  expect(bought).toBe(await quoterV2(sent.value, mined.blockNumber - 1n))
 
   // Both are in Activity.
   await tabTo(page, modal.getByRole('button', { name: 'Done' }))

@@ -38,7 +38,6 @@ const decimal = S.string(40, 1, /^\d{1,20}(\.\d{1,18})?$/)
 const fiatCode = S.string(3, 3, /^[A-Z]{3}$/)
 /** A crypto currency's symbol (`ETH`, `USDC`, `tUSD`). */
 const symbol = S.string(20, 1, /^[A-Za-z0-9.]+$/)
-const evmAddress = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
 /** A destination address: EVM or Solana (SPEC §9: on-ramp serves eip155 and solana). */
 const walletAddress = S.string(64, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
 /** An order's id: random, unguessable, URL-safe. Knowing it is what lets a client read the order. */
@@ -59,11 +58,14 @@ export type OnrampLimit = S.Infer<typeof onrampLimit>
 export const onrampPaymentCurrency = S.object({ id: fiatCode, limits: S.array(onrampLimit, 10) })
 export type OnrampPaymentCurrency = S.Infer<typeof onrampPaymentCurrency>
 
-/** A network a currency can be bought on; `contractAddress` is `null` for the network's own currency. */
+/**
+ * A network a currency can be bought on; `contractAddress` (an ERC-20, or a Solana mint) is `null` for the
+ * network's own currency.
+ */
 export const onrampNetwork = S.object({
   chainId,
   name: S.string(100, 1),
-  contractAddress: S.nullable(evmAddress),
+  contractAddress: S.nullable(walletAddress),
 })
 export type OnrampNetwork = S.Infer<typeof onrampNetwork>
 

@@ -18,6 +18,16 @@ export const nativeToken = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 /** SPEC §9: the slippage tolerance when the client names none, in percent. */
 export const defaultSlippagePercent = 1
 
+/**
+ * Which side of a swap is exact: `exactInput` swaps `amount` of `from` for as much `to` as it buys,
+ * `exactOutput` buys `amount` of `to` for as little `from` as it takes (the names of SwapRouter02's calls).
+ */
+export const swapTypes = ['exactInput', 'exactOutput'] as const
+export type SwapType = (typeof swapTypes)[number]
+
+/** A venue's id: `uniswap-v2`, `uniswap-v3`. */
+const venueId = S.string(40, 1, /^[a-z0-9-]+$/)
+
 /** SPEC §8's refusals for a chain that has no swaps configured. */
 export const swapTexts = {
   unsupportedSwaps: 'Network not supported for Swaps',
@@ -60,12 +70,19 @@ export type SwapToken = S.Infer<typeof swapToken>
 export const swapTokensAnswer = S.object({ tokens: S.array(swapToken, 500) })
 export type SwapTokensAnswer = S.Infer<typeof swapTokensAnswer>
 
-/** `GET /v1/convert/quotes`: what `amount` of `from` buys of `to` for `userAddress` (CAIP-10s, same chain). */
+/**
+ * `GET /v1/convert/quotes`: what `amount` of `from` buys of `to` for `userAddress` (CAIP-10s, same chain), or
+ * with `type: 'exactOutput'` what buying `amount` of `to` takes. Every venue of the chain is quoted at one
+ * block (`venue` asks one only); the answer lists each venue's best way, the best output net of gas first.
+ */
 export const swapQuoteQuery = S.object({
   projectId,
   st: sdkField,
   sv: sdkField,
   amount: units,
+  /** @default 'exactInput' */
+  type: S.optional(S.picklist(swapTypes)),
+  venue: S.optional(venueId),
   userAddress: evmAccount,
   from: evmAccount,
   to: evmAccount,
@@ -80,6 +97,11 @@ export type SwapQuoteQuery = S.Infer<typeof swapQuoteQuery>
  */
 export const swapQuote = S.object({
   id: S.string(200, 1),
+  type: S.picklist(swapTypes),
+  /** Where the swap is made, and what a visitor reads of it (`Uniswap v3`). */
+  venue: S.object({ id: venueId, name: S.string(100, 1) }),
+  /** The contract a visitor approves before swapping an ERC-20 through this venue (its router). */
+  spender: S.string(42, 42, /^0x[0-9a-fA-F]{40}$/),
   fromAccount: evmAccount,
   fromAmount: units,
   fromDecimals: S.number(0, 255),
@@ -90,8 +112,12 @@ export const swapQuote = S.object({
   priceImpact: S.number(0, 100),
   /** The tokens the swap passes through, `from` first and `to` last. */
   route: S.array(evmAccount, 8),
-  /** The least the swap gives at {@link defaultSlippagePercent}. */
+  /** Each hop's pool fee, in hundredths of a basis point (`500` is 0.05 %). */
+  fees: S.array(S.number(0, 1_000_000), 7),
+  /** The least the swap gives at {@link defaultSlippagePercent}: `toAmount` itself for an exact output. */
   minimumToAmount: units,
+  /** The most the swap takes at {@link defaultSlippagePercent}: `fromAmount` itself for an exact input. */
+  maximumFromAmount: units,
   /** The gas the swap is expected to use, and its fee in wei at the quote's gas price. */
   gas: units,
   fee: units,
@@ -112,6 +138,8 @@ export const swapAllowanceQuery = S.object({
   sv: sdkField,
   tokenAddress: evmAccount,
   userAddress: evmAccount,
+  /** Whose router: the quote's venue. @default the chain's first venue */
+  venue: S.optional(venueId),
 })
 export type SwapAllowanceQuery = S.Infer<typeof swapAllowanceQuery>
 
@@ -140,6 +168,8 @@ export const buildApproveQuery = S.object({
   from: evmAccount,
   to: evmAccount,
   amount: S.optional(units),
+  /** Whose router to approve: the quote's venue. @default the best venue for `amount`, else the chain's first */
+  venue: S.optional(venueId),
 })
 export type BuildApproveQuery = S.Infer<typeof buildApproveQuery>
 
@@ -164,6 +194,10 @@ export type BuildApproveAnswer = S.Infer<typeof buildApproveAnswer>
 export const buildSwapBody = S.object({
   projectId: S.optional(projectId),
   amount: units,
+  /** @default 'exactInput' */
+  type: S.optional(S.picklist(swapTypes)),
+  /** The quote's venue; without it, the best one now. */
+  venue: S.optional(venueId),
   from: evmAccount,
   to: evmAccount,
   userAddress: evmAccount,
@@ -172,9 +206,18 @@ export const buildSwapBody = S.object({
 })
 export type BuildSwapBody = S.Infer<typeof buildSwapBody>
 
-/** The swap to sign, what it guarantees at the slippage asked for, and until when (unix seconds) it may be mined. */
+/**
+ * The swap to sign, where and along which pools it goes, what it guarantees at the slippage asked for (the
+ * least it gives, the most it takes), and until when (unix seconds) it may be mined.
+ */
 export const buildSwapAnswer = S.object({
   tx: swapTransaction,
+  type: S.picklist(swapTypes),
+  venue: S.object({ id: venueId, name: S.string(100, 1) }),
+  route: S.array(evmAccount, 8),
+  fees: S.array(S.number(0, 1_000_000), 7),
+  fromAmount: units,
+  maximumFromAmount: units,
   toAmount: units,
   minimumToAmount: units,
   deadline: S.number(0),

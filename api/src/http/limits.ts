@@ -98,7 +98,7 @@ function tooMany(refusal: Buckets.Refusal): HttpError {
  * `X-Forwarded-For` counted from the right (each proxy appends the peer it saw, so the ones to the left of
  * ours are whatever the client wrote). Requests made in-process (tests' `app.request`) have no socket.
  */
-function clientAddress(c: Context, trustedProxies: number): string {
+export function clientAddress(c: Context, trustedProxies: number): string {
   const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
     ?.socket
   const peer = socket?.remoteAddress ?? 'in-process'

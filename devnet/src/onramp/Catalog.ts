@@ -1,7 +1,8 @@
 /**
  * What the sandbox sells and at what price: each chain's native currency and its test tokens, priced from
  * the devnet's price table, with a {@link Protocol.feePercent} fee and a flat network fee taken from the
- * total the visitor pays.
+ * total the visitor pays. Each currency is named as MoonPay names them (one code per currency and network:
+ * `eth` on the first chain, `eth_<network>` on the others) and as Coinbase does (symbol and network name).
  */
 import * as Protocol from './Protocol.ts'
 import type { SandboxChain } from './Treasury.ts'
@@ -10,9 +11,14 @@ import type { SandboxChain } from './Treasury.ts'
 export type Prices = Readonly<Record<string, number>>
 
 export type Catalog = {
-  currencies: Protocol.Currencies
-  /** The currency `code` on `network`, if sold. */
-  find(code: string, network: string): Protocol.CryptoCurrency | undefined
+  /** Everything it sells, on every chain. */
+  crypto: readonly Protocol.CryptoCurrency[]
+  /** MoonPay's `GET /v3/currencies`. */
+  moonpay: Protocol.MoonpayCurrency[]
+  /** The currency of MoonPay's `code`. */
+  byCode(code: string): Protocol.CryptoCurrency | undefined
+  /** The currency `symbol` on the network Coinbase names `network`. */
+  bySymbol(symbol: string, network: string): Protocol.CryptoCurrency | undefined
   /** Quotes `total` (fees included) of `fiat` for `crypto`; a refusal's text when it cannot. */
   quote(
     crypto: Protocol.CryptoCurrency,
@@ -22,32 +28,61 @@ export type Catalog = {
   ): Protocol.BuyQuote | string
 }
 
-const native = { code: 'eth', name: 'Ether', symbol: 'ETH', decimals: 18 } as const
-
 export function create(chains: readonly SandboxChain[], prices: Prices): Catalog {
-  const crypto: Protocol.CryptoCurrency[] = chains.flatMap((chain) => [
-    { ...native, network: chain.id, networkName: chain.name, contractAddress: null },
-    ...chain.tokens
-      .filter((token) => prices[token.symbol] !== undefined)
-      .map((token) => ({
-        code: token.symbol.toLowerCase(),
-        name: token.name,
-        symbol: token.symbol,
-        network: chain.id,
-        networkName: chain.name,
-        contractAddress: token.address,
-        decimals: token.decimals,
-      })),
-  ])
-  const currencies: Protocol.Currencies = {
-    crypto,
-    fiat: Protocol.fiatCurrencies.map((code) => ({ code, limits: Protocol.limits })),
-  }
-  const find = (code: string, network: string) =>
-    crypto.find((entry) => entry.code === code.toLowerCase() && entry.network === network)
+  const crypto: Protocol.CryptoCurrency[] = chains.flatMap((chain, index) => {
+    // MoonPay suffixes the code of a currency on any network but its first one (`eth_base`, `usdc_sol`).
+    const codeOf = (symbol: string) =>
+      index === 0 ? symbol.toLowerCase() : `${symbol.toLowerCase()}_${chain.network.replace(/-/g, '_')}`
+    const of = (symbol: string, name: string, decimals: number, contractAddress: string | null) => ({
+      code: codeOf(symbol),
+      name,
+      symbol,
+      network: chain.id,
+      networkCode: chain.network,
+      networkName: chain.name,
+      chainId: chain.id.startsWith('eip155:') ? chain.id.slice('eip155:'.length) : null,
+      contractAddress,
+      decimals,
+    })
+    return [
+      of(chain.native.symbol, chain.native.name, chain.native.decimals, null),
+      ...chain.tokens
+        .filter((token) => prices[token.symbol] !== undefined)
+        .map((token) => of(token.symbol, token.name, token.decimals, token.address)),
+    ]
+  })
+  const moonpay: Protocol.MoonpayCurrency[] = [
+    ...crypto.map((entry) => ({
+      type: 'crypto' as const,
+      code: entry.code,
+      name: entry.name,
+      precision: Math.min(entry.decimals, 8),
+      minBuyAmount: null,
+      maxBuyAmount: null,
+      metadata: {
+        contractAddress: entry.contractAddress,
+        chainId: entry.chainId,
+        networkCode: entry.networkCode,
+      },
+    })),
+    ...Protocol.fiatCurrencies.map((code) => ({
+      type: 'fiat' as const,
+      code,
+      name: code.toUpperCase(),
+      precision: 2,
+      minBuyAmount: Protocol.limits.card.min,
+      maxBuyAmount: Protocol.limits.card.max,
+      metadata: null,
+    })),
+  ]
   return {
-    currencies,
-    find,
+    crypto,
+    moonpay,
+    byCode: (code) => crypto.find((entry) => entry.code === code.toLowerCase()),
+    bySymbol: (symbol, network) =>
+      crypto.find(
+        (entry) => entry.symbol.toLowerCase() === symbol.toLowerCase() && entry.networkCode === network,
+      ),
     quote(currency, fiat, total, method = 'card') {
       const limit = Protocol.limits[method as keyof typeof Protocol.limits]
       if (!limit) return `Unknown payment method: ${method}`

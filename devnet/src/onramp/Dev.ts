@@ -1,7 +1,9 @@
 /**
- * The sandbox on the dev stack: on its fixed port, with {@link devCredentials}, a treasury key made and
- * funded fresh on every start, and the API's provider block that points at it.
+ * The sandbox on the dev stack: on its fixed port, speaking MoonPay's protocol and Coinbase Onramp's, with
+ * {@link devCredentials} (and a CDP key made fresh on every start), a treasury key made and funded fresh on
+ * every start, and the API's provider blocks that point at it: `moonpay` and `coinbase`.
  */
+import { generateKeyPairSync } from 'node:crypto'
 import { generatePrivateKey } from 'viem/accounts'
 import { devnetTokens } from '../Chains.ts'
 import type * as Devnet from '../Devnet.ts'
@@ -12,46 +14,74 @@ import * as Treasury from './Treasury.ts'
 
 /** Dev credentials: they open nothing but this loopback sandbox. */
 const devCredentials = {
-  publishableKey: 'pk_test_airlock_sandbox',
-  secretKey: 'sk_test_airlock_sandbox',
-  webhookSecret: 'whsec_airlock_sandbox',
+  moonpay: {
+    publishableKey: 'pk_test_airlock_sandbox',
+    secretKey: 'sk_test_airlock_sandbox',
+    webhookSecret: 'whsec_airlock_moonpay_sandbox',
+  },
+  coinbase: {
+    keyId: 'organizations/airlock/apiKeys/sandbox',
+    webhookSecret: 'whsec_airlock_coinbase_sandbox',
+  },
 } as const
 
 export type DevOptions = {
   devnet: Devnet.Instance
-  /** The API's URL: webhooks go to its `/v1/onramp/webhooks/sandbox`. */
+  /** The API's URL: webhooks go to its `/v1/onramp/webhooks/{moonpay,coinbase}`. */
   apiUrl: string
   host?: string | undefined
   /** @default 8797 */
   port?: number | undefined
 }
 
-/** Starts the sandbox selling ETH and tUSD on both devnet chains; `provider` is its API configuration. */
-export async function start(options: DevOptions) {
-  const chains = options.devnet.chains.map((running) => ({
+/** The devnet chains as the sandbox sells on them, with the network names both providers' APIs say. */
+function sandboxChains(devnet: Devnet.Instance): Treasury.SandboxChain[] {
+  return devnet.chains.map((running, index) => ({
     id: running.caipNetworkId,
     name: running.chain.name,
+    network: `airlock-devnet-${'ab'[index] ?? index}`,
+    native: running.chain.nativeCurrency,
     rpcUrl: running.rpcUrl,
     tokens: [devnetTokens.tUSD],
   }))
-  const treasuryKey = generatePrivateKey()
-  await Treasury.fund(chains, treasuryKey)
+}
+
+/** Starts the sandbox selling ETH and tUSD on both devnet chains; `providers` are its API configuration. */
+export async function start(options: DevOptions) {
+  const chains = sandboxChains(options.devnet)
+  const treasury = { evm: generatePrivateKey() }
+  await Treasury.fund(chains, treasury.evm)
+  // A CDP Secret API Key of the ES256 kind: the API signs with the private half, the sandbox verifies.
+  const cdpKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const webhook = (id: string) => `${options.apiUrl}/v1/onramp/webhooks/${id}`
   const sandbox = await Sandbox.start({
-    ...devCredentials,
     port: options.port ?? Protocol.defaultPort,
     host: options.host,
-    webhookUrl: `${options.apiUrl}/v1/onramp/webhooks/sandbox`,
+    moonpay: { ...devCredentials.moonpay, webhookUrl: webhook('moonpay') },
+    coinbase: { ...devCredentials.coinbase, publicKey: cdpKey.publicKey, webhookUrl: webhook('coinbase') },
     chains,
     prices,
-    treasuryKey,
+    treasury,
   })
-  const provider = {
-    id: 'sandbox',
-    name: 'Airlock Sandbox',
-    kind: 'sandbox' as const,
-    apiUrl: sandbox.url,
-    widgetUrl: sandbox.url,
-    ...devCredentials,
-  }
-  return { sandbox, provider }
+  const providers = [
+    {
+      id: 'moonpay',
+      name: 'MoonPay (sandbox)',
+      kind: 'moonpay' as const,
+      apiUrl: sandbox.url,
+      widgetUrl: sandbox.url,
+      ...devCredentials.moonpay,
+    },
+    {
+      id: 'coinbase',
+      name: 'Coinbase (sandbox)',
+      kind: 'coinbase' as const,
+      apiUrl: sandbox.url,
+      widgetUrl: sandbox.url,
+      publishableKey: devCredentials.coinbase.keyId,
+      secretKey: cdpKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      webhookSecret: devCredentials.coinbase.webhookSecret,
+    },
+  ]
+  return { sandbox, providers }
 }

@@ -83,6 +83,23 @@ ${field('name', 'Name on card', 'autocomplete="cc-name"')}
   )
 }
 
+/** What is wrong with a card form, said as the form says it; `undefined` for a test card that may pay. */
+export function cardProblem(form: URLSearchParams): string | undefined {
+  const card = (form.get('cardNumber') ?? '').replace(/[\s-]/g, '')
+  const expiry = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/.exec(form.get('expiry') ?? '')
+  const now = new Date()
+  const expired =
+    !expiry ||
+    2000 + Number(expiry[2]) < now.getUTCFullYear() ||
+    (2000 + Number(expiry[2]) === now.getUTCFullYear() && Number(expiry[1]) < now.getUTCMonth() + 1)
+  if (!/^\d{12,19}$/.test(card)) return 'Enter the card number.'
+  if (expired) return 'Enter an expiry date in the future, as MM/YY.'
+  if (!/^\d{3,4}$/.test(form.get('cvc') ?? '')) return 'Enter the 3 or 4 digit CVC.'
+  if (!(form.get('name') ?? '').trim()) return 'Enter the name on the card.'
+  if (!(Object.values(testCards) as string[]).includes(card)) return checkoutTexts.unknownCard
+  return undefined
+}
+
 /** The 3-D-Secure-like step: the visitor's bank asks to confirm. */
 export function authenticate(transactionId: string, token: string): Page {
   const hidden = `<input type="hidden" name="transactionId" value="${esc(transactionId)}"><input type="hidden" name="token" value="${esc(token)}">`

@@ -1,22 +1,27 @@
 /**
- * The sandbox on-ramp's protocol, in one place: MoonPay's shapes, so the API's adapter is the adapter of a
- * real provider and a test of it is a test of that protocol.
+ * The sandbox on-ramp's protocols, in one place. It speaks MoonPay's and Coinbase Onramp's, each as its
+ * provider documents it, so the API's adapters are the adapters of the real providers and a test of them is
+ * a test of those protocols.
  *
- * Credentials: a publishable key (`pk_…`, in widget URLs and public reads as `?apiKey`), a secret key
- * (`sk_…`, signs widget URLs and authorises `Authorization: Api-Key <sk>` reads) and a webhook secret.
+ * MoonPay: a publishable key (`?apiKey`, in widget URLs and public reads), a secret key (signs widget URLs,
+ * authorises `Authorization: Api-Key <sk>` reads) and a webhook key.
+ * - `GET /?apiKey&currencyCode&walletAddress&baseCurrencyCode&baseCurrencyAmount[&quoteCurrencyAmount]
+ *   &externalTransactionId&externalCustomerId&signature`: the hosted widget. `signature` is {@link signQuery}:
+ *   base64 HMAC-SHA256 under the secret key of `?` and the query before `&signature`, exactly as sent.
+ *   Without a valid one: 403.
+ * - `GET /v3/currencies?apiKey`: {@link MoonpayCurrency}[]. `GET /v3/currencies/{code}/buy_quote?apiKey
+ *   &baseCurrencyCode&baseCurrencyAmount&areFeesIncluded=true[&paymentMethod]`: {@link BuyQuote}.
+ * - `GET /v1/transactions/{id}` and `GET /v1/transactions/ext/{externalTransactionId}` (secret key, the
+ *   latter an array): {@link MoonpayTransaction}.
+ * - Webhooks: `POST` of `{ type, data }` with header {@link signatureHeader} `t=<unix seconds>,s=<hex
+ *   HMAC-SHA256(webhook key, t + '.' + body)>`; retried with backoff until a 2xx.
  *
- * - `GET /buy?apiKey&currencyCode&network&walletAddress&baseCurrencyCode&baseCurrencyAmount
- *   [&quoteCurrencyAmount]&externalTransactionId&signature`: the hosted checkout. `signature` is
- *   {@link signQuery}: base64 HMAC-SHA256 under the secret key of `?` and the query without `signature`,
- *   exactly as sent. Without a valid one: 403.
- * - `GET /v1/currencies?apiKey`: {@link Currencies}. `GET /v1/currencies/{code}/buy_quote?apiKey&network
- *   &baseCurrencyCode&baseCurrencyAmount[&paymentMethod]`: {@link BuyQuote}; the amount is the total the
- *   visitor pays, fees included.
- * - `GET /v1/transactions/{id}` and `GET /v1/transactions/ext/{externalTransactionId}` (secret key):
- *   {@link Transaction}.
- * - Webhooks: `POST` of {@link WebhookEvent} to the configured URL, header {@link signatureHeader}
- *   `t=<unix seconds>,s=<hex HMAC-SHA256(webhookSecret, t + '.' + body)>`; retried with backoff until a 2xx.
- * - `POST /__control` `{ down: boolean }`, from loopback only: a down provider answers 503 to everything else.
+ * Coinbase Onramp (`Coinbase.ts`): every API call carries a CDP JWT (ES256 or EdDSA, checked against the
+ * key's public half); `POST /onramp/v1/token` issues single-use session tokens (5 minutes) for the checkout
+ * `GET /buy/select-asset?sessionToken…`; `GET /onramp/v1/buy/options`, `POST /onramp/v1/buy/quote`,
+ * `GET /onramp/v1/buy/user/{partnerUserRef}/transactions`; webhooks signed under `X-Hook0-Signature`.
+ *
+ * `POST /__control` `{ down: boolean }`, from loopback only: a down provider answers 503 to everything else.
  */
 import { createHmac } from 'node:crypto'
 
@@ -58,20 +63,30 @@ export const checkoutTexts = {
   authenticationFailed: 'Authentication failed.',
   authenticate: 'Confirm this payment with your bank',
   badSignature: 'This checkout link is not valid: its signature does not match.',
+  badSession: 'This checkout link is not valid: its session token is unknown, used or expired.',
   unknownCard: 'Use one of the sandbox test cards.',
 } as const
 
 type TransactionStatus = 'pending' | 'completed' | 'failed'
 
+/** Which provider's protocol a purchase came through. */
+export type Kind = 'moonpay' | 'coinbase'
+
+/** A purchase as the sandbox keeps it; each protocol answers it in its own shape. */
 export type Transaction = {
   id: string
+  kind: Kind
+  /** MoonPay's `externalTransactionId`, Coinbase's `partnerUserRef`: the API's order id. */
   externalTransactionId: string
   status: TransactionStatus
   walletAddress: string
-  /** Lower-case symbol, as MoonPay writes currency codes (`eth`, `tusd`). */
+  /** MoonPay's code of the currency (`eth`, `tusd_airlock_devnet_b`). */
   currencyCode: string
+  symbol: string
   /** CAIP-2. */
   network: string
+  /** The provider's name of the network (`airlock-devnet-a`). */
+  networkCode: string
   baseCurrencyCode: string
   /** What the visitor paid, fees included, as a decimal string. */
   baseCurrencyAmount: string
@@ -85,28 +100,63 @@ export type Transaction = {
   updatedAt: string
 }
 
-export type WebhookEvent = {
-  type: 'transaction_created' | 'transaction_completed' | 'transaction_failed'
-  /** One per event: a retried delivery carries the same id. */
-  id: string
-  data: Transaction
+/** A transaction as MoonPay's API and webhooks write it. */
+export type MoonpayTransaction = Omit<Transaction, 'kind' | 'symbol' | 'network' | 'networkCode'> & {
+  currency: { code: string }
+  baseCurrency: { code: string }
 }
 
+export type WebhookEvent = {
+  type: 'transaction_created' | 'transaction_updated' | 'transaction_failed'
+  data: MoonpayTransaction
+}
+
+/** MoonPay's shape of a transaction. */
+export function moonpayOf(transaction: Transaction): MoonpayTransaction {
+  const { kind: _kind, symbol: _symbol, network: _network, networkCode: _code, ...rest } = transaction
+  return {
+    ...rest,
+    currency: { code: transaction.currencyCode },
+    baseCurrency: { code: transaction.baseCurrencyCode },
+  }
+}
+
+/** A currency the sandbox sells on one network. */
 export type CryptoCurrency = {
+  /** MoonPay's code. */
   code: string
   name: string
   symbol: string
   /** CAIP-2. */
   network: string
+  /** The providers' name of the network: MoonPay's `networkCode`, Coinbase's network `name`. */
+  networkCode: string
   networkName: string
+  /** The EVM chain id, `null` elsewhere. */
+  chainId: string | null
   /** `null` for the network's own currency. */
   contractAddress: string | null
   decimals: number
 }
 
-export type Currencies = {
-  crypto: CryptoCurrency[]
-  fiat: { code: string; limits: typeof limits }[]
+/** An entry of MoonPay's `GET /v3/currencies`. */
+export type MoonpayCurrency = {
+  type: 'crypto' | 'fiat'
+  code: string
+  name: string
+  precision: number
+  minBuyAmount: number | null
+  maxBuyAmount: number | null
+  metadata: { contractAddress: string | null; chainId: string | null; networkCode: string } | null
+}
+
+/** MoonPay's and Coinbase's names of the two payment methods. */
+export const paymentMethods: Readonly<Record<string, keyof typeof limits>> = {
+  credit_debit_card: 'card',
+  ach_bank_transfer: 'bank',
+  sepa_bank_transfer: 'bank',
+  CARD: 'card',
+  ACH_BANK_ACCOUNT: 'bank',
 }
 
 export type BuyQuote = {

@@ -40,10 +40,8 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   chain = await startChain()
-  sandbox = await startSandbox(
-    chain.chain,
-    `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-  )
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+  sandbox = await startSandbox(chain.chain, { moonpay: hook, coinbase: `${hook}/coinbase` })
 })
 afterAll(async () => {
   await sandbox?.stop()
@@ -64,7 +62,6 @@ function widgetQuery(
   const params = new URLSearchParams({
     apiKey: sandbox.credentials.publishableKey,
     currencyCode: 'eth',
-    network: chain.chain.id,
     walletAddress: to,
     baseCurrencyCode: 'usd',
     baseCurrencyAmount: '100.00',
@@ -97,7 +94,7 @@ function verify({ signature, body }: Received): boolean {
 
 describe('sandbox checkout', () => {
   it('serves the checkout for a signed URL, unframable under a strict CSP', async () => {
-    const response = await fetch(`${sandbox.url}/buy${widgetQuery(stranger())}`)
+    const response = await fetch(`${sandbox.url}/${widgetQuery(stranger())}`)
     expect(response.status).toBe(200)
     const csp = response.headers.get('content-security-policy') ?? ''
     expect(csp).toContain("frame-ancestors 'none'")
@@ -109,17 +106,17 @@ describe('sandbox checkout', () => {
   })
 
   it('refuses a URL whose signature was made with another key, or whose query was changed after signing', async () => {
-    const forged = await fetch(`${sandbox.url}/buy${widgetQuery(stranger(), {}, 'sk_someone_else')}`)
+    const forged = await fetch(`${sandbox.url}/${widgetQuery(stranger(), {}, 'sk_someone_else')}`)
     expect(forged.status).toBe(403)
     expect(await forged.text()).toContain(Protocol.checkoutTexts.badSignature)
     const tampered = widgetQuery(stranger()).replace('baseCurrencyAmount=100.00', 'baseCurrencyAmount=10.00')
-    expect((await fetch(`${sandbox.url}/buy${tampered}`)).status).toBe(403)
+    expect((await fetch(`${sandbox.url}/${tampered}`)).status).toBe(403)
     const unsigned = widgetQuery(stranger()).replace(/&signature=.*$/, '')
-    expect((await fetch(`${sandbox.url}/buy${unsigned}`)).status).toBe(403)
+    expect((await fetch(`${sandbox.url}/${unsigned}`)).status).toBe(403)
   })
 
   it('refuses a currency it does not sell on the network', async () => {
-    const response = await fetch(`${sandbox.url}/buy${widgetQuery(stranger(), { currencyCode: 'doge' })}`)
+    const response = await fetch(`${sandbox.url}/${widgetQuery(stranger(), { currencyCode: 'doge' })}`)
     expect(response.status).toBe(400)
   })
 
@@ -136,7 +133,7 @@ describe('sandbox checkout', () => {
     expect(received).toHaveLength(1)
     const [webhook] = received as [Received]
     expect(verify(webhook)).toBe(true)
-    expect(webhook.event.type).toBe('transaction_completed')
+    expect(webhook.event.type).toBe('transaction_updated')
     expect(webhook.event.data).toMatchObject({
       status: 'completed',
       walletAddress: to,
@@ -229,24 +226,21 @@ describe('sandbox API', () => {
 
   it('lists currencies and quotes with the publishable key, at a 1.5 % fee', async () => {
     const key = sandbox.credentials.publishableKey
-    const currencies = (await (await get(`/v1/currencies?apiKey=${key}`)).json()) as Protocol.Currencies
-    expect(currencies.crypto.map((entry) => `${entry.code}@${entry.network}`)).toEqual([
-      `eth@${chain.chain.id}`,
-      `tusd@${chain.chain.id}`,
-    ])
-    const quote = await get(
-      `/v1/currencies/eth/buy_quote?apiKey=${key}&network=${chain.chain.id}&baseCurrencyCode=usd&baseCurrencyAmount=200`,
+    const currencies = (await (
+      await get(`/v3/currencies?apiKey=${key}`)
+    ).json()) as Protocol.MoonpayCurrency[]
+    expect(currencies.map((entry) => `${entry.type}:${entry.code}@${entry.metadata?.chainId ?? ''}`)).toEqual(
+      ['crypto:eth@31337', 'crypto:tusd@31337', 'fiat:usd@', 'fiat:eur@'],
     )
-    expect(await quote.json()).toMatchObject({
-      totalAmount: '200.00',
-      feeAmount: '3.00',
-      baseCurrencyAmount: '196.75',
-    })
+    const quote = await get(
+      `/v3/currencies/eth/buy_quote?apiKey=${key}&baseCurrencyCode=usd&baseCurrencyAmount=200&areFeesIncluded=true`,
+    )
+    expect(await quote.json()).toMatchObject({ totalAmount: 200, feeAmount: 3, baseCurrencyAmount: 196.75 })
     const tooMuch = await get(
-      `/v1/currencies/eth/buy_quote?apiKey=${key}&network=${chain.chain.id}&baseCurrencyCode=usd&baseCurrencyAmount=7500.01`,
+      `/v3/currencies/eth/buy_quote?apiKey=${key}&baseCurrencyCode=usd&baseCurrencyAmount=7500.01`,
     )
     expect(tooMuch.status).toBe(400)
-    expect((await get('/v1/currencies?apiKey=pk_wrong')).status).toBe(401)
+    expect((await get('/v3/currencies?apiKey=pk_wrong')).status).toBe(401)
   })
 
   it('reads a transaction by its id or the order id with the secret key only', async () => {
@@ -255,20 +249,24 @@ describe('sandbox API', () => {
     const order = new URLSearchParams(query).get('externalTransactionId')
     expect((await get(`/v1/transactions/ext/${order}`)).status).toBe(401)
     const auth = { headers: { Authorization: `Api-Key ${sandbox.credentials.secretKey}` } }
-    const byOrder = (await (await get(`/v1/transactions/ext/${order}`, auth)).json()) as Protocol.Transaction
-    expect(byOrder.status).toBe('completed')
-    const byId = (await (await get(`/v1/transactions/${byOrder.id}`, auth)).json()) as Protocol.Transaction
+    const [byOrder] = (await (
+      await get(`/v1/transactions/ext/${order}`, auth)
+    ).json()) as Protocol.MoonpayTransaction[]
+    expect(byOrder?.status).toBe('completed')
+    const byId = (await (
+      await get(`/v1/transactions/${byOrder?.id}`, auth)
+    ).json()) as Protocol.MoonpayTransaction
     expect(byId).toEqual(byOrder)
   })
 
   it('answers 503 to everything while down, and serves again when back', async () => {
     await setDown(sandbox.url, true)
     try {
-      expect((await get(`/v1/currencies?apiKey=${sandbox.credentials.publishableKey}`)).status).toBe(503)
-      expect((await get(`/buy${widgetQuery(stranger())}`)).status).toBe(503)
+      expect((await get(`/v3/currencies?apiKey=${sandbox.credentials.publishableKey}`)).status).toBe(503)
+      expect((await get(`/${widgetQuery(stranger())}`)).status).toBe(503)
     } finally {
       await setDown(sandbox.url, false)
     }
-    expect((await get(`/v1/currencies?apiKey=${sandbox.credentials.publishableKey}`)).status).toBe(200)
+    expect((await get(`/v3/currencies?apiKey=${sandbox.credentials.publishableKey}`)).status).toBe(200)
   })
 })

@@ -1,13 +1,17 @@
 /**
  * The sandbox on-ramp provider (http://127.0.0.1:8797 on the dev stack): a hosted checkout on its own
  * origin that takes test cards, really delivers what was bought from its treasury on the devnet chains,
- * and tells the API by a signed webhook, as MoonPay does. Its protocol is `Protocol.ts`'s.
+ * and tells the API by a signed webhook. It speaks two providers' protocols (`Protocol.ts`): MoonPay's
+ * (signed widget URLs, `/v3/…`, `Moonpay-Signature-V2`) and Coinbase Onramp's (`Coinbase.ts`: CDP JWTs,
+ * session tokens, `X-Hook0-Signature`), each refusing a checkout its own way of signing does not vouch for.
  */
+import type { KeyObject } from 'node:crypto'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type Hex, isAddress } from 'viem'
 import * as Catalog from './Catalog.ts'
+import * as Coinbase from './Coinbase.ts'
+import * as Moonpay from './Moonpay.ts'
 import * as Pages from './Pages.ts'
 import * as Protocol from './Protocol.ts'
 import * as Treasury from './Treasury.ts'
@@ -17,15 +21,14 @@ export type StartOptions = {
   port?: number
   /** @default '127.0.0.1' */
   host?: string
-  publishableKey: string
-  secretKey: string
-  webhookSecret: string
-  /** Where webhooks go: the API's `/v1/onramp/webhooks/{provider}`. */
-  webhookUrl: string
+  /** MoonPay's credentials, and where its webhooks go: the API's `/v1/onramp/webhooks/{provider}`. */
+  moonpay: { publishableKey: string; secretKey: string; webhookSecret: string; webhookUrl: string }
+  /** Coinbase's: the CDP key's id and public half, the webhook secret, and where its webhooks go. */
+  coinbase: { keyId: string; publicKey: KeyObject; webhookSecret: string; webhookUrl: string }
   chains: readonly Treasury.SandboxChain[]
   prices: Catalog.Prices
-  /** The treasury's key; {@link Treasury.fund} must have funded it. */
-  treasuryKey: Hex
+  /** The treasury's keys; {@link Treasury.fund} must have funded them. */
+  treasury: Treasury.Keys
   /** Waits before each webhook retry. @default [250, 500, 1000, 2000] */
   retryDelaysMs?: readonly number[]
 }
@@ -37,10 +40,13 @@ export type Instance = {
   stop(): Promise<void>
 }
 
-/** A widget query, verified, with what it buys. */
+/** A checkout, verified, with what it buys. */
 type Purchase = {
+  kind: Protocol.Kind
+  /** What the card form posts back to find the purchase again (MoonPay's signed query, Coinbase's checkout). */
   query: string
-  params: URLSearchParams
+  orderId: string
+  walletAddress: string
   currency: Protocol.CryptoCurrency
   quote: Protocol.BuyQuote
   summary: Pages.Summary
@@ -48,26 +54,43 @@ type Purchase = {
 
 const maxBody = 16 * 1024
 
-/** @example const sandbox = await Sandbox.start({ …credentials, webhookUrl, chains, prices, treasuryKey }) */
+/** @example const sandbox = await Sandbox.start({ moonpay, coinbase, chains, prices, treasury }) */
 export async function start(options: StartOptions): Promise<Instance> {
   const catalog = Catalog.create(options.chains, options.prices)
-  const treasury = Treasury.create(options.chains, options.treasuryKey)
+  const treasury = Treasury.create(options.chains, options.treasury)
   const transactions = new Map<string, Protocol.Transaction>()
+  const moonpay = Moonpay.create(catalog, options.moonpay)
+  const coinbase = Coinbase.create(catalog, {
+    keyId: options.coinbase.keyId,
+    publicKey: options.coinbase.publicKey,
+    webhookSecret: options.coinbase.webhookSecret,
+  })
+  /** Coinbase checkouts opened (their session token spent), by the id their card form posts back. */
+  const checkouts = new Map<string, Purchase>()
   /** 3-D-Secure steps waiting for the visitor: transaction id → the token its form carries. */
   const challenges = new Map<string, { token: string; purchase: Purchase }>()
   const inFlight = new Set<Promise<void>>()
   const delays = options.retryDelaysMs ?? [250, 500, 1000, 2000]
   let down = false
 
-  const sendWebhook = (type: Protocol.WebhookEvent['type'], data: Protocol.Transaction) => {
-    const body = JSON.stringify({ type, id: `evt_${randomBytes(12).toString('hex')}`, data })
+  const sendWebhook = (transaction: Protocol.Transaction) => {
     const attempt = async () => {
       for (const delay of [0, ...delays]) {
         if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
-        const signature = Protocol.signWebhook(options.webhookSecret, body, Math.floor(Date.now() / 1000))
-        const ok = await fetch(options.webhookUrl, {
+        const nowS = Math.floor(Date.now() / 1000)
+        const { url, body, headers } =
+          transaction.kind === 'coinbase'
+            ? {
+                url: options.coinbase.webhookUrl,
+                ...Coinbase.webhookOf(transaction, options.coinbase.webhookSecret, nowS),
+              }
+            : {
+                url: options.moonpay.webhookUrl,
+                ...Moonpay.webhookOf(transaction, options.moonpay.webhookSecret, nowS),
+              }
+        const ok = await fetch(url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', [Protocol.signatureHeader]: signature },
+          headers,
           body,
           signal: AbortSignal.timeout(5000),
         }).then(
@@ -83,21 +106,23 @@ export async function start(options: StartOptions): Promise<Instance> {
 
   const update = (transaction: Protocol.Transaction, change: Partial<Protocol.Transaction>) => {
     Object.assign(transaction, change, { updatedAt: new Date().toISOString() })
-    if (transaction.status === 'completed') sendWebhook('transaction_completed', { ...transaction })
-    if (transaction.status === 'failed') sendWebhook('transaction_failed', { ...transaction })
+    if (transaction.status !== 'pending') sendWebhook({ ...transaction })
     return transaction
   }
 
   const open = (purchase: Purchase): Protocol.Transaction => {
     const now = new Date().toISOString()
-    const { params, quote, currency } = purchase
+    const { quote, currency } = purchase
     const transaction: Protocol.Transaction = {
       id: `tx_${randomBytes(12).toString('hex')}`,
-      externalTransactionId: params.get('externalTransactionId') ?? '',
+      kind: purchase.kind,
+      externalTransactionId: purchase.orderId,
       status: 'pending',
-      walletAddress: params.get('walletAddress') ?? '',
+      walletAddress: purchase.walletAddress,
       currencyCode: currency.code,
+      symbol: currency.symbol,
       network: currency.network,
+      networkCode: currency.networkCode,
       baseCurrencyCode: quote.baseCurrencyCode,
       baseCurrencyAmount: quote.totalAmount,
       quoteCurrencyAmount: quote.quoteCurrencyAmount,
@@ -117,7 +142,7 @@ export async function start(options: StartOptions): Promise<Instance> {
       const hash = await treasury.deliver({
         chainId: transaction.network,
         symbol: purchase.currency.symbol,
-        to: transaction.walletAddress as Hex,
+        to: transaction.walletAddress,
         amount: transaction.quoteCurrencyAmount,
       })
       update(transaction, { status: 'completed', cryptoTransactionId: hash })
@@ -134,39 +159,69 @@ export async function start(options: StartOptions): Promise<Instance> {
     return Pages.failure(reason)
   }
 
-  /** Verifies a widget query (its signature, key and figures): the purchase, or the page that refuses it. */
-  const purchaseOf = (query: string): Purchase | Pages.Page => {
-    const raw = query.replace(/^\?/, '')
-    const params = new URLSearchParams(raw)
-    const signed = raw
-      .split('&')
-      .filter((part) => !part.startsWith('signature='))
-      .join('&')
-    const given = Buffer.from(params.get('signature') ?? '', 'base64')
-    const expected = Buffer.from(Protocol.signQuery(options.secretKey, signed), 'base64')
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      return Pages.error(403, Protocol.checkoutTexts.badSignature)
-    if (params.get('apiKey') !== options.publishableKey) return Pages.error(403, 'Unknown publishable key.')
-    const currency = catalog.find(params.get('currencyCode') ?? '', params.get('network') ?? '')
-    if (!currency) return Pages.error(400, 'This currency is not sold on this network.')
-    const walletAddress = params.get('walletAddress') ?? ''
-    if (!isAddress(walletAddress, { strict: false }))
+  /** A purchase with its quote and summary, or the page that refuses it. */
+  const priced = (
+    kind: Protocol.Kind,
+    query: string,
+    orderId: string,
+    walletAddress: string,
+    currency: Protocol.CryptoCurrency,
+    fiat: string,
+    total: string | null,
+  ): Purchase | Pages.Page => {
+    if (!Treasury.isAddressOf(currency.network, walletAddress))
       return Pages.error(400, 'The wallet address is not valid.')
-    if (!params.get('externalTransactionId')) return Pages.error(400, 'The order is missing.')
-    const fiat = params.get('baseCurrencyCode') ?? 'usd'
-    // Without an amount the checkout opens at 100, as MoonPay's opens at its default.
-    const quote = catalog.quote(currency, fiat, Number(params.get('baseCurrencyAmount') ?? '100'))
+    if (!orderId) return Pages.error(400, 'The order is missing.')
+    // Without an amount the checkout opens at 100, as the providers' open at their default.
+    const quote = catalog.quote(currency, fiat.toLowerCase(), Number(total ?? '100'))
     if (typeof quote === 'string') return Pages.error(400, quote)
-    const network = options.chains.find((chain) => chain.id === currency.network)?.name ?? currency.network
     const summary = {
       total: quote.totalAmount,
-      fiat,
+      fiat: fiat.toLowerCase(),
       crypto: quote.quoteCurrencyAmount,
       symbol: currency.symbol,
-      networkName: network,
+      networkName: currency.networkName,
       walletAddress,
     }
-    return { query: `?${raw}`, params, currency, quote, summary }
+    return { kind, query, orderId, walletAddress, currency, quote, summary }
+  }
+
+  /** The purchase a card form's `query` names: a MoonPay widget query, verified again, or a Coinbase checkout. */
+  const purchaseOf = (query: string): Purchase | Pages.Page => {
+    const checkout = /^\?checkout=([\w-]{1,64})$/.exec(query)
+    if (checkout)
+      return checkouts.get(checkout[1] ?? '') ?? Pages.error(400, Protocol.checkoutTexts.badSession)
+    const verified = moonpay.verify(query)
+    if (typeof verified === 'string')
+      return Pages.error(verified === Protocol.checkoutTexts.badSignature ? 403 : 400, verified)
+    const { params, currency } = verified
+    return priced(
+      'moonpay',
+      verified.query,
+      params.get('externalTransactionId') ?? '',
+      params.get('walletAddress') ?? '',
+      currency,
+      params.get('baseCurrencyCode') ?? 'usd',
+      params.get('baseCurrencyAmount'),
+    )
+  }
+
+  /** Opens a Coinbase checkout from its session token, spending the token. */
+  const coinbaseCheckout = (params: URLSearchParams): Purchase | Pages.Page => {
+    const opened = coinbase.open(params)
+    if (typeof opened === 'string') return Pages.error(403, opened)
+    const id = randomBytes(16).toString('base64url')
+    const purchase = priced(
+      'coinbase',
+      `?checkout=${id}`,
+      params.get('partnerUserRef') ?? '',
+      opened.address,
+      opened.currency,
+      params.get('fiatCurrency') ?? 'USD',
+      params.get('presetFiatAmount'),
+    )
+    if (!('html' in purchase)) checkouts.set(id, purchase)
+    return purchase
   }
 
   const pay = (form: URLSearchParams): Promise<Pages.Page> | Pages.Page => {
@@ -174,29 +229,14 @@ export async function start(options: StartOptions): Promise<Instance> {
     if ('html' in purchase) return purchase
     const paid = [...transactions.values()].some(
       (entry) =>
-        entry.externalTransactionId === purchase.params.get('externalTransactionId') &&
+        entry.kind === purchase.kind &&
+        entry.externalTransactionId === purchase.orderId &&
         entry.status === 'completed',
     )
     if (paid) return Pages.error(409, 'This order is already paid.')
-    const card = (form.get('cardNumber') ?? '').replace(/[\s-]/g, '')
-    const expiry = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/.exec(form.get('expiry') ?? '')
-    const now = new Date()
-    const expired =
-      !expiry ||
-      2000 + Number(expiry[2]) < now.getUTCFullYear() ||
-      (2000 + Number(expiry[2]) === now.getUTCFullYear() && Number(expiry[1]) < now.getUTCMonth() + 1)
-    const problem = !/^\d{12,19}$/.test(card)
-      ? 'Enter the card number.'
-      : expired
-        ? 'Enter an expiry date in the future, as MM/YY.'
-        : !/^\d{3,4}$/.test(form.get('cvc') ?? '')
-          ? 'Enter the 3 or 4 digit CVC.'
-          : !(form.get('name') ?? '').trim()
-            ? 'Enter the name on the card.'
-            : !(Object.values(Protocol.testCards) as string[]).includes(card)
-              ? Protocol.checkoutTexts.unknownCard
-              : undefined
+    const problem = Pages.cardProblem(form)
     if (problem) return Pages.checkout(purchase.query, purchase.summary, problem)
+    const card = (form.get('cardNumber') ?? '').replace(/[\s-]/g, '')
     const transaction = open(purchase)
     if (card === Protocol.testCards.declined) return fail(transaction, Protocol.checkoutTexts.declined)
     if (card === Protocol.testCards.succeeds) return complete(transaction, purchase)
@@ -219,34 +259,8 @@ export async function start(options: StartOptions): Promise<Instance> {
     return complete(transaction, challenge.purchase)
   }
 
-  const api = (req: IncomingMessage, url: URL): [number, unknown] => {
-    const authorised = req.headers.authorization === `Api-Key ${options.secretKey}`
-    const byId = /^\/v1\/transactions\/(ext\/)?([A-Za-z0-9_-]{1,100})$/.exec(url.pathname)
-    if (byId) {
-      if (!authorised) return [401, { message: 'The secret key is required' }]
-      const found = byId[1]
-        ? [...transactions.values()].filter((entry) => entry.externalTransactionId === byId[2]).at(-1)
-        : transactions.get(byId[2] ?? '')
-      return found ? [200, found] : [404, { message: 'Transaction not found' }]
-    }
-    if (url.searchParams.get('apiKey') !== options.publishableKey && !authorised)
-      return [401, { message: 'Unknown apiKey' }]
-    if (url.pathname === '/v1/currencies') return [200, catalog.currencies]
-    const quote = /^\/v1\/currencies\/([a-z0-9]{1,20})\/buy_quote$/.exec(url.pathname)
-    if (!quote) return [404, { message: 'Not found' }]
-    const currency = catalog.find(quote[1] ?? '', url.searchParams.get('network') ?? '')
-    if (!currency) return [400, { message: 'This currency is not sold on this network' }]
-    const answer = catalog.quote(
-      currency,
-      url.searchParams.get('baseCurrencyCode') ?? 'usd',
-      Number(url.searchParams.get('baseCurrencyAmount') ?? 'NaN'),
-      url.searchParams.get('paymentMethod') ?? 'card',
-    )
-    return typeof answer === 'string' ? [400, { message: answer }] : [200, answer]
-  }
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox')
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'sandbox'}`)
     const sendPage = (page: Pages.Page) =>
       res.writeHead(page.status, Pages.headers(page.nonce)).end(page.html)
     const sendJson = (status: number, body: unknown) =>
@@ -257,13 +271,33 @@ export async function start(options: StartOptions): Promise<Instance> {
       down = body.down === true
       return sendJson(200, { down })
     }
+    const isApi =
+      url.pathname.startsWith('/v1/') ||
+      url.pathname.startsWith('/v3/') ||
+      url.pathname.startsWith('/onramp/')
     if (down) {
-      if (url.pathname.startsWith('/v1/')) return sendJson(503, { message: 'The provider is down' })
+      if (isApi) return sendJson(503, { message: 'The provider is down' })
       return sendPage(Pages.error(503, 'The provider is down. Try again later.'))
     }
-    if (url.pathname.startsWith('/v1/') && req.method === 'GET') return sendJson(...api(req, url))
-    if (url.pathname === '/buy' && req.method === 'GET') {
+    if (url.pathname.startsWith('/onramp/')) {
+      const body = req.method === 'POST' ? JSON.parse((await read(req)) || '{}') : undefined
+      const answer = coinbase.api(
+        req.method ?? 'GET',
+        url,
+        req.headers.authorization,
+        body,
+        transactions.values(),
+      )
+      if (answer) return sendJson(...answer)
+    }
+    if (isApi && req.method === 'GET')
+      return sendJson(...moonpay.api(url, req.headers.authorization, transactions))
+    if (url.pathname === '/' && req.method === 'GET') {
       const purchase = purchaseOf(url.search)
+      return sendPage('html' in purchase ? purchase : Pages.checkout(purchase.query, purchase.summary))
+    }
+    if (url.pathname === '/buy/select-asset' && req.method === 'GET') {
+      const purchase = coinbaseCheckout(url.searchParams)
       return sendPage('html' in purchase ? purchase : Pages.checkout(purchase.query, purchase.summary))
     }
     if (url.pathname === '/buy/pay' && req.method === 'POST')

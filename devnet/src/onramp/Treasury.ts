@@ -10,6 +10,7 @@ import {
   type Hash,
   type Hex,
   http,
+  isAddress,
   parseEther,
   parseUnits,
   publicActions,
@@ -23,8 +24,19 @@ export type SandboxChain = {
   /** CAIP-2. */
   id: string
   name: string
+  /** The providers' name of the network: MoonPay's `networkCode`, Coinbase's network `name`. */
+  network: string
+  native: { symbol: string; name: string; decimals: number }
   rpcUrl: string
   tokens: readonly { symbol: string; name: string; address: Address; decimals: number }[]
+}
+
+/** The treasury's keys: one EVM key for every EVM chain. */
+export type Keys = { evm: Hex }
+
+/** Whether `address` is a wallet address of the chain `chainId` (CAIP-2). */
+export function isAddressOf(chainId: string, address: string): boolean {
+  return chainId.startsWith('eip155:') && isAddress(address, { strict: false })
 }
 
 /** What {@link fund} gives the treasury on each chain. */
@@ -33,7 +45,7 @@ const funding = { ether: parseEther('1000'), tokens: '10000000' } as const
 export type Treasury = {
   address: Address
   /** Sends `amount` (whole units) of `symbol` to `to` on `chainId` and waits until it is mined. */
-  deliver(delivery: { chainId: string; symbol: string; to: Address; amount: string }): Promise<Hash>
+  deliver(delivery: { chainId: string; symbol: string; to: string; amount: string }): Promise<Hash>
 }
 
 function clientOf(chain: SandboxChain, key: Hex) {
@@ -70,12 +82,16 @@ export async function fund(chains: readonly SandboxChain[], key: Hex): Promise<v
 }
 
 /** @example const treasury = Treasury.create(chains, key); await treasury.deliver({ … }) */
-export function create(chains: readonly SandboxChain[], key: Hex): Treasury {
+export function create(chains: readonly SandboxChain[], keys: Keys): Treasury {
+  const key = keys.evm
   const queues = new Map<string, Promise<unknown>>()
   const send = async (delivery: Parameters<Treasury['deliver']>[0]): Promise<Hash> => {
     const chain = chains.find((entry) => entry.id === delivery.chainId)
     if (!chain) throw new Error(`The sandbox does not sell on ${delivery.chainId}`)
     const client = clientOf(chain, key)
+    if (!isAddressOf(chain.id, delivery.to))
+      throw new Error(`${delivery.to} is not an address of ${chain.id}`)
+    const to = delivery.to as Address
     const token = chain.tokens.find((entry) => entry.symbol.toLowerCase() === delivery.symbol.toLowerCase())
     const hash = token
       ? await client.writeContract({
@@ -83,9 +99,9 @@ export function create(chains: readonly SandboxChain[], key: Hex): Treasury {
           address: token.address,
           abi: erc20Abi,
           functionName: 'transfer',
-          args: [delivery.to, parseUnits(delivery.amount, token.decimals)],
+          args: [to, parseUnits(delivery.amount, token.decimals)],
         })
-      : await client.sendTransaction({ chain: null, to: delivery.to, value: parseEther(delivery.amount) })
+      : await client.sendTransaction({ chain: null, to, value: parseEther(delivery.amount) })
     const receipt = await client.waitForTransactionReceipt({ hash })
     if (receipt.status !== 'success') throw new Error(`The delivery ${hash} reverted`)
     return hash

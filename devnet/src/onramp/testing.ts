@@ -2,7 +2,7 @@
  * Test support for the sandbox on-ramp: one anvil chain with a tUSD of its own, and a sandbox with random
  * credentials and a freshly funded treasury on it. The API's route tests use it too (by path).
  */
-import { randomBytes } from 'node:crypto'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { type Address, createPublicClient, createWalletClient, erc20Abi, http } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
@@ -40,6 +40,8 @@ export async function startChain(): Promise<TestChain> {
     chain: {
       id: `eip155:${foundry.id}`,
       name: 'Onramp Test Chain',
+      network: 'onramp-test',
+      native: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrl: anvil.rpcUrl,
       tokens: [{ ...tUSD, address: tusd }],
     },
@@ -49,29 +51,49 @@ export async function startChain(): Promise<TestChain> {
 }
 
 export type TestSandbox = Sandbox.Instance & {
+  /** MoonPay's keys. */
   credentials: { publishableKey: string; secretKey: string; webhookSecret: string }
+  /** Coinbase's: the CDP key's id and its private key in PEM, and the webhook secret. */
+  cdp: { keyId: string; secretKey: string; webhookSecret: string }
 }
 
-/** A sandbox on a free port with random credentials, its treasury funded on `chain`. */
-export async function startSandbox(chain: Treasury.SandboxChain, webhookUrl: string): Promise<TestSandbox> {
+/**
+ * A sandbox on a free port with random credentials, its treasury funded on `chain`; each protocol's webhooks
+ * go to its URL.
+ */
+export async function startSandbox(
+  chain: Treasury.SandboxChain,
+  webhookUrls: { moonpay: string; coinbase: string },
+): Promise<TestSandbox> {
   const random = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
   const credentials = {
     publishableKey: random('pk'),
     secretKey: random('sk'),
     webhookSecret: random('whsec'),
   }
-  const treasuryKey = generatePrivateKey()
-  await Treasury.fund([chain], treasuryKey)
+  const key = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const cdp = {
+    keyId: random('organizations/test/apiKeys/key'),
+    secretKey: key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    webhookSecret: random('whsec'),
+  }
+  const treasury = { evm: generatePrivateKey() }
+  await Treasury.fund([chain], treasury.evm)
   const sandbox = await Sandbox.start({
-    ...credentials,
     port: 0,
-    webhookUrl,
+    moonpay: { ...credentials, webhookUrl: webhookUrls.moonpay },
+    coinbase: {
+      keyId: cdp.keyId,
+      publicKey: key.publicKey,
+      webhookSecret: cdp.webhookSecret,
+      webhookUrl: webhookUrls.coinbase,
+    },
     chains: [chain],
     prices: { ETH: 3000, tUSD: 1 },
-    treasuryKey,
+    treasury,
     retryDelaysMs: [50, 100, 200],
   })
-  return { ...sandbox, credentials }
+  return { ...sandbox, credentials, cdp }
 }
 
 /** What `address` holds of native ETH (`token` undefined) or of an ERC-20, in its smallest unit. */

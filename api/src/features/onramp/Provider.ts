@@ -3,10 +3,8 @@
  * and its webhooks read back into order events. One implementation per provider protocol, chosen by the
  * configuration's `kind` (`Providers.ts`); the routes call only this.
  *
- * To plug a real provider, implement {@link OnrampProvider} with its API (MoonPay: `GET /v3/currencies`,
- * `/v3/currencies/{code}/buy_quote`, widget URLs signed exactly as `Sandbox.ts` signs them, webhooks under
- * `Moonpay-Signature-V2`; Coinbase: its Onramp `buy/options` and `buy/quote`, a session token instead of a
- * signature) and add its kind to `Providers.ts` and the configuration.
+ * MoonPay (`Moonpay.ts`) and Coinbase Onramp (`Coinbase.ts`) are built in; another provider is one more
+ * implementation of {@link OnrampProvider}, its kind in `Providers.ts` and the configuration.
  */
 import type * as Contract from '../../contract/index.ts'
 
@@ -22,7 +20,7 @@ type QuoteRequest = {
   paymentMethod: Contract.OnrampPaymentMethod
 }
 
-export type ProviderQuote = Omit<Contract.OnrampQuoteAnswer, 'quoteId' | 'provider' | 'estimate'>
+type ProviderQuote = Omit<Contract.OnrampQuoteAnswer, 'quoteId' | 'provider' | 'estimate'>
 
 /** An order as the provider's checkout needs it. */
 type CheckoutRequest = {
@@ -34,6 +32,8 @@ type CheckoutRequest = {
   fiatAmount?: string | undefined
   cryptoAmount?: string | undefined
   partnerUserId: string
+  /** The visitor's IP address, which Coinbase binds its session token to. */
+  clientIp: string
 }
 
 /** What a webhook says of an order. */
@@ -60,8 +60,11 @@ export type OnrampProvider = {
   options(): Promise<ProviderOptions>
   /** Throws {@link ProviderUnavailable}, or {@link ProviderRefusal} with its reason for a 4xx. */
   quote(request: QuoteRequest): Promise<ProviderQuote>
-  /** The signed URL of its hosted checkout for the order; made here, no call. */
-  checkoutUrl(request: CheckoutRequest): string
+  /**
+   * The URL of its hosted checkout for the order: signed here (MoonPay), or carrying a session token asked
+   * of the provider (Coinbase). Throws {@link ProviderUnavailable} or {@link ProviderRefusal} when it asks.
+   */
+  checkoutUrl(request: CheckoutRequest): Promise<string>
   /** Verifies a webhook (`headers` as received, `body` the raw text) and reads it; `nowMs` for staleness. */
   webhook(headers: Headers, body: string, nowMs: number): OrderEvent | WebhookRefusal | undefined
   /**

@@ -5,7 +5,7 @@ const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5
 const provider = {
   id: 'moonpay',
   name: 'MoonPay',
-  kind: 'sandbox',
+  kind: 'moonpay',
   apiUrl: 'https://api.moonpay.example',
   widgetUrl: 'https://buy.moonpay.example',
   publishableKey: 'pk_live_x',

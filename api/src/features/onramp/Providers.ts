@@ -2,12 +2,14 @@
  * The configured providers, each built by the adapter of its `kind`. A new protocol is one more entry in
  * {@link adapters} (and in the configuration's `kind`).
  */
+import * as Coinbase from './Coinbase.ts'
+import * as Moonpay from './Moonpay.ts'
 import type { OnrampProvider } from './Provider.ts'
 import type { ProviderConfig } from './ProviderConfig.ts'
-import * as Sandbox from './Sandbox.ts'
 
 const adapters: Record<ProviderConfig['kind'], (config: ProviderConfig) => OnrampProvider> = {
-  sandbox: Sandbox.create,
+  moonpay: Moonpay.create,
+  coinbase: Coinbase.create,
 }
 
 export function fromConfig(providers: readonly ProviderConfig[]): OnrampProvider[] {

@@ -38,7 +38,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.once('listening', resolve))
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   chain = await startChain()
-  sandbox = await startSandbox(chain.chain, `${apiUrl}/v1/onramp/webhooks/sandbox`)
+  sandbox = await startSandbox(chain.chain, {
+    moonpay: `${apiUrl}/v1/onramp/webhooks/sandbox`,
+    coinbase: `${apiUrl}/v1/onramp/webhooks/coinbase`,
+  })
   config = {
     ...configOf([
       { id: chain.chain.id, name: chain.chain.name, rpcUrl: chain.chain.rpcUrl, nativeCurrency: ether },
@@ -48,7 +51,8 @@ beforeAll(async () => {
         {
           id: 'sandbox',
           name: 'Airlock Sandbox',
-          kind: 'sandbox',
+          // The sandbox's MoonPay, under an id of the deployment's choosing.
+          kind: 'moonpay',
           apiUrl: sandbox.url,
           widgetUrl: sandbox.url,
           ...sandbox.credentials,
@@ -132,20 +136,18 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
   /** A provider's completed event for `orderId`, as the sandbox sends it. */
   const completedEvent = (orderId: string, walletAddress: string, txHash = `0x${'ab'.repeat(32)}`) =>
     JSON.stringify({
-      type: 'transaction_completed',
-      id: `evt_${orderId}`,
+      type: 'transaction_updated',
       data: {
         id: `tx_${orderId}`,
         externalTransactionId: orderId,
         status: 'completed',
         walletAddress,
-        currencyCode: 'eth',
-        network: chain.chain.id,
-        baseCurrencyCode: 'usd',
-        baseCurrencyAmount: '100.00',
-        quoteCurrencyAmount: '0.03275000',
+        baseCurrencyAmount: 100,
+        quoteCurrencyAmount: 0.03275,
         cryptoTransactionId: txHash,
         failureReason: null,
+        currency: { code: 'eth' },
+        baseCurrency: { code: 'usd' },
       },
     })
 
@@ -171,9 +173,10 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       const options = body as Contract.OnrampOptionsAnswer
       expect(options.fallback).toBeUndefined()
       expect(options.providers).toEqual([{ id: 'sandbox', name: 'Airlock Sandbox' }])
-      expect(options.purchaseCurrencies.map((entry) => entry.id)).toEqual(['ETH', 'tUSD'])
+      // MoonPay's codes, upper-cased: its symbols.
+      expect(options.purchaseCurrencies.map((entry) => entry.id)).toEqual(['ETH', 'TUSD'])
       expect(options.purchaseCurrencies[1]?.networks).toEqual([
-        { chainId: chain.chain.id, name: chain.chain.name, contractAddress: chain.tusd },
+        { chainId: chain.chain.id, name: chain.chain.network, contractAddress: chain.tusd },
       ])
       expect(options.paymentCurrencies).toContainEqual({
         id: 'EUR',
@@ -205,7 +208,8 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
         networkFee: { amount: '0.25', currency: 'USD' },
         paymentSubtotal: { amount: '98.25', currency: 'USD' },
         paymentTotal: { amount: '100.00', currency: 'USD' },
-        purchaseAmount: { amount: '0.03275000', currency: 'ETH' },
+        // MoonPay writes amounts as JSON numbers.
+        purchaseAmount: { amount: '0.03275', currency: 'ETH' },
         provider: 'sandbox',
       })
       expect(body.estimate).toBeUndefined()
@@ -445,7 +449,7 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       const to = stranger()
       const { orderId } = (await openOrder(to)).body as Contract.OnrampUrlAnswer
       const body = completedEvent(orderId, to)
-      const tampered = body.replace('0.03275000', '9.00000000')
+      const tampered = body.replace('0.03275', '9.00000')
       const refusal = async (response: Response) => [
         response.status,
         ((await response.json()) as Answer).message,

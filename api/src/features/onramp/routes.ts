@@ -13,6 +13,7 @@ import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
 import { HttpError, messages } from '../../http/errors.ts'
+import { clientAddress } from '../../http/limits.ts'
 import { type Env, type FindProject, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
 import { onrampMessages } from './messages.ts'
@@ -27,7 +28,7 @@ import * as Providers from './Providers.ts'
 
 export type OnrampOptions = {
   db: Pick<Database, 'query'>
-  config: Pick<Config, 'onramp'>
+  config: Pick<Config, 'onramp' | 'limits'>
   /** The POST routes may name their project in the body, so they look it up themselves. */
   findProject: FindProject
   /** The providers. @default those of `config.onramp`, each by its kind's adapter */
@@ -123,7 +124,7 @@ export function create(options: OnrampOptions): Hono<Env> {
       },
       now(),
     )
-    const url = provider.checkoutUrl({
+    const url = await checkout(provider, {
       orderId: order.id,
       address: order.address,
       network,
@@ -132,6 +133,7 @@ export function create(options: OnrampOptions): Hono<Env> {
       fiatAmount: body.presetFiatAmount,
       cryptoAmount: body.presetCryptoAmount,
       partnerUserId: body.partnerUserId,
+      clientIp: clientAddress(c, options.config.limits?.trustedProxies ?? 0),
     })
     return c.json({ url, orderId: order.id } satisfies Contract.OnrampUrlAnswer, 200, noStore)
   })
@@ -188,6 +190,20 @@ export function create(options: OnrampOptions): Hono<Env> {
   })
 
   return app
+}
+
+/** The provider's checkout URL; its refusal is the client's 400, its absence a 503. */
+async function checkout(
+  provider: OnrampProvider,
+  request: Parameters<OnrampProvider['checkoutUrl']>[0],
+): Promise<string> {
+  try {
+    return await provider.checkoutUrl(request)
+  } catch (error) {
+    if (error instanceof ProviderRefusal) throw new HttpError(400, error.message)
+    if (error instanceof ProviderUnavailable) throw new HttpError(503, onrampMessages.providerUnavailable)
+    throw error
+  }
 }
 
 /** A provider's options, or `undefined` when it cannot be reached. */

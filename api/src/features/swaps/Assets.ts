@@ -13,8 +13,8 @@ import type { PriceSource } from '../balances/Prices.ts'
 import type { AdapterOf, Asset, SwapAdapter } from './Adapter.ts'
 import { swapMessages } from './messages.ts'
 
-/** A chain that swaps, with its adapter. */
-export type SwapChain = { chain: Chain; adapter: SwapAdapter }
+/** A chain that swaps, with its venues (at least one). */
+export type SwapChain = { chain: Chain; venues: readonly SwapAdapter[] }
 
 /**
  * The chain `chainId` names, if it swaps; else a 400 with `refusal` (SPEC's 'Network not supported for
@@ -27,9 +27,17 @@ export function swapChain(
   refusal: string = Contract.swapTexts.unsupportedSwaps,
 ): SwapChain {
   const chain = config.chains.find((entry) => entry.id === chainId)
-  const adapter = chain && adapterOf(chain)
-  if (!chain || !adapter) throw new HttpError(400, refusal)
-  return { chain, adapter }
+  const venues = chain ? adapterOf(chain) : []
+  if (!chain || venues.length === 0) throw new HttpError(400, refusal)
+  return { chain, venues }
+}
+
+/** The venue `id` names on a chain that swaps, else a 400; without an id, the chain's first venue. */
+export function venueOf(swapping: SwapChain, id: string | undefined): SwapAdapter {
+  const [first] = swapping.venues
+  const venue = id === undefined ? first : swapping.venues.find((entry) => entry.id === id)
+  if (!venue) throw new HttpError(400, swapMessages.unknownVenue(id ?? ''))
+  return venue
 }
 
 /** Where a CAIP-10 id points: its chain id and its EIP-55 address (a 400 for a bad checksum). */

@@ -8,6 +8,7 @@ export const swapMessages = {
   sameToken: 'A token cannot be swapped for itself',
   differentChains: 'The tokens and the account of a swap must be on one network',
   unknownToken: (id: string) => `Not a token this network swaps: ${id}`,
+  unknownVenue: (id: string) => `Not a venue this network swaps on: ${id}`,
   noLiquidity: (from: string, to: string) => `No pool has the liquidity to swap ${from} for ${to}`,
   nativeNeedsNoApproval: (symbol: string) => `${symbol} needs no approval: it is the network's own currency`,
   /** `what` is `swap` or `approval`; `reason` the revert's (`UniswapV2Router: EXPIRED`) or the node's. */

@@ -66,28 +66,38 @@ export function create(options: ClientOptions) {
       if (!best) throw new SwapFailure(swapTexts.noRoute)
       return best
     },
-    /** What the account lets the swap contract spend of `token`, in its smallest unit. */
-    allowance: async (token: string, userAddress: string): Promise<bigint> =>
+    /** What the account lets `venue`'s router spend of `token`, in its smallest unit. */
+    allowance: async (token: string, userAddress: string, venue: string): Promise<bigint> =>
       BigInt(
         (
           await call('/v1/convert/allowance', Contract.swapAllowanceAnswer, {
-            query: { tokenAddress: token, userAddress },
+            query: { tokenAddress: token, userAddress, venue },
           })
         ).allowance,
       ),
-    /** The approval for a swap of `from` into `to`: exactly `amount`, or unlimited without one. */
-    buildApprove: async (query: { userAddress: string; from: string; to: string; amount?: bigint }) =>
+    /** The approval of `venue`'s router for a swap of `from` into `to`: exactly `amount`, or unlimited without one. */
+    buildApprove: async (query: {
+      userAddress: string
+      from: string
+      to: string
+      venue: string
+      amount?: bigint
+    }) =>
       (
         await call('/v1/convert/build-approve', Contract.buildApproveAnswer, {
           query: { ...query, amount: query.amount?.toString() },
         })
       ).tx,
-    /** The swap itself at `slippage` percent; `disableEstimate` while its approval is not mined yet. */
+    /**
+     * The swap itself through `venue` (the quote's) at `slippage` percent; `disableEstimate` while its
+     * approval is not mined yet.
+     */
     buildSwap: (body: {
       amount: bigint
       from: string
       to: string
       userAddress: string
+      venue: string
       slippage: string
       disableEstimate: boolean
     }) =>
@@ -97,6 +107,7 @@ export function create(options: ClientOptions) {
           from: body.from,
           to: body.to,
           userAddress: body.userAddress,
+          venue: body.venue,
           disableEstimate: body.disableEstimate,
           eip155: { slippage: body.slippage },
         },

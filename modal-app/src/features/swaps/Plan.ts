@@ -54,17 +54,26 @@ export async function make(options: MakeOptions): Promise<Plan> {
   const { client, chain, ask, quote, accountId } = options
   const paying = BigInt(quote.fromAmount)
   if (paying > ask.from.balance) throw new SwapFailure(swapTexts.insufficient(ask.from.symbol))
-  const allowance = ask.from.native ? paying : await client.allowance(ask.from.id, accountId)
+  // Approved, built and swapped where it was quoted: each venue has a router of its own.
+  const venue = quote.venue.id
+  const allowance = ask.from.native ? paying : await client.allowance(ask.from.id, accountId, venue)
   const short = allowance < paying
   const [approvalTx, swap] = await Promise.all([
     short
-      ? client.buildApprove({ userAddress: accountId, from: ask.from.id, to: ask.to.id, amount: paying })
+      ? client.buildApprove({
+          userAddress: accountId,
+          from: ask.from.id,
+          to: ask.to.id,
+          venue,
+          amount: paying,
+        })
       : undefined,
     client.buildSwap({
       amount: paying,
       from: ask.from.id,
       to: ask.to.id,
       userAddress: accountId,
+      venue,
       slippage: options.slippage,
       // Until the approval is mined, estimating the swap would fail on the allowance.
       disableEstimate: short,
@@ -107,6 +116,7 @@ export async function approve(
         userAddress: plan.accountId,
         from: plan.ask.from.id,
         to: plan.ask.to.id,
+        venue: plan.swap.venue.id,
       })
     : plan.approval.tx
   const hash = hashOf(await options.wallet(tx))

@@ -48,6 +48,11 @@ function quoteOf(from: string, to: string, amount: bigint, expiresAt: number): Q
   const out = pool(from, amount)
   return {
     id: `q${amount}`,
+    type: 'exactInput',
+    venue: { id: 'uniswap-v2', name: 'Uniswap v2' },
+    spender: '0xa513E6E4b8f2a923D98304ec87F64353C4D5C853',
+    fees: [3000],
+    maximumFromAmount: String(amount),
     fromAccount: from,
     fromAmount: String(amount),
     fromDecimals: from === eth.id ? 18 : 6,

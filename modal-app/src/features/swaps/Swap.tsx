@@ -1,10 +1,11 @@
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
-import { formatQuantity, truncateAddress } from '../../shared/format.ts'
+import { formatQuantity } from '../../shared/format.ts'
 import * as LiveQuote from '../../shared/LiveQuote.ts'
 import { AmountField, Form, Loading, Summary, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
 import { type Side, slippageOf, type Token } from './Form.ts'
 import { formatUnits } from './Plan.ts'
 import type { Quote } from './Quotes.ts'
+import { routeText } from './Route.ts'
 import type { SwapSlice, SwapUi } from './runtime.ts'
 import { swapTexts } from './texts.ts'
 
@@ -26,14 +27,6 @@ function minimumAt(toAmount: bigint, slippage: string): bigint | undefined {
   // In millionths, so 0.0001 % steps stay exact in bigint.
   const kept = 1_000_000n - BigInt(Math.round(Number(percent) * 10_000))
   return (toAmount * kept) / 1_000_000n
-}
-
-/** A route step's symbol: a listed token's, else the contract's shortened address (a pool's wrapped token). */
-function symbolOf(id: string, tokens: readonly Token[]): string {
-  const listed = tokens.find((token) => token.id.toLowerCase() === id.toLowerCase())
-  if (listed) return listed.symbol
-  const address = id.slice(id.lastIndexOf(':') + 1)
-  return truncateAddress(address)
 }
 
 /**
@@ -208,7 +201,7 @@ function QuoteSummary(props: {
   const got = Number(formatUnits(BigInt(quote.toAmount), quote.toDecimals))
   const rate = paid > 0 ? formatQuantity(String(got / paid)) : '0'
   const minimum = minimumAt(BigInt(quote.toAmount), props.slippage) ?? BigInt(quote.minimumToAmount)
-  const route = quote.route.map((id) => symbolOf(id, props.tokens)).join(' → ')
+  const route = `${quote.venue.name}: ${routeText(quote.route, quote.fees, props.tokens)}`
   return (
     <>
       <Summary

@@ -5,6 +5,7 @@ import { formatExact } from '../../shared/Amount.ts'
 import { texts } from '../../shared/texts.ts'
 import { Sent, transactionUrl } from '../../shared/ui/Sent.tsx'
 import type { Plan } from './Plan.ts'
+import { routeText } from './Route.ts'
 import type { SwapSlice, SwapUi } from './runtime.ts'
 import { swapTexts } from './texts.ts'
 
@@ -59,6 +60,10 @@ export default function SwapPreview({
         </dd>
         <dt>{swapTexts.priceImpact}</dt>
         <dd>{`${plan.quote.priceImpact.toFixed(2)} %`}</dd>
+        <dt>{swapTexts.venue}</dt>
+        <dd data-testid="swap-preview-venue">{plan.swap.venue.name}</dd>
+        <dt>{swapTexts.route}</dt>
+        <dd data-testid="swap-preview-route">{routeText(plan.swap.route, plan.swap.fees, swap.tokens)}</dd>
       </dl>
       <Changes plan={plan} />
       {step.step === 'sent' ? (

@@ -37,6 +37,7 @@ export const swapTexts = define('swap', {
   minimumNote: 'The swap fails rather than give less than this (slippage {slippage} %)',
   fee: 'Network fee',
   route: 'Route',
+  venue: 'Venue',
   slippage: 'Slippage tolerance (%)',
   invalidSlippage: 'Slippage must be between 0.01 and 50 percent',
   estimated: '≈',
