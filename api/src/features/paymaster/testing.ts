@@ -112,5 +112,16 @@ export async function start(options: { bundlerUrl?: string; maxGas?: number } = 
     await devnet.stop()
     await db.close()
   }
-  return { devnet, client, testClient, api, routeUrl, newAccount, clientsFor, deposit, stop }
+  return {
+    devnet,
+    rpcUrl: chainA.rpcUrl,
+    client,
+    testClient,
+    api,
+    routeUrl,
+    newAccount,
+    clientsFor,
+    deposit,
+    stop,
+  }
 }
