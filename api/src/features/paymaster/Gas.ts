@@ -18,6 +18,7 @@ import {
   BaseError,
   createClient,
   encodeAbiParameters,
+  getAbiItem,
   type Hex,
   HttpRequestError,
   hexToBytes,
@@ -28,7 +29,7 @@ import {
   slice,
   TimeoutError,
 } from 'viem'
-import { formatUserOperationRequest, toPackedUserOperation } from 'viem/account-abstraction'
+import { entryPoint08Abi, formatUserOperationRequest, toPackedUserOperation } from 'viem/account-abstraction'
 import * as UserOperation from './UserOperation.ts'
 
 /** Over the API's reckoning of `preVerificationGas`: Alto estimates 110% of the same reckoning. */
@@ -79,7 +80,7 @@ export function preVerificationGas(
     { ...paymaster, verification: maxUint128, postOp: maxUint128, data: filled(size(paymaster.data)) },
     filled(signatureSize),
   )
-  const encoded = hexToBytes(encodeAbiParameters([packedType], [toPackedUserOperation(full)]))
+  const encoded = hexToBytes(encodeAbiParameters(packedOperation, [toPackedUserOperation(full)]))
   const tokens = encoded.reduce((sum, byte) => sum + (byte === 0 ? 1n : 4n), 0n)
   const words = BigInt(Math.ceil(encoded.length / 32))
   const callDataWords = BigInt(Math.ceil(size(op.callData) / 32))
@@ -183,18 +184,5 @@ function filled(size: number): Hex {
   return `0x${'ff'.repeat(size)}`
 }
 
-/** EntryPoint v0.7/v0.8's PackedUserOperation, as `handleOps` carries it. */
-const packedType = {
-  type: 'tuple',
-  components: [
-    { name: 'sender', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'initCode', type: 'bytes' },
-    { name: 'callData', type: 'bytes' },
-    { name: 'accountGasLimits', type: 'bytes32' },
-    { name: 'preVerificationGas', type: 'uint256' },
-    { name: 'gasFees', type: 'bytes32' },
-    { name: 'paymasterAndData', type: 'bytes' },
-    { name: 'signature', type: 'bytes' },
-  ],
-} as const
+/** EntryPoint v0.8's PackedUserOperation, as `handleOps` carries it (its `getUserOpHash` takes one alone). */
+const packedOperation = getAbiItem({ abi: entryPoint08Abi, name: 'getUserOpHash' }).inputs

@@ -140,27 +140,26 @@ describe('the paymaster drain (an attacker bundling its own sponsored operations
     )
   }, 120_000)
 
-  it('an inflated callGasLimit (the EntryPoint keeps 10% of what is left unused) takes nothing', async () => {
-    const { refusals, depositLost, profit } = await drain([
-      () => ask(nothing, (honest) => ({ ...honest, callGasLimit: 2_000_000n })),
-    ])
-    expect({ depositLost, profited: profit > 0n }).toEqual(nothingTaken)
-    expect(refusals).toEqual([
-      refusedFor(
-        /^The operation asks for a callGasLimit of 2000000, more than the \d+ the bundler's estimate allows$/,
-      ),
-    ])
-  }, 60_000)
-
-  it('an inflated verificationGasLimit takes nothing', async () => {
-    const { refusals, depositLost, profit } = await drain([
-      () => ask(nothing, (honest) => ({ ...honest, verificationGasLimit: 2_000_000n })),
-    ])
-    expect({ depositLost, profited: profit > 0n }).toEqual(nothingTaken)
-    expect(refusals).toEqual([
-      refusedFor(/verificationGasLimit of 2000000, more than the \d+ the bundler's estimate allows$/),
-    ])
-  }, 60_000)
+  it.each([
+    { field: 'callGasLimit', why: 'the EntryPoint keeps a tenth of what is left unused' },
+    { field: 'verificationGasLimit', why: 'the prefund grows with it' },
+  ] as const)(
+    'an inflated $field ($why) takes nothing',
+    async ({ field }) => {
+      const { refusals, depositLost, profit } = await drain([
+        () => ask(nothing, (honest) => ({ ...honest, [field]: 2_000_000n })),
+      ])
+      expect({ depositLost, profited: profit > 0n }).toEqual(nothingTaken)
+      expect(refusals).toEqual([
+        refusedFor(
+          new RegExp(
+            `^The operation asks for a ${field} of 2000000, more than the \\d+ the bundler's estimate allows$`,
+          ),
+        ),
+      ])
+    },
+    60_000,
+  )
 
   it('a fee far over the base fee (a 100 gwei tip the attacker keeps) takes nothing', async () => {
     const { refusals, depositLost, profit } = await drain([

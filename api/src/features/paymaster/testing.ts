@@ -152,18 +152,25 @@ export async function start(
     return { account, op }
   }
 
+  /** One of ERC-7677's calls for `op`, on chain A's EntryPoint v0.8. */
+  const paymaster = (
+    method: 'pm_getPaymasterStubData' | 'pm_getPaymasterData',
+    op: UserOperation<'0.8'>,
+    projectId?: string,
+  ) =>
+    call<Answer>(
+      'paymaster',
+      method,
+      [formatUserOperationRequest(op), accountAbstraction.entryPoint08, '0x7a69', {}],
+      projectId,
+    )
+
   /**
    * `op` with the paymaster's stub and the gas the bundler estimates for it, as an honest client asks for the
    * paymaster's data; the paymaster's refusal of the stub instead.
    */
   const estimated = async (op: UserOperation<'0.8'>, projectId?: string) => {
-    const where = [accountAbstraction.entryPoint08, '0x7a69', {}]
-    const stub = await call<Answer>(
-      'paymaster',
-      'pm_getPaymasterStubData',
-      [formatUserOperationRequest(op), ...where],
-      projectId,
-    )
+    const stub = await paymaster('pm_getPaymasterStubData', op, projectId)
     if (!stub.result) return { refused: stub.error }
     const withStub = { ...op, ...sponsorshipOf(stub.result) }
     const gas = await call<Record<'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas', Hex>>(
@@ -185,13 +192,7 @@ export async function start(
 
   /** `pm_getPaymasterData` for `op`: the operation with the paymaster's part, or the refusal. */
   const sponsor = async (op: UserOperation<'0.8'>, projectId?: string) => {
-    const where = [accountAbstraction.entryPoint08, '0x7a69', {}]
-    const answer = await call<Answer>(
-      'paymaster',
-      'pm_getPaymasterData',
-      [formatUserOperationRequest(op), ...where],
-      projectId,
-    )
+    const answer = await paymaster('pm_getPaymasterData', op, projectId)
     return answer.result ? { op: { ...op, ...sponsorshipOf(answer.result) } } : { refused: answer.error }
   }
 
