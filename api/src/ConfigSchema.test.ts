@@ -100,7 +100,18 @@ const full = {
       },
     ],
   },
-  sponsorship: [{ projectId: 'shop', maxGas: 2_000_000, maxFeePerGasGwei: 50 }],
+  sponsorship: [
+    {
+      projectId: 'shop',
+      maxGas: 2_000_000,
+      budget: { perDay: '100000000000000000', total: '1000000000000000000', perSenderPerDay: '0' },
+      fees: { baseFeeMultiplier: 2, maxPriorityFeePerGasGwei: 1.5, maxFeePerGasGwei: 50 },
+      calls: [
+        { to: evm(1), selectors: ['0xa9059cbb'] },
+        { to: 'self', selectors: ['0x06fca92c'] },
+      ],
+    },
+  ],
 }
 
 type Path = (string | number)[]

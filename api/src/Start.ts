@@ -1,12 +1,13 @@
 /**
  * Starting a deployment: its settings checked first (`ConfigFile`: one error naming the bad key or variable,
  * nothing opened), then the database brought up to date, the wallet registry seeded when it is empty, the
- * history indexer and the listeners. `server.ts` (the built `dist/server.js`) and `airlock-api serve` run it.
+ * history indexer, the follower of sponsored operations' costs and the listeners. `server.ts` (the built `dist/server.js`) and `airlock-api serve` run it.
  */
 import { parseArgs } from 'node:util'
 import * as ConfigFile from './ConfigFile.ts'
 import * as Database from './Database.ts'
 import * as History from './features/history/index.ts'
+import * as Sponsorship from './features/paymaster/Follower.ts'
 import * as Registry from './features/registry/Registry.ts'
 import * as Service from './Service.ts'
 
@@ -33,10 +34,12 @@ async function start(options: StartOptions): Promise<Started> {
     throw new ConfigFile.ConfigError(unopened(database, error))
   })
   let indexer: History.Indexer.Indexer | undefined
+  let sponsorship: { stop(): Promise<void> } | undefined
   try {
     await seedRegistry(db)
-    // Replicas on one PostgreSQL each start it: one per chain writes (an advisory lock), the others wait.
+    // Replicas on one PostgreSQL each start them: one per chain writes (an advisory lock), the others wait.
     indexer = History.Indexer.start({ db, config, lockUrl: database.url })
+    sponsorship = Sponsorship.start({ db, config, lockUrl: database.url })
     const running = await Service.listen(Service.create({ db, config, modalDir: options.modalDir }), {
       host: options.host,
       apiPort: options.apiPort,
@@ -48,11 +51,13 @@ async function start(options: StartOptions): Promise<Started> {
       stop: async () => {
         await running.stop()
         await indexer?.stop()
+        await sponsorship?.stop()
         await db.close()
       },
     }
   } catch (error) {
     await indexer?.stop()
+    await sponsorship?.stop()
     await db.close()
     const { code, address, port } = error as { code?: string; address?: string; port?: number }
     if (code === 'EADDRINUSE')

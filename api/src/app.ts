@@ -91,7 +91,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Registry.create({ db }))
   app.route('/', Rpc.create({ config }))
   app.route('/', Bundler.create({ config }))
-  app.route('/', Paymaster.create({ config, now }))
+  app.route('/', Paymaster.create({ config, db, now }))
   app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
   app.route('/', Analytics.create({ db, config }))
   // Before sign-in's: both answer `/v1/sessions/{address}` (SPEC §7), smart sessions hand sign-in's on.

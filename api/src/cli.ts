@@ -7,6 +7,7 @@ import { ConfigError } from './ConfigFile.ts'
  *   project   add <id> [origin...] | remove <id> [origin] | list | analytics <id> on|off
  *   prices    set <symbol> <usd> [--chain <caip2>] | list | remove <symbol> [--chain <caip2>]
  *   config    check          networks list          tokens list [<chain>]
+ *   sponsorship spend <project> [--chain <caip2>] [--day YYYY-MM-DD]
  *   seed      registry
  *
  * Every command takes `--config <file>` (or AIRLOCK_CONFIG) and uses the database the server uses:
@@ -16,6 +17,7 @@ import { type Args, parse, UsageError, withDatabase } from './commands/Args.ts'
 import * as ConfigCommand from './commands/config.ts'
 import * as PricesCommand from './commands/prices.ts'
 import * as ProjectCommand from './commands/project.ts'
+import * as SponsorshipCommand from './commands/sponsorship.ts'
 import * as Registry from './features/registry/Registry.ts'
 import * as Start from './Start.ts'
 
@@ -25,6 +27,7 @@ const commands: Record<string, (args: Args) => Promise<number>> = {
   config: ConfigCommand.run,
   networks: ConfigCommand.run,
   tokens: ConfigCommand.run,
+  sponsorship: SponsorshipCommand.run,
   seed: (args) => {
     if (args.words[1] !== 'registry') throw new UsageError('seed: what? (registry)')
     return withDatabase(args, async (db) => {
@@ -39,6 +42,7 @@ const usage = [
   ProjectCommand.usage,
   PricesCommand.usage,
   ConfigCommand.usage,
+  SponsorshipCommand.usage,
   'seed registry',
 ].join('\n  airlock-api ')
 

@@ -25,6 +25,7 @@ import {
   Projects,
   Registry,
   Service,
+  Sponsorship,
 } from '@airlock/api'
 import { ensGatewayPath } from '@airlock/api/contract'
 import { type PreviewServer, preview } from 'vite'
@@ -104,6 +105,21 @@ export type Stack = {
 
 /** The origins of the demo project: the demo dApp, and any localhost port for development. */
 export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
+
+/**
+ * What the paymaster pays for the demo's (and the e2e suite's) operations, in wei of the devnet's ETH: its
+ * deposit is 100 ETH a run, and the API's data folder keeps the total across runs. The tip cap is wider than
+ * the API's 2 gwei: anvil suggests the last block's lowest tip, so after a wallet's 1.5 gwei transaction a
+ * viem client offers 3 gwei (twice the suggestion).
+ */
+const demoSponsorship = {
+  budget: {
+    perDay: String(10n ** 18n),
+    total: String(50n * 10n ** 18n),
+    perSenderPerDay: String(10n ** 17n),
+  },
+  fees: { maxPriorityFeePerGasGwei: 10 },
+}
 
 /** Devnet prices the demo shows (USD); the EVM chains' pools are seeded at theirs. */
 export const demoPrices = { ...Pools.prices, rLTC: 90, SOL: 150, USDC: 1 } as const
@@ -269,7 +285,10 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
       ],
       limits: options.apiLimits,
       // The demo's and the tests' projects: a new embedded account transacts with no ETH.
-      sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({ projectId })),
+      sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({
+        projectId,
+        ...demoSponsorship,
+      })),
       email: {
         smtp: mail.smtp,
         from: 'Airlock <login@airlock.localhost>',
@@ -292,6 +311,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     })
     const indexer = History.Indexer.start({ db, config, log: () => {} })
     stops.push(indexer.stop)
+    const sponsorship = Sponsorship.start({ db, config, log: () => {} })
+    stops.push(sponsorship.stop)
     const running = await Service.listen(Service.create({ db, config }), { host: options.host, apiPort })
     stops.push(running.stop)
     await modal

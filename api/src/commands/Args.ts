@@ -1,5 +1,5 @@
 /**
- * What every command shares: its words and flags (`--config`, `--chain`), and the database it works on,
+ * What every command shares: its words and flags (`--config`, `--chain`, `--day`), and the database it works on,
  * found the way the server finds it (`ConfigFile`), so a command never writes to another folder than the
  * server reads.
  */
@@ -13,6 +13,8 @@ export type Args = {
   config: string | undefined
   /** `--chain`: a CAIP-2 id of the configuration's chains. */
   chain: string | undefined
+  /** `--day`: a UTC day, `YYYY-MM-DD`. */
+  day: string | undefined
   env: ConfigFile.Env
 }
 
@@ -25,10 +27,16 @@ export function parse(args: readonly string[], env: ConfigFile.Env): Args {
   try {
     const { values, positionals } = parseArgs({
       args: [...args],
-      options: { config: { type: 'string' }, chain: { type: 'string' } },
+      options: { config: { type: 'string' }, chain: { type: 'string' }, day: { type: 'string' } },
       allowPositionals: true,
     })
-    return { words: positionals, config: values.config ?? env.AIRLOCK_CONFIG, chain: values.chain, env }
+    return {
+      words: positionals,
+      config: values.config ?? env.AIRLOCK_CONFIG,
+      chain: values.chain,
+      day: values.day,
+      env,
+    }
   } catch (error) {
     throw new UsageError((error as Error).message)
   }

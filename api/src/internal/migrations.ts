@@ -5,6 +5,7 @@
  */
 import { namesMigration } from '../features/names/migration.ts'
 import { onrampMigration } from '../features/onramp/migration.ts'
+import { sponsorshipMigration } from '../features/paymaster/migration.ts'
 import { sessionsMigration } from '../features/sessions/migration.ts'
 
 export type Migration = { name: string; statements: readonly string[] }
@@ -376,4 +377,5 @@ export const migrations: readonly Migration[] = [
   namesMigration,
   onrampMigration,
   sessionsMigration,
+  sponsorshipMigration,
 ]

@@ -125,6 +125,11 @@ function args(rpcUrl: string, port: number, served: readonly Address[]): string[
     ...['--block-time', '100', '--min-bundle-interval', '50'],
     // The utility account watches its own balance every 15 s to alert an operator; no one reads it here.
     ...['--utility-wallet-monitor', 'false', '--log-level', 'warn'],
+    // Bundles tip what the network asks, not most of what their operations pay (Alto's default keeps 10%):
+    // anvil suggests the last block's lowest tip, one transaction a block, so a bundle tipping what viem's
+    // clients offer (twice the suggestion) would double the suggestion with each operation, past any
+    // sponsorship's tip cap within a few.
+    ...['--bundler-initial-commission', '100'],
   ]
 }
 

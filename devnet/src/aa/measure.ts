@@ -43,8 +43,8 @@ export async function measureUserOperations(options: MeasureOptions): Promise<Me
     client,
     transport: http(route('bundler')),
     paymaster: createPaymasterClient({ transport: http(route('paymaster')) }),
-    // A tip of 1 gwei over twice the base fee: anvil suggests the tips of recent blocks, and Alto's bundles
-    // tip what the operations offered and more, so the chain's suggestion would climb with every operation.
+    // A tip of 1 gwei over twice the base fee, the same in every run: what anvil suggests (its last block's
+    // lowest tip) moves with whatever else the chain has just mined.
     userOperation: {
       estimateFeesPerGas: async () => {
         const block = await client.getBlock()

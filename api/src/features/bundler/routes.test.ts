@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { encodeErrorResult, encodeFunctionData } from 'viem'
+import { type Address, encodeErrorResult, encodeFunctionData } from 'viem'
+import { formatUserOperationRequest } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accountAbstraction, testTokenAddress } from '../../../../devnet/src/Chains.ts'
 import { testTokenAbi } from '../../../../devnet/src/TestToken.ts'
@@ -13,6 +14,8 @@ import * as Service from '../../Service.ts'
 import * as Testing from '../paymaster/testing.ts'
 import * as Projects from '../projects/Projects.ts'
 import { messages, methods, timeoutMs } from './routes.ts'
+
+const fresh: Address = '0x00000000000000000000000000000000000f7e54'
 
 const call = (method: string, params: unknown[] = [], id: number | string = 1) => ({
   jsonrpc: '2.0',
@@ -96,27 +99,33 @@ describe('POST /v1/bundler/{chainId} on the dev chain', () => {
   })
 
   it('refuses an operation that reverts in simulation, with the bundler’s reason, before anything is signed', async () => {
-    const { account, bundlerClient } = await aa.clientsFor()
     // The account holds no ALT: the token reverts InsufficientBalance(account, 0, 5).
-    const transfer = encodeFunctionData({
-      abi: testTokenAbi,
-      functionName: 'transfer',
-      args: [account.address, 5n],
-    })
+    const { account, op } = await aa.draft([
+      {
+        to: testTokenAddress,
+        data: encodeFunctionData({ abi: testTokenAbi, functionName: 'transfer', args: [fresh, 5n] }),
+      },
+    ])
     const reason = encodeErrorResult({
       abi: testTokenAbi,
       errorName: 'InsufficientBalance',
       args: [account.address, 0n, 5n],
     })
-    const estimated = bundlerClient.estimateUserOperationGas({
-      calls: [{ to: testTokenAddress, data: transfer }],
-    })
-    await expect(estimated).rejects.toThrow(reason.slice(2, 10))
-    const error = await estimated.catch((caught: { walk: (fn: (e: unknown) => boolean) => unknown }) =>
-      caught.walk((cause) => typeof (cause as { code?: unknown }).code === 'number'),
-    )
+    const stub = await aa.call<Record<string, string>>('paymaster', 'pm_getPaymasterStubData', [
+      formatUserOperationRequest(op),
+      accountAbstraction.entryPoint08,
+      '0x7a69',
+    ])
+    const { isFinal: _, ...paymaster } = stub.result ?? {}
+    const estimated = await aa.call('bundler', 'eth_estimateUserOperationGas', [
+      { ...formatUserOperationRequest(op), ...paymaster },
+      accountAbstraction.entryPoint08,
+    ])
     // Alto's own code for a reverting operation (ERC-7769's), passed through as it sent it.
-    expect(error).toMatchObject({ code: -32521 })
+    expect(estimated.error).toMatchObject({
+      code: -32521,
+      message: expect.stringContaining(reason.slice(2, 10)),
+    })
     expect(await aa.client.getCode({ address: account.address })).toBeUndefined()
   }, 60_000)
 })

@@ -6,6 +6,7 @@
  */
 import type { Chain, Config } from '../../Config.ts'
 import type { Database } from '../../Database.ts'
+import { follow, type LoopStatus } from '../../internal/follow.ts'
 import * as Follower from './Follower.ts'
 import { familyOf } from './families/index.ts'
 import type { Family, Follower as FollowerType, Source } from './Source.ts'
@@ -65,33 +66,22 @@ export function start(options: IndexerOptions): Indexer {
     return Follower.create({ ...options, chain, source, warn: log })
   }
 
-  const run = async (chain: Chain, follower: FollowerType): Promise<ChainStatus> => {
+  const run = (chain: Chain, follower: FollowerType): Promise<LoopStatus> => {
     const status: ChainStatus = { chainId: chain.id, writing: false, indexed: 0, failing: undefined }
     statuses.push(status)
-    let failures = 0
-    while (!stopping.signal.aborted) {
-      try {
-        status.writing = lock.holds(chain.id) || (await lock.tryAcquire(chain.id))
-        if (!status.writing) {
-          await sleep(lockRetryMs, stopping.signal)
-          continue
-        }
-        const step = await follower.step()
-        status.indexed = follower.indexed
-        if (failures > 0) log(`${chain.id}: indexing again after ${failures} failed attempts`)
-        failures = 0
-        status.failing = undefined
-        if (step === 'idle') await sleep(pollMs, stopping.signal)
-      } catch (error) {
-        // Said once per outage, not once per retry.
-        if (failures === 0) log(`${chain.id}: ${describe(error)}; retrying`)
-        status.failing = describe(error)
-        failures++
-        await sleep(Math.min(maxBackoffMs, pollMs * 2 ** failures), stopping.signal)
-      }
-    }
-    status.writing = false
-    return status
+    return follow({
+      chainId: chain.id,
+      lock,
+      step: follower.step,
+      signal: stopping.signal,
+      pollMs,
+      lockRetryMs,
+      maxBackoffMs,
+      log,
+      doing: 'indexing',
+      onStatus: ({ writing, failing }) =>
+        Object.assign(status, { writing, failing, indexed: follower.indexed }),
+    })
   }
 
   const loops = options.config.chains.flatMap((chain) => {
@@ -108,21 +98,4 @@ export function start(options: IndexerOptions): Indexer {
       await lock.close()
     },
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve()
-    const timer = setTimeout(done, ms)
-    function done() {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    signal.addEventListener('abort', done)
-  })
 }

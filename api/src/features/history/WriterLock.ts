@@ -26,6 +26,8 @@ export type LockOptions = {
    * @default process.env.DATABASE_URL (as `Database.open`)
    */
   url?: string | undefined
+  /** The first of the two 32-bit advisory keys, one per kind of writer. @default the history indexer's */
+  namespace?: number | undefined
 }
 
 type Session = {
@@ -34,7 +36,7 @@ type Session = {
 }
 
 // The first of the two 32-bit advisory keys: 'HIST', so the service's other locks cannot collide.
-const namespace = 0x48495354
+const historyNamespace = 0x48495354
 
 /**
  * @example
@@ -44,9 +46,10 @@ const namespace = 0x48495354
 export function open(db: Database, options: LockOptions = {}): WriterLock {
   // Undefined falls back to the environment, as `Database.open` does: `Indexer.start` always passes the key.
   const url = options.url ?? process.env.DATABASE_URL
+  const namespace = options.namespace ?? historyNamespace
   if (db.engine === 'postgres' && !url)
     throw new Error(
-      'The history indexer needs the PostgreSQL URL for its lock session (lockUrl or DATABASE_URL).',
+      'A chain follower needs the PostgreSQL URL for its lock session (lockUrl or DATABASE_URL).',
     )
   const held = new Set<string>()
   let session: Promise<Session> | undefined

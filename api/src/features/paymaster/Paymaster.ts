@@ -29,8 +29,9 @@ const abi = parseAbi([
 ])
 
 /**
- * The paymaster's own gas: its validation reads the operation's hash and recovers one signature; it keeps
- * no context, so the EntryPoint never calls its `postOp`.
+ * The paymaster's own gas, always these whatever a client names (the EntryPoint takes a tenth of the postOp
+ * gas left unused from the deposit): its validation reads the operation's hash and recovers one signature;
+ * it keeps no context, so the EntryPoint never calls its `postOp`.
  */
 export const gasLimits = { verification: 100_000n, postOp: 0n } as const
 
@@ -67,17 +68,23 @@ export type Paymaster = {
   address: Address
   /** The EntryPoint the contract was deployed for, read from it once. */
   entryPoint(): Promise<Address>
-  /** The paymaster's gas for `op`: its own limits when it named them, else {@link gasLimits}. */
-  gasOf(op: UserOperation.UserOperation): { verification: bigint; postOp: bigint }
-  stub(op: UserOperation.UserOperation): Sponsorship & { isFinal: false }
-  /** @throws {RpcError} when the chain cannot be asked for the hash */
-  sign(op: UserOperation.UserOperation): Promise<Sponsorship>
+  /** The paymaster's part of an operation to estimate with: its gas, and data whose signature fails. */
+  stubPart: UserOperation.PaymasterPart
+  stub(): Sponsorship & { isFinal: false }
+  /**
+   * Signs `op` for {@link validityS} seconds: ERC-7677's answer, the paymaster part it makes of the
+   * operation, and the last second the EntryPoint takes it.
+   * @throws {RpcError} when the chain cannot be asked for the hash
+   */
+  sign(
+    op: UserOperation.UserOperation,
+  ): Promise<{ answer: Sponsorship; part: UserOperation.PaymasterPart; validUntil: number }>
 }
 
 /**
  * @example
  * const paymaster = Paymaster.create({ chainId: 'eip155:31337', rpcUrl, address, signerKey, timeoutMs: 10_000 })
- * await paymaster.sign(op) // { paymaster, paymasterData, paymasterVerificationGasLimit, paymasterPostOpGasLimit }
+ * const { answer } = await paymaster.sign(op) // { paymaster, paymasterData, paymasterVerificationGasLimit, … }
  */
 export function create(options: PaymasterOptions): Paymaster {
   const now = options.now ?? Date.now
@@ -86,15 +93,13 @@ export function create(options: PaymasterOptions): Paymaster {
     transport: http(options.rpcUrl, { retryCount: 0, timeout: options.timeoutMs }),
   })
   let entryPoint: Promise<Address> | undefined
-  const gasOf = (op: UserOperation.UserOperation) => ({
-    verification: op.paymasterVerificationGasLimit ?? gasLimits.verification,
-    postOp: op.paymasterPostOpGasLimit ?? gasLimits.postOp,
-  })
-  const answer = (gas: { verification: bigint; postOp: bigint }, paymasterData: Hex): Sponsorship => ({
-    paymaster: options.address,
-    paymasterData,
-    paymasterVerificationGasLimit: numberToHex(gas.verification),
-    paymasterPostOpGasLimit: numberToHex(gas.postOp),
+  const part = (data: Hex): UserOperation.PaymasterPart => ({ address: options.address, ...gasLimits, data })
+  const stubPart = part(concat([validity(0, 0), dummySignature]))
+  const answer = ({ address, verification, postOp, data }: UserOperation.PaymasterPart): Sponsorship => ({
+    paymaster: address,
+    paymasterData: data,
+    paymasterVerificationGasLimit: numberToHex(verification),
+    paymasterPostOpGasLimit: numberToHex(postOp),
   })
   const read = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -116,17 +121,12 @@ export function create(options: PaymasterOptions): Paymaster {
       })
       return entryPoint
     },
-    gasOf,
-    stub: (op) => ({ ...answer(gasOf(op), concat([validity(0, 0), dummySignature])), isFinal: false }),
+    stubPart,
+    stub: () => ({ ...answer(stubPart), isFinal: false }),
     async sign(op) {
-      const gas = gasOf(op)
       const validUntil = Math.floor(now() / 1000) + validityS
       const validAfter = 0
-      const packed = UserOperation.pack(op, {
-        address: options.address,
-        ...gas,
-        data: validity(validUntil, validAfter),
-      })
+      const packed = UserOperation.pack(op, part(validity(validUntil, validAfter)))
       const hash = await read(() =>
         client.readContract({
           address: options.address,
@@ -136,7 +136,8 @@ export function create(options: PaymasterOptions): Paymaster {
         }),
       )
       const signature = await signer.signMessage({ message: { raw: hash } })
-      return answer(gas, concat([validity(validUntil, validAfter), signature]))
+      const signed = part(concat([validity(validUntil, validAfter), signature]))
+      return { answer: answer(signed), part: signed, validUntil }
     },
   }
 }

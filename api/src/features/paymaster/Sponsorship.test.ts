@@ -13,34 +13,82 @@ const chain = (id: string) => ({
     entryPoints: ['0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'],
   },
 })
+const budget = {
+  perDay: '50000000000000000',
+  total: '1000000000000000000',
+  perSenderPerDay: '5000000000000000',
+}
+const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const parse = (sponsorship: unknown) => Config.parse({ ...base, chains: [], sponsorship }).sponsorship
 
 describe('Sponsorship', () => {
-  it('sponsors the projects it lists, up to their caps or 3,000,000 gas at 100 gwei, and no other', () => {
-    const policy = [{ projectId: 'shop', maxGas: 500_000, maxFeePerGasGwei: 0.015 }, { projectId: 'demo' }]
-    expect(Sponsorship.capsOf(policy, 'shop')).toEqual({ maxGas: 500_000n, maxFeePerGas: 15_000_000n })
-    expect(Sponsorship.capsOf(policy, 'demo')).toEqual({
-      maxGas: Sponsorship.defaultMaxGas,
-      maxFeePerGas: 100_000_000_000n,
+  it('resolves a listed project’s policy, its defaults filled in and amounts in wei; no other project is sponsored', () => {
+    const policies = parse([
+      {
+        projectId: 'shop',
+        maxGas: 500_000,
+        budget,
+        fees: { baseFeeMultiplier: 2.5, maxPriorityFeePerGasGwei: 0.015, maxFeePerGasGwei: 40 },
+        calls: [{ to: token, selectors: ['0xA9059CBB'] }, { to: 'self' }],
+      },
+      { projectId: 'demo', budget },
+    ])
+    expect(Sponsorship.policyOf(policies, 'shop')).toEqual({
+      projectId: 'shop',
+      maxGas: 500_000n,
+      budget: { perDay: 5n * 10n ** 16n, total: 10n ** 18n, perSenderPerDay: 5n * 10n ** 15n },
+      fees: { baseFeeMultiplier: 2.5, maxPriorityFeePerGas: 15_000_000n, maxFeePerGas: 40_000_000_000n },
+      calls: new Map<string, Set<string> | undefined>([
+        [token.toLowerCase(), new Set(['0xa9059cbb'])],
+        ['self', undefined],
+      ]),
     })
-    expect(Sponsorship.capsOf(policy, 'other')).toBeUndefined()
-    expect(Sponsorship.capsOf(undefined, 'demo')).toBeUndefined()
+    expect(Sponsorship.policyOf(policies, 'demo')).toMatchObject({
+      maxGas: Sponsorship.defaultMaxGas,
+      fees: {
+        baseFeeMultiplier: Sponsorship.defaultBaseFeeMultiplier,
+        maxPriorityFeePerGas: 2_000_000_000n,
+        maxFeePerGas: undefined,
+      },
+      calls: undefined,
+    })
+    expect(Sponsorship.policyOf(policies, 'other')).toBeUndefined()
+    expect(Sponsorship.policyOf(undefined, 'demo')).toBeUndefined()
   })
 
-  it('is configured once per project, with a whole cap', () => {
-    const config = Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'demo' }] })
-    expect(config.sponsorship).toEqual([{ projectId: 'demo' }])
+  it('takes each project once, with its budgets in whole wei, whole gas and sane fees', () => {
+    expect(() => parse([{ projectId: 'a' }])).toThrow('sponsorship[0].budget: expected an object')
     expect(() =>
-      Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'a' }, { projectId: 'a' }] }),
+      parse([
+        { projectId: 'a', budget },
+        { projectId: 'a', budget },
+      ]),
     ).toThrow('sponsorship: each project is listed once')
-    expect(() =>
-      Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'a', maxGas: 1.5e5 + 0.5 }] }),
-    ).toThrow('sponsorship maxGas: expected a whole number')
-    const fee = (maxFeePerGasGwei: unknown) =>
-      Config.parse({ ...base, chains: [], sponsorship: [{ projectId: 'a', maxFeePerGasGwei }] }).sponsorship
-    expect(fee(2.5)).toEqual([{ projectId: 'a', maxFeePerGasGwei: 2.5 }])
-    expect(() => fee(0)).toThrow('sponsorship[0].maxFeePerGasGwei')
-    expect(() => fee(2e6)).toThrow('sponsorship[0].maxFeePerGasGwei')
-    expect(() => fee('100')).toThrow('sponsorship[0].maxFeePerGasGwei')
+    expect(() => parse([{ projectId: 'a', budget: { ...budget, perDay: 5e16 } }])).toThrow(
+      'sponsorship[0].budget.perDay',
+    )
+    expect(() => parse([{ projectId: 'a', budget: { ...budget, total: '1.5' } }])).toThrow(
+      'sponsorship[0].budget.total',
+    )
+    expect(() => parse([{ projectId: 'a', budget, maxGas: 1.5e5 + 0.5 }])).toThrow(
+      'sponsorship maxGas: expected a whole number',
+    )
+    const fees = (value: unknown) => () => parse([{ projectId: 'a', budget, fees: value }])
+    expect(fees({ maxPriorityFeePerGasGwei: 0 })).toThrow('sponsorship[0].fees.maxPriorityFeePerGasGwei')
+    expect(fees({ baseFeeMultiplier: 0.5 })).toThrow('sponsorship[0].fees.baseFeeMultiplier')
+    expect(fees({ maxFeePerGasGwei: '100' })).toThrow('sponsorship[0].fees.maxFeePerGasGwei')
+  })
+
+  it('lists calls by contract (or self), each once, with 4-byte selectors', () => {
+    const calls = (value: unknown) => () => parse([{ projectId: 'a', budget, calls: value }])
+    expect(calls([{ to: token }, { to: token.toLowerCase() }])).toThrow(
+      'sponsorship calls: each contract is listed once',
+    )
+    expect(calls([{ to: 'sender' }])).toThrow('sponsorship[0].calls[0].to')
+    expect(calls([{ to: token, selectors: ['0xa9059c'] }])).toThrow('sponsorship[0].calls[0].selectors[0]')
+    expect(calls([{ to: token, selectors: [] }])).toThrow(
+      'sponsorship calls selectors: expected at least one, or none named',
+    )
   })
 
   it('takes account abstraction on eip155 chains only, with an EntryPoint at least', () => {

@@ -7,16 +7,18 @@ import {
   parseGwei,
   size,
   slice,
-  toHex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../../../../devnet/src/Accounts.ts'
 import { accountAbstraction, testTokenAddress } from '../../../../devnet/src/Chains.ts'
 import { testTokenAbi } from '../../../../devnet/src/TestToken.ts'
 import { messages as httpMessages } from '../../http/errors.ts'
+import * as Fees from './Fees.ts'
+import * as Follower from './Follower.ts'
+import * as Ledger from './Ledger.ts'
 import { messages } from './messages.ts'
 import * as Paymaster from './Paymaster.ts'
-import { defaultMaxFeePerGasGwei, defaultMaxGas } from './Sponsorship.ts'
+import { defaultBaseFeeMultiplier, defaultMaxGas, defaultMaxPriorityFeePerGasGwei } from './Sponsorship.ts'
 import * as Testing from './testing.ts'
 
 let aa: Testing.AaStack
@@ -109,9 +111,25 @@ describe('POST /v1/paymaster/{chainId}', () => {
       await aa.client.readContract({ ...token, functionName: 'balanceOf', args: [account.address] }),
     ).toBe(3n)
     expect(await aa.client.getBalance({ address: account.address })).toBe(0n)
-    // The paymaster paid exactly what the EntryPoint charged for the operation.
+    // The paymaster paid exactly what the EntryPoint charged for the operation, and the project's budget
+    // counts that, once the follower has read the chain, in place of what the signature held.
     expect(depositBefore - (await aa.deposit())).toBe(receipt.actualGasCost)
     expect(receipt.actualGasCost).toBeGreaterThan(0n)
+    const follower = Follower.create({
+      db: aa.db,
+      chainId: Testing.chainId,
+      client: aa.client,
+      paymaster: accountAbstraction.paymaster,
+      entryPoint: async () => accountAbstraction.entryPoint08,
+    })
+    while ((await follower.step()) !== 'idle');
+    const [spend] = await Ledger.spend(aa.db, Testing.sponsored, Ledger.dayOf(aa.clock.now()))
+    expect(spend?.senders.find(({ sender }) => sender === account.address.toLowerCase())).toEqual({
+      sender: account.address.toLowerCase(),
+      cost: receipt.actualGasCost,
+      operations: 1,
+      reserved: 0n,
+    })
   }, 60_000)
 
   it('refuses a project it does not sponsor, and nothing reaches the chain', async () => {
@@ -186,55 +204,58 @@ describe('POST /v1/paymaster/{chainId}', () => {
   })
 
   it('signs for ten minutes an operation within the sponsorship’s gas, and refuses one over it', async () => {
-    const { op } = await draft()
-    const fees = { maxFeePerGas: '0x3b9aca00', maxPriorityFeePerGas: '0x1' }
-    const ask = (callGasLimit: string) =>
-      post(aa.routeUrl('paymaster'), 'pm_getPaymasterData', [
-        { ...op, ...fees, callGasLimit, verificationGasLimit: '0x30d40', preVerificationGas: '0xc350' },
-        accountAbstraction.entryPoint08,
-        '0x7a69',
-        {},
-      ])
-    const signed = await ask('0x186a0')
-    const paymasterData = String(signed.body.result?.paymasterData) as `0x${string}`
+    const { op } = await aa.draft([{ to: fresh(1) }])
+    const estimated = await aa.estimated(op)
+    if (!estimated.op) throw new Error(`no stub: ${estimated.refused?.message}`)
+    const signed = await aa.sponsor(estimated.op)
+    const paymasterData = signed.op?.paymasterData ?? '0x'
     const [validUntil, validAfter] = decodeAbiParameters(
       [{ type: 'uint48' }, { type: 'uint48' }],
       slice(paymasterData, 0, 64),
     )
     expect(validAfter).toBe(0)
-    expect(Math.abs(validUntil - (Math.floor(Date.now() / 1000) + Paymaster.validityS))).toBeLessThan(5)
+    expect(Math.abs(validUntil - (Math.floor(aa.clock.now() / 1000) + Paymaster.validityS))).toBeLessThan(5)
     expect(size(paymasterData)).toBe(64 + 65)
-    // 3,000,000 + 200,000 + 50,000 and the paymaster's 100,000.
-    const over = await ask('0x2dc6c0')
-    expect(over.body.error).toEqual({ code: -32003, message: messages.overCap(3_350_000n, defaultMaxGas) })
+    // The paymaster's own gas, whatever the client named.
+    expect(signed.op).toMatchObject({
+      paymasterVerificationGasLimit: Paymaster.gasLimits.verification,
+      paymasterPostOpGasLimit: 0n,
+    })
+    const over = await aa.sponsor({
+      ...estimated.op,
+      callGasLimit: 3_000_000n,
+      paymasterPostOpGasLimit: 10n ** 6n,
+    })
+    // 3,000,000, the verification and pre-verification gas, and the paymaster's 100,000 (its postOp 0).
+    const gas = 3_000_000n + estimated.op.verificationGasLimit + estimated.op.preVerificationGas + 100_000n
+    expect(over.refused).toEqual({ code: -32003, message: messages.overCap(gas, defaultMaxGas) })
   })
 
-  it('refuses an operation that offers more per gas than the sponsorship’s fee cap, and signs one at it', async () => {
-    const { op } = await draft()
-    const cap = parseGwei(String(defaultMaxFeePerGasGwei))
-    const ask = (maxFeePerGas: bigint) =>
-      post(aa.routeUrl('paymaster'), 'pm_getPaymasterData', [
-        {
-          ...op,
-          callGasLimit: '0x186a0',
-          verificationGasLimit: '0x30d40',
-          preVerificationGas: '0xc350',
-          maxFeePerGas: toHex(maxFeePerGas),
-          maxPriorityFeePerGas: '0x1',
-        },
-        accountAbstraction.entryPoint08,
-        '0x7a69',
-        {},
-      ])
-    const over = await ask(cap + 1n)
-    expect(over.body.error).toEqual({
+  it('refuses a tip over the sponsorship’s cap and a fee over the base fee’s multiple, and signs one at the ceiling', async () => {
+    const { op } = await aa.draft([{ to: fresh(1) }])
+    const estimated = await aa.estimated(op)
+    if (!estimated.op) throw new Error(`no stub: ${estimated.refused?.message}`)
+    // The base fee the API reads now: its brief cache of an earlier one has lapsed, and no block comes between.
+    aa.clock.advance(Fees.baseFeeTtlMs)
+    const { baseFeePerGas } = await aa.client.getBlock()
+    const tipCap = parseGwei(String(defaultMaxPriorityFeePerGasGwei))
+    const ceiling = (baseFeePerGas ?? 0n) * BigInt(defaultBaseFeeMultiplier) + tipCap
+    const ask = (maxFeePerGas: bigint, maxPriorityFeePerGas: bigint) =>
+      aa.sponsor({ ...estimated.op, maxFeePerGas, maxPriorityFeePerGas })
+    expect((await ask(ceiling, tipCap + 1n)).refused).toEqual({
       code: -32003,
       message:
-        'The operation offers up to 100.000000001 gwei per gas, more than the 100 gwei its sponsorship allows',
+        'The operation offers a tip of 2.000000001 gwei per gas, more than the 2 gwei its sponsorship allows',
     })
-    const absurd = await ask(parseGwei('1000000'))
-    expect(absurd.body.error).toEqual({ code: -32003, message: messages.overFee(parseGwei('1000000'), cap) })
-    expect(String((await ask(cap)).body.result?.paymasterData)).toMatch(/^0x[0-9a-f]{258}$/)
+    expect((await ask(ceiling + 1n, tipCap)).refused).toEqual({
+      code: -32003,
+      message: messages.overFee(ceiling + 1n, ceiling),
+    })
+    expect((await ask(parseGwei('100'), 1n)).refused).toEqual({
+      code: -32003,
+      message: messages.overFee(parseGwei('100'), ceiling),
+    })
+    expect((await ask(ceiling, tipCap)).op?.paymasterData).toMatch(/^0x[0-9a-f]{258}$/)
   })
 
   it('names what is wrong with a malformed call', async () => {

@@ -6,72 +6,86 @@
  * it was signed over. Params: `[userOperation, entryPoint, chainId, context?]`, the operation unpacked
  * (v0.7/v0.8 fields, hex quantities).
  *
+ * What each project's sponsorship allows is `Sponsor.ts`'s to decide, rule by rule.
+ *
  * JSON-RPC 2.0, one call or a batch; every refusal is a JSON-RPC error with HTTP 200, so any ERC-7677 client
  * shows its message: -32003 for what the policy refuses (`Project id not configured`, `Project {id} is not
- * sponsored`, `No paymaster sponsors operations on {chainId}`, an operation over the project's gas cap or
- * offering more per gas than its fee cap),
+ * sponsored`, `No paymaster sponsors operations on {chainId}`, and each rule of `Sponsor.ts` by name),
  * -32602 for a chain the API does not serve, a malformed operation, another EntryPoint or chain id, -32601
- * for another method, -32603 when the chain's RPC cannot be asked. A body that is not JSON-RPC is answered
- * 400 as `/v1/rpc` answers it.
+ * for another method, -32603 when the chain's RPC or its bundler cannot be asked. A body that is not
+ * JSON-RPC is answered 400 as `/v1/rpc` answers it.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import { Hono } from 'hono'
-import { isAddressEqual } from 'viem'
+import { type Address, isAddressEqual } from 'viem'
 import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
 import { messages as httpMessages } from '../../http/errors.ts'
 import * as Limits from '../../http/limits.ts'
 import type { Env } from '../../http/project.ts'
-import { RpcError } from '../../internal/rpc.ts'
+import { evmClient } from '../../internal/rpc.ts'
+import { timeoutMs as bundlerTimeoutMs } from '../bundler/routes.ts'
 import type { Project } from '../projects/Projects.ts'
 import * as Envelope from '../rpc/Envelope.ts'
+import * as Fees from './Fees.ts'
 import { codes, messages } from './messages.ts'
 import * as Paymaster from './Paymaster.ts'
+import * as Sponsor from './Sponsor.ts'
 import * as Sponsorship from './Sponsorship.ts'
 import * as UserOperation from './UserOperation.ts'
 
 export type PaymasterRoutesOptions = {
   config: Config
+  /** Where budgets are kept. */
+  db: Pick<Database, 'query' | 'transaction'>
   /** @default Date.now */
   now?: (() => number) | undefined
 }
-
-type Refusal = { code: number; message: string }
-/** What a call is answered: ERC-7677's result, or an error. */
-type Outcome = { result: unknown } | Refusal
 
 const methods = new Set(['pm_getPaymasterStubData', 'pm_getPaymasterData'])
 
 export function create(options: PaymasterRoutesOptions): Hono<Env> {
   const { config } = options
-  const timeoutMs = Limits.resolve(config.limits).requestTimeoutMs
-  const chains = new Map<string, { id: bigint; paymaster: Paymaster.Paymaster | undefined }>()
+  const now = options.now ?? Date.now
+  const requestTimeoutMs = Limits.resolve(config.limits).requestTimeoutMs
+  const chains = new Map<string, { id: bigint; served: Sponsor.Chain | undefined }>()
   for (const chain of config.chains) {
     const settings = chain.accountAbstraction
     if (!settings) continue
-    const paymaster = settings.paymaster
-      ? Paymaster.create({
-          chainId: chain.id,
-          rpcUrl: chain.rpcUrl,
-          address: settings.paymaster.address as `0x${string}`,
-          signerKey: settings.paymaster.signerKey as `0x${string}`,
-          timeoutMs,
-          now: options.now,
-        })
-      : undefined
-    chains.set(chain.id, { id: BigInt(chain.id.slice('eip155:'.length)), paymaster })
+    const id = BigInt(chain.id.slice('eip155:'.length))
+    const served: Sponsor.Chain | undefined = settings.paymaster && {
+      chainId: chain.id,
+      id,
+      paymaster: Paymaster.create({
+        chainId: chain.id,
+        rpcUrl: chain.rpcUrl,
+        address: settings.paymaster.address as Address,
+        signerKey: settings.paymaster.signerKey as `0x${string}`,
+        timeoutMs: requestTimeoutMs,
+        now,
+      }),
+      baseFee: Fees.baseFee(evmClient(chain.rpcUrl), chain.id, now),
+      bundlerUrl: settings.bundlerUrl,
+      currency: chain.nativeCurrency,
+    }
+    chains.set(chain.id, { id, served })
   }
   /** Who pays for the request's operations on `chainId`, or why no one does. */
-  const servedFor = (chainId: string, project: Project | undefined, query: unknown): Served | Refusal => {
+  const servedFor = (
+    chainId: string,
+    project: Project | undefined,
+    query: unknown,
+  ): { chain: Sponsor.Chain; policy: Sponsorship.Policy } | Sponsor.Refusal => {
     const parsed = S.parse(Contract.commonQuery, query)
     if (!parsed.ok || !project || project.id !== parsed.value.projectId)
       return { code: codes.refused, message: httpMessages.projectNotConfigured }
     const chain = chains.get(chainId)
     if (!chain) return { code: codes.invalidParams, message: httpMessages.unsupportedChain(chainId) }
-    if (!chain.paymaster) return { code: codes.refused, message: messages.noPaymaster(chainId) }
-    const caps = Sponsorship.capsOf(config.sponsorship, project.id)
-    if (caps === undefined) return { code: codes.refused, message: messages.notSponsored(project.id) }
-    return { chainId, id: chain.id, paymaster: chain.paymaster, caps }
+    if (!chain.served) return { code: codes.refused, message: messages.noPaymaster(chainId) }
+    const policy = Sponsorship.policyOf(config.sponsorship, project.id)
+    if (policy === undefined) return { code: codes.refused, message: messages.notSponsored(project.id) }
+    return { chain: chain.served, policy }
   }
   const app = new Hono<Env>()
 
@@ -82,7 +96,18 @@ export function create(options: PaymasterRoutesOptions): Hono<Env> {
     const served = servedFor(c.req.param('chainId'), c.get('project'), c.req.query())
     const answers = await Promise.all(
       request.value.calls.map(async (call) =>
-        reply(call, 'code' in served ? served : await sponsor(call, served)),
+        reply(
+          call,
+          'code' in served
+            ? served
+            : await sponsor(call, {
+                ...served,
+                db: options.db,
+                now,
+                // The estimate answers before the request times out.
+                timeoutMs: Math.max(50, Math.min(bundlerTimeoutMs, requestTimeoutMs - 250)),
+              }),
+        ),
       ),
     )
     return c.json(request.value.batch ? answers : answers[0])
@@ -91,9 +116,10 @@ export function create(options: PaymasterRoutesOptions): Hono<Env> {
   return app
 }
 
-type Served = { chainId: string; id: bigint; paymaster: Paymaster.Paymaster; caps: Sponsorship.Caps }
-
-async function sponsor(call: Envelope.Call, served: Served): Promise<Outcome> {
+async function sponsor(
+  call: Envelope.Call,
+  context: Omit<Sponsor.Context, 'entryPoint'>,
+): Promise<Sponsor.Outcome> {
   if (!methods.has(call.method))
     return { code: codes.methodNotFound, message: messages.unknownMethod(call.method) }
   const params = call.params
@@ -103,39 +129,30 @@ async function sponsor(call: Envelope.Call, served: Served): Promise<Outcome> {
   if (!op.ok) return invalid(op.message)
   if (typeof entryPoint !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(entryPoint))
     return invalid('entryPoint: expected an address')
-  if (typeof chainId !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(chainId) || BigInt(chainId) !== served.id)
-    return { code: codes.invalidParams, message: messages.otherChain(served.chainId, String(chainId)) }
+  const { chain } = context
+  if (typeof chainId !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(chainId) || BigInt(chainId) !== chain.id)
+    return { code: codes.invalidParams, message: messages.otherChain(chain.chainId, String(chainId)) }
   try {
-    const servedEntryPoint = await served.paymaster.entryPoint()
-    if (!isAddressEqual(servedEntryPoint, entryPoint as `0x${string}`))
+    const servedEntryPoint = await chain.paymaster.entryPoint()
+    if (!isAddressEqual(servedEntryPoint, entryPoint as Address))
       return {
         code: codes.invalidParams,
-        message: messages.otherEntryPoint(served.chainId, servedEntryPoint, entryPoint),
+        message: messages.otherEntryPoint(chain.chainId, servedEntryPoint, entryPoint),
       }
-    if (call.method === 'pm_getPaymasterStubData') return { result: served.paymaster.stub(op.value) }
-    const gas = UserOperation.totalGas(op.value, served.paymaster.gasOf(op.value))
-    if (gas > served.caps.maxGas)
-      return { code: codes.refused, message: messages.overCap(gas, served.caps.maxGas) }
-    // The EntryPoint charges the deposit up to maxFeePerGas for every gas used: an absurd offer drains it.
-    if (op.value.maxFeePerGas > served.caps.maxFeePerGas)
-      return {
-        code: codes.refused,
-        message: messages.overFee(op.value.maxFeePerGas, served.caps.maxFeePerGas),
-      }
-    return { result: await served.paymaster.sign(op.value) }
+    const full = { ...context, entryPoint: servedEntryPoint }
+    return call.method === 'pm_getPaymasterStubData'
+      ? await Sponsor.stub(full, op.value)
+      : await Sponsor.sign(full, op.value)
   } catch (error) {
-    if (error instanceof RpcError)
-      return { code: codes.internal, message: httpMessages.rpcUnavailable(served.chainId) }
-    console.error('[airlock-api] paymaster', served.chainId, error)
-    return { code: codes.internal, message: httpMessages.internal }
+    return Sponsor.failure(chain.chainId, error)
   }
 }
 
-function invalid(reason: string): Outcome {
+function invalid(reason: string): Sponsor.Outcome {
   return { code: codes.invalidParams, message: messages.invalidParams(reason) }
 }
 
-function reply(call: Envelope.Call, outcome: Outcome) {
+function reply(call: Envelope.Call, outcome: Sponsor.Outcome) {
   if ('result' in outcome) return { jsonrpc: '2.0' as const, id: call.id, result: outcome.result }
   return Envelope.failure(call.id, outcome.code, outcome.message)
 }
