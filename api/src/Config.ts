@@ -250,6 +250,21 @@ const names = S.object({
    * database: whoever holds it can make the resolver answer anything for the suffix's names.
    */
   gatewayKey: S.string(66, 66, /^0x[0-9a-fA-F]{64}$/),
+  /**
+   * Origins of CCIP-read gateways the API may ask although they are on loopback or a private network: the
+   * deployment's own (`http://127.0.0.1:8787` on the dev stack, where the suffix's resolver asks this API).
+   * Any other gateway an ENS resolver names is asked only at public addresses. @default []
+   */
+  internalGateways: S.optional(
+    S.array(
+      S.check(
+        url(/^https?:\/\/[^/\s]+$/, origin),
+        (value) => new URL(value).origin === value,
+        `names.internalGateways: expected ${origin}, written as the browser writes it (no default port, lower case)`,
+      ),
+      20,
+    ),
+  ),
 })
 
 const fields = S.object({

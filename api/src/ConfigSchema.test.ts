@@ -80,6 +80,7 @@ const full = {
     chainId: 'eip155:1',
     universalResolver: evm(6),
     gatewayKey: `0x${'b'.repeat(64)}`,
+    internalGateways: ['http://10.0.0.7:8787'],
   },
   onramp: {
     providers: [

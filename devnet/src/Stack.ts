@@ -279,6 +279,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         chainId: devnet.chains[0].caipNetworkId,
         universalResolver: ens.universalResolver,
         gatewayKey: Ens.devGatewayKey,
+        // The suffix's resolver asks this API, on loopback: the one internal gateway the API may ask.
+        internalGateways: [apiUrl],
       },
       onramp: { providers: [onramp.provider] },
     })

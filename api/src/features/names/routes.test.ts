@@ -66,7 +66,13 @@ beforeAll(async () => {
         nativeCurrency: ether,
       })),
     ),
-    names: { chainId: A, universalResolver: ens.universalResolver, gatewayKey: Ens.devGatewayKey },
+    names: {
+      chainId: A,
+      universalResolver: ens.universalResolver,
+      gatewayKey: Ens.devGatewayKey,
+      // The suffix's names resolve through this test's API, on loopback.
+      internalGateways: [apiUrl],
+    },
   }
 })
 afterAll(async () => {

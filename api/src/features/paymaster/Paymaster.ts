@@ -8,18 +8,15 @@ import {
   type Address,
   BaseError,
   concat,
-  createPublicClient,
   encodeAbiParameters,
   type Hex,
   HttpRequestError,
-  http,
   numberToHex,
-  type PublicClient,
   parseAbi,
   TimeoutError,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { RpcError } from '../../internal/rpc.ts'
+import { evmClient, RpcError } from '../../internal/rpc.ts'
 import * as UserOperation from './UserOperation.ts'
 
 const abi = parseAbi([
@@ -82,9 +79,7 @@ export type Paymaster = {
 export function create(options: PaymasterOptions): Paymaster {
   const now = options.now ?? Date.now
   const signer = privateKeyToAccount(options.signerKey)
-  const client: PublicClient = createPublicClient({
-    transport: http(options.rpcUrl, { retryCount: 0, timeout: options.timeoutMs }),
-  })
+  const client = evmClient(options.rpcUrl, { retryCount: 0, timeoutMs: options.timeoutMs })
   let entryPoint: Promise<Address> | undefined
   const gasOf = (op: UserOperation.UserOperation) => ({
     verification: op.paymasterVerificationGasLimit ?? gasLimits.verification,
