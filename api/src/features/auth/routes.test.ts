@@ -258,8 +258,43 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     expect(await post('/v1/auth/email/verify', { email: 'ada@', code: '123456' })).toEqual(
       refused(400, 'Invalid email'),
     )
-    const response = await api.request('/v1/auth/email?projectId=demo', { method: 'POST', body: '{' })
+    const response = await api.request('/v1/auth/email?projectId=demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{',
+    })
     expect(response.status).toBe(400)
+  })
+
+  it('sends no code for a body not declared application/json, as a page of another site posts one', async () => {
+    const email = fresh()
+    // What a cross-site form or fetch may send without a CORS preflight ("simple" requests), and no type.
+    const types = [
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]
+    for (const type of [...types, undefined])
+      for (const path of ['/v1/auth/email', '/v1/auth/email/verify']) {
+        const response = await api.request(`${path}?projectId=demo&st=airlock&sv=0.1.0`, {
+          method: 'POST',
+          ...(type ? { headers: { 'Content-Type': type } } : {}),
+          body: JSON.stringify({ email, code: '123456' }),
+        })
+        expect([response.status, await response.json()], `${path} ${type}`).toEqual([
+          415,
+          { message: 'The body must be sent as application/json' },
+        ])
+      }
+    expect(await db.query('select 1 from auth_codes where email = $1', [lower(email)])).toEqual([])
+    // With its type (parameters allowed), as the modal sends it, the same body gets its code.
+    const response = await api.request('/v1/auth/email?projectId=demo&st=airlock&sv=0.1.0', {
+      method: 'POST',
+      headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
+      body: JSON.stringify({ email }),
+    })
+    expect(response.status).toBe(200)
+    expect(await catcher.inbox(lower(email))).toHaveLength(1)
   })
 
   it("answers 404 'Email login is not configured' without an email block, 403 for an unknown project", async () => {
