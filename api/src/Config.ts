@@ -113,6 +113,13 @@ const limits = S.object({
   trustedProxies: S.optional(whole(0, 10)),
 })
 
+/** A cap over time: at most `max` events within any `windowS` seconds (up to 30 days); 1 to 4 of them. */
+const capWindows = S.check(
+  S.array(S.object({ max: whole(1, 1e9), windowS: whole(1, 30 * 86_400) }), 4),
+  (windows) => windows.length > 0,
+  'a cap needs at least one window { max, windowS }',
+)
+
 /**
  * Email one-time-code login (`features/auth`): the SMTP server that sends the codes, their sender, and the
  * key of the HMACs under which codes and session tokens are stored. Without it, the email routes answer 404.
@@ -133,6 +140,17 @@ const email = S.object({
    * a stored hash offline, nor pass a stored token hash for a session. Changing it ends every session.
    */
   secret: S.string(256, 32),
+  /** Caps on codes over time (`features/auth/Caps.ts` has the defaults and what each means). */
+  limits: S.optional(
+    S.object({
+      codesPerClient: S.optional(capWindows),
+      codes: S.optional(capWindows),
+      wrongCodesPerAddress: S.optional(capWindows),
+      wrongCodesPerAddressAndClient: S.optional(capWindows),
+      wrongCodesPerClient: S.optional(capWindows),
+      wrongCodes: S.optional(capWindows),
+    }),
+  ),
 })
 
 /** An http URL only on this machine (a development provider): anywhere else a provider must use https. */

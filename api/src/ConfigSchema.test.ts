@@ -50,6 +50,17 @@ const full = {
     smtp: { host: 'smtp.example', port: 465, secure: true, user: 'airlock', pass: 'secret' },
     from: 'Airlock <login@example.com>',
     secret: 's'.repeat(32),
+    limits: {
+      codesPerClient: [{ max: 10, windowS: 600 }],
+      codes: [{ max: 1_000, windowS: 3_600 }],
+      wrongCodesPerAddress: [
+        { max: 10, windowS: 3_600 },
+        { max: 30, windowS: 86_400 },
+      ],
+      wrongCodesPerAddressAndClient: [{ max: 5, windowS: 3_600 }],
+      wrongCodesPerClient: [{ max: 30, windowS: 3_600 }],
+      wrongCodes: [{ max: 1_000, windowS: 3_600 }],
+    },
   },
   social: {
     providers: {

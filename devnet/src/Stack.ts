@@ -267,6 +267,12 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         from: 'Airlock <login@airlock.localhost>',
         // A new one each run: codes and sessions of an earlier run never verify.
         secret: randomBytes(32).toString('hex'),
+        // Every visitor of the demo and every e2e journey is one client here, loopback: its caps are the
+        // suite's, not a stranger's (the address's own caps keep their defaults).
+        limits: {
+          codesPerClient: [{ max: 10_000, windowS: 3_600 }],
+          wrongCodesPerClient: [{ max: 10_000, windowS: 3_600 }],
+        },
       } satisfies Config.Config['email'],
       social: Oidc.socialConfig(oidc),
       farcaster: {
