@@ -5,8 +5,9 @@
  * - `POST /v1/auth/email/verify` `{ email, code }` → `{ token, user: { id, email } }`: the first login
  *   creates the user; `token` is the session's bearer credential (30 days), answered here only.
  * - `GET /v1/auth/me` → `{ user }`; `POST /v1/auth/logout` → `{ success: true }`, both with
- *   `Authorization: Bearer <token>`. A user with no email (a Farcaster login's) is
- *   `{ id, provider: 'farcaster', fid, username? }` (`Contract.sessionUserAnswer`), and has no email to change.
+ *   `Authorization: Bearer <token>`. A user with no email is `{ id, provider: 'farcaster', fid, username? }`
+ *   (a Farcaster login's) or `{ id, provider, username? }` (a Facebook login's: `Identities.ts`)
+ *   (`Contract.sessionUserAnswer`), and has no email to change.
  * - Changing the email (SPEC §4: the current address's code, then the new address's), with the bearer:
  *   `POST /v1/auth/email/change` `{ email }` mails a code to the current address;
  *   `POST /v1/auth/email/change/verify` `{ code }` takes it and mails one to the new address;
@@ -143,11 +144,16 @@ export function create(options: AuthOptions): Hono<Env> {
     const { user } = await signedIn(c)
     const { email } = user
     if (email !== null) return c.json({ user: { id: user.id, email } } satisfies Contract.EmailUserAnswer)
-    const farcaster = await Identities.of(db, user.id, 'farcaster')
-    if (!farcaster) throw new HttpError(401, messages.invalidSession)
-    const fid = Number(farcaster.subject)
+    // A user with no email is the identity it was made by: a fid, or a provider that vouches for no address.
+    const identity = await Identities.of(db, user.id)
+    if (!identity) throw new HttpError(401, messages.invalidSession)
+    const { provider, subject, username } = identity
+    if (provider === 'farcaster')
+      return c.json({
+        user: Farcaster.publicUser(user.id, Number(subject), username),
+      } satisfies Contract.SessionUserAnswer)
     return c.json({
-      user: Farcaster.publicUser(user.id, fid, farcaster.username),
+      user: { id: user.id, provider, ...(username ? { username } : {}) },
     } satisfies Contract.SessionUserAnswer)
   })
 
