@@ -128,8 +128,14 @@ const email = S.object({
   smtp: S.object({
     host: S.string(253, 1),
     port: whole(1, 65535),
-    /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+    /** TLS from the first byte (port 465); otherwise STARTTLS (see `requireTLS`). */
     secure: S.optional(S.boolean),
+    /**
+     * Without `secure`: send only once STARTTLS succeeded, so a server that offers none (or a network that
+     * strips the offer) fails the mail instead of getting the code, and the login's password, in clear.
+     * `false` only for a catcher on loopback (the dev stack's maildev). @default true
+     */
+    requireTLS: S.optional(S.boolean),
     user: S.optional(S.string(256, 1)),
     pass: S.optional(S.string(256, 1)),
   }),

@@ -32,7 +32,7 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     // The client is the X-Forwarded-For a test writes, as behind one proxy of ours.
     limits: { trustedProxies: 1 },
     email: {
-      smtp: { host: '127.0.0.1', port },
+      smtp: { host: '127.0.0.1', port, requireTLS: false },
       from: 'Airlock <login@airlock.example>',
       secret: 'a secret of at least thirty-two characters',
       ...(limits ? { limits } : {}),
