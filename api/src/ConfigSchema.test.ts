@@ -47,7 +47,14 @@ const full = {
     trustedProxies: 1,
   },
   email: {
-    smtp: { host: 'smtp.example', port: 465, secure: true, requireTLS: true, user: 'airlock', pass: 'secret' },
+    smtp: {
+      host: 'smtp.example',
+      port: 465,
+      secure: true,
+      requireTLS: true,
+      user: 'airlock',
+      pass: 'secret',
+    },
     from: 'Airlock <login@example.com>',
     secret: 's'.repeat(32),
     limits: {

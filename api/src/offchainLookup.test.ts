@@ -23,12 +23,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Ens from '../../devnet/src/ens/Ens.ts'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
 import { Accounts, Devnet, ens } from '../../devnet/src/index.ts'
-import type * as Config from './Config.ts'
 import * as Database from './Database.ts'
+import { devnetConfig } from './features/names/testing.ts'
 import * as Projects from './features/projects/Projects.ts'
 import { closedPort } from './internal/closedPort.ts'
 import { compile } from './internal/solidity.ts'
-import { calls, configOf, ether, shop } from './internal/testApi.ts'
+import { calls, shop } from './internal/testApi.ts'
 import * as Service from './Service.ts'
 
 const trapSource = `// SPDX-License-Identifier: MIT
@@ -129,25 +129,8 @@ afterAll(async () => {
 })
 
 /** The API on the devnet's chains, with ENS on chain A and these internal gateways. */
-function api(internalGateways: string[]) {
-  const config: Config.Config = {
-    ...configOf(
-      devnet.chains.map((running) => ({
-        id: running.caipNetworkId,
-        name: running.chain.name,
-        rpcUrl: running.rpcUrl,
-        nativeCurrency: ether,
-      })),
-    ),
-    names: {
-      chainId: 'eip155:31337',
-      universalResolver: ens.universalResolver,
-      gatewayKey: Ens.devGatewayKey,
-      internalGateways,
-    },
-  }
-  return calls(() => Service.create({ db, config }).api)
-}
+const api = (internalGateways: string[]) =>
+  calls(() => Service.create({ db, config: devnetConfig(devnet, internalGateways) }).api)
 
 describe('a contract that answers OffchainLookup naming a URL on this machine', () => {
   it('gets no request from the smart sessions list, which reads sessionOf on it', async () => {

@@ -99,7 +99,7 @@ const systemResolve: Resolve = (hostname) =>
  * @throws {OutboundError} for a scheme other than http(s), a host that does not resolve, or one with an
  *   address that is not public
  */
-export async function addressesOf(url: URL, options: OutboundOptions): Promise<LookupAddress[]> {
+async function addressesOf(url: URL, options: OutboundOptions): Promise<LookupAddress[]> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new OutboundError(`${url.protocol} URLs are not asked`)
   // The URL parser already turned every IPv4 spelling (`2130706433`, `0x7f.1`) into dotted decimal.

@@ -20,7 +20,7 @@ import type { Database } from '../../Database.ts'
 import type { Purpose } from './Codes.ts'
 
 /** At most `max` events within any `windowS` seconds. */
-export type Window = { max: number; windowS: number }
+type Window = { max: number; windowS: number }
 
 export type Caps = {
   codesPerClient: readonly Window[]

@@ -11,13 +11,13 @@ import { type CcipRequestParameters, type Hex, HttpRequestError, isHex } from 'v
 import * as Outbound from '../../internal/outbound.ts'
 
 /** Time for one gateway request, within the API's 10 s request time-out even after a retried read. */
-export const timeoutMs = 4_000
+const timeoutMs = 4_000
 
 /**
  * Bytes of one gateway answer: a signed record with the longest text the API keeps (an avatar, 32 KiB)
  * is about 70 KB as hex.
  */
-export const maxBytes = 262_144
+const maxBytes = 262_144
 
 export type CcipReadOptions = {
   /** Origins asked whatever their addresses (`names.internalGateways`). */
