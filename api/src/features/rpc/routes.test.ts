@@ -194,7 +194,7 @@ describe('POST /v1/rpc/{chainId}', () => {
     // ethers posts its calls (and batches of them) as application/json, which the relay requires.
     const provider = new JsonRpcProvider(relayUrl(evm), 31338, { staticNetwork: true, pollingInterval: 50 })
     const signer = new EthersWallet(sender.privateKey, provider)
-    const to = fresh(0x54)
+    const to = fresh(0x5e)
     const sent = await signer.sendTransaction({ to, value: parseEther('0.25') })
     expect((await sent.wait())?.status).toBe(1)
     expect(await provider.getBalance(to)).toBe(parseEther('0.25'))
