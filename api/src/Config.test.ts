@@ -275,6 +275,16 @@ describe('Config', () => {
     expect(() => Config.parse({ ...base, chains: [chain], names: { ...names, suffix: 'Airlock' } })).toThrow(
       'names.suffix',
     )
+    const internal = (internalGateways: unknown) =>
+      Config.parse({ ...base, chains: [chain], names: { ...names, internalGateways } }).names
+        ?.internalGateways
+    expect(internal(['http://127.0.0.1:8787', 'https://gateway.internal'])).toEqual([
+      'http://127.0.0.1:8787',
+      'https://gateway.internal',
+    ])
+    // Origins as a URL's origin reads, so that the one compared is the one written.
+    for (const written of ['http://127.0.0.1:8787/v1', 'HTTP://Gateway.internal', 'https://x:443', 'ftp://x'])
+      expect(() => internal([written])).toThrow('names.internalGateways')
   })
 
   it('says which file it could not read', () => {

@@ -125,6 +125,13 @@ const limits = S.object({
   trustedProxies: S.optional(whole(0, 10)),
 })
 
+/** A cap over time: at most `max` events within any `windowS` seconds (up to 30 days); 1 to 4 of them. */
+const capWindows = S.check(
+  S.array(S.object({ max: whole(1, 1e9), windowS: whole(1, 30 * 86_400) }), 4),
+  (windows) => windows.length > 0,
+  'a cap needs at least one window { max, windowS }',
+)
+
 /**
  * Email one-time-code login (`features/auth`): the SMTP server that sends the codes, their sender, and the
  * key of the HMACs under which codes and session tokens are stored. Without it, the email routes answer 404.
@@ -133,8 +140,14 @@ const email = S.object({
   smtp: S.object({
     host: S.string(253, 1),
     port: whole(1, 65535),
-    /** TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+    /** TLS from the first byte (port 465); otherwise STARTTLS (see `requireTLS`). */
     secure: S.optional(S.boolean),
+    /**
+     * Without `secure`: send only once STARTTLS succeeded, so a server that offers none (or a network that
+     * strips the offer) fails the mail instead of getting the code, and the login's password, in clear.
+     * `false` only for a catcher on loopback (the dev stack's maildev). @default true
+     */
+    requireTLS: S.optional(S.boolean),
     user: S.optional(S.string(256, 1)),
     pass: S.optional(S.string(256, 1)),
   }),
@@ -145,6 +158,17 @@ const email = S.object({
    * a stored hash offline, nor pass a stored token hash for a session. Changing it ends every session.
    */
   secret: S.string(256, 32),
+  /** Caps on codes over time (`features/auth/Caps.ts` has the defaults and what each means). */
+  limits: S.optional(
+    S.object({
+      codesPerClient: S.optional(capWindows),
+      codes: S.optional(capWindows),
+      wrongCodesPerAddress: S.optional(capWindows),
+      wrongCodesPerAddressAndClient: S.optional(capWindows),
+      wrongCodesPerClient: S.optional(capWindows),
+      wrongCodes: S.optional(capWindows),
+    }),
+  ),
 })
 
 /** An http URL only on this machine (a development provider): anywhere else a provider must use https. */
@@ -262,6 +286,21 @@ const names = S.object({
    * database: whoever holds it can make the resolver answer anything for the suffix's names.
    */
   gatewayKey: S.string(66, 66, /^0x[0-9a-fA-F]{64}$/),
+  /**
+   * Origins of CCIP-read gateways the API may ask although they are on loopback or a private network: the
+   * deployment's own (`http://127.0.0.1:8787` on the dev stack, where the suffix's resolver asks this API).
+   * Any other gateway an ENS resolver names is asked only at public addresses. @default []
+   */
+  internalGateways: S.optional(
+    S.array(
+      S.check(
+        url(/^https?:\/\/[^/\s]+$/, origin),
+        (value) => new URL(value).origin === value,
+        `names.internalGateways: expected ${origin}, written as the browser writes it (no default port, lower case)`,
+      ),
+      20,
+    ),
+  ),
 })
 
 const fields = S.object({

@@ -50,9 +50,27 @@ const full = {
     trustedProxies: 1,
   },
   email: {
-    smtp: { host: 'smtp.example', port: 465, secure: true, user: 'airlock', pass: 'secret' },
+    smtp: {
+      host: 'smtp.example',
+      port: 465,
+      secure: true,
+      requireTLS: true,
+      user: 'airlock',
+      pass: 'secret',
+    },
     from: 'Airlock <login@example.com>',
     secret: 's'.repeat(32),
+    limits: {
+      codesPerClient: [{ max: 10, windowS: 600 }],
+      codes: [{ max: 1_000, windowS: 3_600 }],
+      wrongCodesPerAddress: [
+        { max: 10, windowS: 3_600 },
+        { max: 30, windowS: 86_400 },
+      ],
+      wrongCodesPerAddressAndClient: [{ max: 5, windowS: 3_600 }],
+      wrongCodesPerClient: [{ max: 30, windowS: 3_600 }],
+      wrongCodes: [{ max: 1_000, windowS: 3_600 }],
+    },
   },
   social: {
     providers: {
@@ -83,6 +101,7 @@ const full = {
     chainId: 'eip155:1',
     universalResolver: evm(6),
     gatewayKey: `0x${'b'.repeat(64)}`,
+    internalGateways: ['http://10.0.0.7:8787'],
   },
   onramp: {
     providers: [

@@ -61,6 +61,31 @@ describe.each(databases())('API on $engine', ({ open }) => {
       expect((await post('')).status).toBe(400)
     })
 
+    it.each([
+      '/e',
+      '/v1/fungible/price',
+      '/v1/sessions',
+      '/v1/sessions/verify',
+      '/v1/rpc/eip155:31337',
+      '/v1/bundler/eip155:31337',
+      '/v1/paymaster/eip155:31337',
+    ])('answers 415 to a %s body not sent as application/json, before acting on it', async (route) => {
+      // A page of another site may POST these types without a CORS preflight; bytes go with no type at all.
+      const bodies = [
+        { type: 'text/plain;charset=UTF-8', body: '{}' },
+        { type: 'application/x-www-form-urlencoded', body: '{}' },
+        { type: undefined, body: new TextEncoder().encode('{}') },
+      ]
+      for (const { type, body } of bodies) {
+        const answer = await json(`${route}?projectId=demo`, {
+          method: 'POST',
+          ...(type ? { headers: { 'Content-Type': type } } : {}),
+          body,
+        })
+        expect(answer, String(type)).toEqual({ status: 415, body: { message: messages.notJson } })
+      }
+    })
+
     it('answers unknown paths with a JSON 404', async () => {
       expect(await json('/v2/nothing?projectId=demo')).toEqual({
         status: 404,

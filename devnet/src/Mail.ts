@@ -55,8 +55,11 @@ export type Inbox = {
 }
 
 export type Instance = Inbox & {
-  /** Where to send: the API's `email.smtp` (plain SMTP, no authentication). */
-  smtp: { host: string; port: number }
+  /**
+   * Where to send: the API's `email.smtp`. Plain SMTP on loopback, no authentication: maildev offers no
+   * STARTTLS, so it says `requireTLS: false`, which no real server's configuration should.
+   */
+  smtp: { host: string; port: number; requireTLS: false }
   /** Closes both servers and deletes what was caught; safe to call more than once. */
   stop(): Promise<void>
 }
@@ -105,7 +108,7 @@ export async function start(options: StartOptions = {}): Promise<Instance> {
   return {
     ...inbox(`http://${urlHost(host)}:${webPort}`),
     // The host to connect to, without the brackets an IPv6 address takes in a URL.
-    smtp: { host: urlHost(host).replace(/^\[(.*)\]$/, '$1'), port: smtpPort },
+    smtp: { host: urlHost(host).replace(/^\[(.*)\]$/, '$1'), port: smtpPort, requireTLS: false },
     stop: () => {
       stopping ??= maildev.stop().finally(() => rm(mailDirectory, { recursive: true, force: true }))
       return stopping

@@ -294,6 +294,12 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         from: 'Airlock <login@airlock.localhost>',
         // A new one each run: codes and sessions of an earlier run never verify.
         secret: randomBytes(32).toString('hex'),
+        // Every visitor of the demo and every e2e journey is one client here, loopback: its caps are the
+        // suite's, not a stranger's (the address's own caps keep their defaults).
+        limits: {
+          codesPerClient: [{ max: 10_000, windowS: 3_600 }],
+          wrongCodesPerClient: [{ max: 10_000, windowS: 3_600 }],
+        },
       } satisfies Config.Config['email'],
       social: Oidc.socialConfig(oidc),
       farcaster: {
@@ -306,6 +312,8 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
         chainId: devnet.chains[0].caipNetworkId,
         universalResolver: ens.universalResolver,
         gatewayKey: Ens.devGatewayKey,
+        // The suffix's resolver asks this API, on loopback: the one internal gateway the API may ask.
+        internalGateways: [apiUrl],
       },
       onramp: { providers: onramp.providers },
     })

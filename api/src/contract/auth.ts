@@ -137,10 +137,14 @@ export const socialExchangeBody = S.object({
 })
 export type SocialExchangeBody = S.Infer<typeof socialExchangeBody>
 
-/** A person logged in through a provider: `username` is the provider's handle (GitHub's login), if any. */
+/**
+ * A person logged in through a provider: `username` is the provider's handle (GitHub's login), if any.
+ * `email` is the user's, which a provider that never vouches for an address (Facebook) does not give:
+ * such a person is a user of their own, without one.
+ */
 export const socialUser = S.object({
   id: S.string(64, 1),
-  email: S.string(emailMax, 3),
+  email: S.optional(S.string(emailMax, 3)),
   provider: socialProvider,
   username: S.optional(S.string(256, 1)),
 })
@@ -212,7 +216,8 @@ export type FarcasterSessionAnswer = S.Infer<typeof farcasterSessionAnswer>
 
 /**
  * `GET /v1/auth/me` of any session: an email or social login's user is {@link emailUser} (so
- * {@link emailUserAnswer} still parses it), a Farcaster login's, who has no email, {@link farcasterUser}.
+ * {@link emailUserAnswer} still parses it), a Farcaster login's, who has no email, {@link farcasterUser},
+ * and a Facebook login's, who has none either, {@link socialUser} without `email`.
  */
-export const sessionUserAnswer = S.object({ user: S.union(emailUser, farcasterUser) })
+export const sessionUserAnswer = S.object({ user: S.union(emailUser, farcasterUser, socialUser) })
 export type SessionUserAnswer = S.Infer<typeof sessionUserAnswer>

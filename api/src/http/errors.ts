@@ -13,6 +13,7 @@ export const messages = {
   notFound: 'Not found',
   internal: 'Something went wrong',
   invalidJson: 'The body is not valid JSON',
+  notJson: 'The body must be sent as application/json',
   tooLarge: 'The body is too large',
   tooManyRequests: 'Too many requests, try again later',
   timedOut: 'The request took too long',

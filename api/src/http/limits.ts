@@ -51,7 +51,15 @@ export function resolve(configured: Config.Config['limits']): Limits {
 
 /** Refuses a client over its budget; first in the chain, so a flood costs no lookup at all. */
 export function perClient(buckets: Buckets.Buckets, trustedProxies: number): MiddlewareHandler {
-  return (c, next) => admit(c, buckets.take(clientKey(clientAddress(c, trustedProxies))), next)
+  return (c, next) => admit(c, buckets.take(clientOf(c, trustedProxies)), next)
+}
+
+/**
+ * Who a request counts against: its client's address ({@link clientKey}), read as the rate limits read it.
+ * @example const client = Limits.clientOf(c, Limits.resolve(config.limits).trustedProxies) // '203.0.113.7'
+ */
+export function clientOf(c: Context, trustedProxies: number): string {
+  return clientKey(clientAddress(c, trustedProxies))
 }
 
 /** Refuses a project over its budget; after the project lookup, so only configured projects hold one. */

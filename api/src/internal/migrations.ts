@@ -3,6 +3,7 @@
  * edited, a change is a new entry. Times the service compares with its own clock are epoch milliseconds
  * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
+import { codeCapsMigration } from '../features/auth/migration.ts'
 import { namesMigration } from '../features/names/migration.ts'
 import { onrampMigration } from '../features/onramp/migration.ts'
 import { sponsorshipMigration } from '../features/paymaster/migration.ts'
@@ -325,7 +326,7 @@ export const migrations: readonly Migration[] = [
     name: 'auth hardening',
     statements: [
       // Every wrong code, per address and purpose, kept a day: the cap on guesses across codes
-      // (features/auth/Failures.ts), which a new code does not reset.
+      // (then features/auth/Failures.ts, now Caps.ts), which a new code does not reset.
       `create table auth_code_failures (
         email text not null,
         purpose text not null,
@@ -378,4 +379,5 @@ export const migrations: readonly Migration[] = [
   onrampMigration,
   sessionsMigration,
   sponsorshipMigration,
+  codeCapsMigration,
 ]

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../Database.ts'
 import { databases } from '../../internal/testing.ts'
 import * as Projects from '../projects/Projects.ts'
+import * as Caps from './Caps.ts'
 import * as Codes from './Codes.ts'
-import * as Failures from './Failures.ts'
 import * as Hmac from './Hmac.ts'
 import * as Users from './Users.ts'
 
@@ -29,10 +29,20 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
   const start = Date.UTC(2026, 10, 22)
   let serial = 0
   const fresh = () => `visitor${++serial}@mail.example`
-  const login = (email: string, now = start) =>
-    Codes.issue(db, { email, purpose: 'login', projectId: 'demo', secret, now })
-  const redeem = (email: string, code: string, now = start, projectId = 'demo') =>
-    Codes.redeem(db, { purpose: 'login', key: { email }, projectId, code, secret, now })
+  /** A client address of its own: what no other call counts against, unless a test passes one on. */
+  const host = () => `203.0.113.${++serial}`
+  const caps = Caps.defaults
+  const login = (email: string, now = start, client = host(), limits = caps) =>
+    Codes.issue(db, { email, purpose: 'login', projectId: 'demo', secret, now, client, caps: limits })
+  const redeem = (
+    email: string,
+    code: string,
+    now = start,
+    projectId = 'demo',
+    client = host(),
+    limits = caps,
+  ) =>
+    Codes.redeem(db, { purpose: 'login', key: { email }, projectId, code, secret, now, client, caps: limits })
   const issued = async (promise: Promise<Codes.Issued>) => {
     const result = await promise
     if (!result.ok) throw new Error(`throttled for ${result.retryAfterMs} ms`)
@@ -118,6 +128,8 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
       newEmail: fresh(),
       secret,
       now: start + 1,
+      client: host(),
+      caps,
     })
     expect((await change).ok).toBe(true)
     const second = await issued(login(email, start + Codes.cooldownMs))
@@ -164,10 +176,21 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
         newEmail,
         secret,
         now: start,
+        client: host(),
+        caps,
       }),
     )
     const change = (userId: string, purpose: Codes.Purpose, now = start) =>
-      Codes.redeem(db, { purpose, key: { userId }, projectId: 'demo', code, secret, now })
+      Codes.redeem(db, {
+        purpose,
+        key: { userId },
+        projectId: 'demo',
+        code,
+        secret,
+        now,
+        client: host(),
+        caps,
+      })
     expect(await redeem(ada.email, code)).toEqual({ ok: false, reason: 'invalid' })
     expect(await change(eve.id, 'change-primary')).toEqual({ ok: false, reason: 'invalid' })
     expect(await change(ada.id, 'change-secondary')).toEqual({ ok: false, reason: 'invalid' })
@@ -188,34 +211,56 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
     expect((await change(ada.id, 'change-primary')).ok).toBe(true)
   })
 
-  describe('the cap on wrong codes, across codes', () => {
+  describe('caps over time', () => {
     const hour = 3_600_000
     const day = 24 * hour
-    /** Sends the address a code at `at` and tries `count` wrong ones with it; the code. */
-    const fail = async (email: string, count: number, at: number) => {
-      const { code } = await issued(login(email, at))
+    /** Sends the address a code at `at` and tries `count` wrong ones with it from `client`; the code. */
+    const fail = async (email: string, count: number, at: number, client = host()) => {
+      const { code } = await issued(login(email, at, client))
       for (let i = 0; i < count; i++)
-        expect(await redeem(email, wrong(code), at + i)).toEqual({ ok: false, reason: 'invalid' })
+        expect(await redeem(email, wrong(code), at + i, 'demo', client)).toEqual({
+          ok: false,
+          reason: 'invalid',
+        })
       return code
     }
     const capped = (retryAfterMs: number) => ({ ok: false, reason: 'failures', retryAfterMs })
 
-    it('is 10 wrong codes an hour and 30 a day, per address and purpose', () => {
-      expect(Failures.limits).toEqual([
-        { windowMs: hour, max: 10 },
-        { windowMs: day, max: 30 },
-      ])
+    it('are, by default, what a deployment can live with', () => {
+      const perHour = (max: number) => ({ max, windowS: 3_600 })
+      const perDay = (max: number) => ({ max, windowS: 86_400 })
+      expect(Caps.defaults).toEqual({
+        codesPerClient: [perHour(20)],
+        codes: [perHour(5_000)],
+        wrongCodesPerAddress: [perHour(10), perDay(30)],
+        wrongCodesPerAddressAndClient: [perHour(5), perDay(10)],
+        wrongCodesPerClient: [perHour(30)],
+        wrongCodes: [perHour(5_000)],
+      })
     })
 
-    it('refuses the 11th try in an hour, the right code included, and any new code until the hour is over', async () => {
+    it("lets no one client lock an address's owner out: its own cap holds it first", async () => {
       const email = fresh()
       const t = start + 10 * day
-      await fail(email, 4, t)
-      await fail(email, 5, t + Codes.cooldownMs)
-      // 9 so far: a third code is sent, and its first wrong try is the 10th.
+      const [attacker, owner] = [host(), host()]
+      const code = await fail(email, 5, t, attacker)
+      // The attacker's 6th wrong code this hour is not even tried, nor is another code sent at its asking…
+      expect(await redeem(email, wrong(code), t + 10, 'demo', attacker)).toEqual(capped(hour - 10))
+      expect(await login(email, t + Codes.cooldownMs, attacker)).toEqual(capped(hour - Codes.cooldownMs))
+      // …while the owner, from elsewhere, is sent a code and logs in.
+      const next = await issued(login(email, t + Codes.cooldownMs, owner))
+      expect((await redeem(email, next.code, t + Codes.cooldownMs + 1, 'demo', owner)).ok).toBe(true)
+    })
+
+    it("holds an address at 10 wrong codes an hour from every client together: two clients' worth", async () => {
+      const email = fresh()
+      const t = start + 20 * day
+      await fail(email, 5, t)
+      // 9 so far, from two clients: a third code is sent, and its first wrong try is the 10th.
+      await fail(email, 4, t + Codes.cooldownMs)
       const code = await fail(email, 1, t + 2 * Codes.cooldownMs)
       const now = t + 2 * Codes.cooldownMs + 10
-      // The 10th latest failure, the first one at t, leaves the hour at t + 1 h.
+      // The 10th latest failure, the first one at t, leaves the hour at t + 1 h; the right code included.
       expect(await redeem(email, code, now)).toEqual(capped(t + hour - now))
       expect(await login(email, now + Codes.cooldownMs)).toEqual(capped(t + hour - now - Codes.cooldownMs))
       expect(await login(email, t + hour - 1)).toEqual(capped(1))
@@ -223,15 +268,16 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
       expect((await login(fresh(), now)).ok).toBe(true)
       const user = await Users.findOrCreate(db, email, now)
       const change = { email, purpose: 'change-primary', projectId: 'demo', userId: user.id } as const
-      expect((await Codes.issue(db, { ...change, newEmail: fresh(), secret, now })).ok).toBe(true)
+      const other = { ...change, newEmail: fresh(), secret, now, client: host(), caps }
+      expect((await Codes.issue(db, other)).ok).toBe(true)
       const next = await issued(login(email, t + hour))
       expect((await redeem(email, next.code, t + hour)).ok).toBe(true)
     })
 
-    it('refuses the 31st try in a day even at 10 an hour, until the day is over', async () => {
+    it('holds an address at 30 wrong codes a day even at 10 an hour, until the day is over', async () => {
       const email = fresh()
-      const t = start + 20 * day
-      // Three hours of 10 wrong codes each, an hour and a minute apart: never 10 within one hour.
+      const t = start + 30 * day
+      // Three hours of 10 wrong codes each, an hour and a minute apart, two clients an hour.
       const block = hour + 60_000
       for (let k = 0; k < 3; k++) {
         await fail(email, 5, t + k * block)
@@ -242,14 +288,65 @@ describe.each(databases())('Codes on $engine', ({ open }) => {
       expect(await redeem(email, '000000', now)).toEqual(capped(t + day - now))
       expect(await login(email, t + day - 1)).toEqual(capped(1))
       expect((await login(email, t + day)).ok).toBe(true)
-      // Failures go a day after they were made, when a code is issued.
+      // Events go a day (the longest window) after they were counted, when a code is issued.
       await issued(login(fresh(), t + 2 * day))
-      expect(await db.query('select 1 from auth_code_failures where email = $1', [email])).toEqual([])
+      expect(await db.query('select 1 from auth_code_events where email = $1', [email])).toEqual([])
     })
 
-    it('counts racing wrong tries one by one against it', async () => {
+    it('holds a client at 30 wrong codes an hour over every address, and only that client', async () => {
+      const t = start + 40 * day
+      const spreader = host()
+      const addresses = Array.from({ length: 6 }, fresh)
+      for (const [index, email] of addresses.entries()) await fail(email, 5, t + index, spreader)
+      const target = fresh()
+      const { code } = await issued(login(target, t + 10, spreader))
+      expect(await redeem(target, wrong(code), t + 20, 'demo', spreader)).toEqual(capped(hour - 20))
+      expect(await redeem(target, code, t + 20, 'demo', spreader)).toEqual(capped(hour - 20))
+      expect((await redeem(target, code, t + 20)).ok).toBe(true)
+    })
+
+    it('holds everyone past the total of wrong codes, and every client past its codes sent, as configured', async () => {
+      const t = start + 50 * day
+      const tight: Caps.Caps = {
+        ...caps,
+        codesPerClient: [{ max: 2, windowS: 60 }],
+        codes: [{ max: 3, windowS: 60 }],
+        wrongCodes: [{ max: 2, windowS: 60 }],
+      }
+      const busy = host()
+      const [first, second, third] = [fresh(), fresh(), fresh()]
+      const a = await issued(login(first, t, busy, tight))
+      const b = await issued(login(second, t + 1, busy, tight))
+      const sends = { ok: false, reason: 'sends' }
+      expect(await login(fresh(), t + 2, busy, tight)).toEqual({ ...sends, retryAfterMs: 60_000 - 2 })
+      const c = await issued(login(third, t + 3, host(), tight))
+      expect(await login(fresh(), t + 4, host(), tight)).toEqual({ ...sends, retryAfterMs: 60_000 - 4 })
+      // Two wrong codes from two clients for two addresses: the third try, anyone's, waits for the first.
+      for (const [email, code] of [
+        [first, a.code],
+        [second, b.code],
+      ] as const)
+        expect(await redeem(email, wrong(code), t + 5, 'demo', host(), tight)).toEqual({
+          ok: false,
+          reason: 'invalid',
+        })
+      expect(await redeem(third, c.code, t + 6, 'demo', host(), tight)).toEqual(capped(60_000 - 1))
+      expect((await redeem(third, c.code, t + 60_005, 'demo', host(), tight)).ok).toBe(true)
+    })
+
+    it('takes back a send whose mail never left', async () => {
+      const t = start + 60 * day
+      const one: Caps.Caps = { ...caps, codesPerClient: [{ max: 1, windowS: 60 }] }
+      const client = host()
+      const failed = await issued(login(fresh(), t, client, one))
+      await failed.undo()
+      expect((await login(fresh(), t + 1, client, one)).ok).toBe(true)
+      expect((await login(fresh(), t + 2, client, one)).ok).toBe(false)
+    })
+
+    it('counts racing wrong tries one by one against the address', async () => {
       const email = fresh()
-      const t = start + 30 * day
+      const t = start + 70 * day
       await fail(email, 5, t)
       const code = await fail(email, 4, t + Codes.cooldownMs)
       const now = t + Codes.cooldownMs + 10

@@ -2,12 +2,13 @@
  * One-time codes sent by email: 6 random digits, good for 10 minutes and 5 tries, for one purpose.
  * An address holds one live code per purpose (a new one replaces the old) and is sent at most one per purpose
  * every 30 s. Only the code's HMAC is stored ({@link Hmac.digest}), bound to its address and purpose, so a
- * code of one purpose never works for another. Wrong codes also count against the address and purpose across
- * codes ({@link Failures}): past the cap, it may neither try a code nor be sent one for a while.
+ * code of one purpose never works for another. Codes sent and wrong codes also count against caps over time
+ * ({@link Caps}: per client address, per address and purpose across codes, in all): past one, a code is not
+ * sent, or not tried, for a while.
  */
 import { randomInt } from 'node:crypto'
 import type { Database } from '../../Database.ts'
-import * as Failures from './Failures.ts'
+import * as Caps from './Caps.ts'
 import * as Hmac from './Hmac.ts'
 
 /** A code is good for 10 minutes after it was sent. */
@@ -59,6 +60,9 @@ export type IssueParameters = {
   userId?: string | undefined
   /** The address a `change-primary` code moves the user to. */
   newEmail?: string | undefined
+  /** Who asks: the client address the caps count it against (`Limits.clientOf`). */
+  client: string
+  caps: Caps.Caps
   secret: string
   now: number
 }
@@ -66,16 +70,17 @@ export type IssueParameters = {
 /**
  * A code issued: its digits (to mail, never stored) and `undo`, which puts the address's previous code back
  * and lifts the throttle when the mail could not be sent. Or how long the address must wait, and why: a
- * code sent less than {@link cooldownMs} ago (`cooldown`), or too many wrong codes lately (`failures`).
+ * code sent less than {@link cooldownMs} ago (`cooldown`), too many wrong codes lately (`failures`), or too
+ * many codes sent from this client or in all (`sends`).
  */
 export type Issued =
   | { ok: true; code: string; undo(): Promise<void> }
-  | { ok: false; reason: 'cooldown' | 'failures'; retryAfterMs: number }
+  | { ok: false; reason: 'cooldown' | 'failures' | 'sends'; retryAfterMs: number }
 
 /**
  * Draws a code for the address and purpose, replacing its previous one, unless one was sent less than
- * {@link cooldownMs} ago or the address is over the cap of wrong codes ({@link Failures.limits}). Atomic: of
- * racing requests for one address, one gets a code.
+ * {@link cooldownMs} ago or a cap holds it ({@link Caps}). Atomic: of racing requests for one address, one
+ * gets a code.
  * @example
  * const issued = await Codes.issue(db, { email, purpose: 'login', projectId, secret, now: Date.now() })
  * if (issued.ok) await mail(email, issued.code)
@@ -84,13 +89,14 @@ export async function issue(
   db: Pick<Database, 'query' | 'transaction'>,
   parameters: IssueParameters,
 ): Promise<Issued> {
-  const { email, purpose, now } = parameters
+  const { email, purpose, caps, now } = parameters
+  const who = { email, purpose, client: parameters.client }
   const code = random()
   const codeHash = hashOf(parameters.secret, purpose, email, code)
   const outcome = await db.transaction(
     async (tx): Promise<Exclude<Issued, { ok: true }> | { ok: true; previous?: CodeRow }> => {
       await tx.query('delete from auth_codes where expires_at < $1', [now - retentionMs])
-      await Failures.prune(tx, now)
+      await Caps.prune(tx, caps, now)
       // A user's change code is their only one of its purpose, whichever address they last asked for.
       if (parameters.userId)
         await tx.query('delete from auth_codes where user_id = $1 and purpose = $2 and email <> $3', [
@@ -104,10 +110,12 @@ export async function issue(
       )
       const cooling = previous ? Math.max(0, Number(previous.sent_at) + cooldownMs - now) : 0
       // Checked under the row's lock, which a wrong try holds while it counts itself.
-      const blocked = await Failures.blockedFor(tx, email, purpose, now)
+      const blocked = await Caps.failuresWait(tx, caps, who, 'send', now)
       if (blocked > 0)
         return { ok: false, reason: 'failures', retryAfterMs: Math.max(blocked, cooling) } as const
       if (cooling > 0) return { ok: false, reason: 'cooldown', retryAfterMs: cooling } as const
+      const sending = await Caps.sendsWait(tx, caps, who.client, now)
+      if (sending > 0) return { ok: false, reason: 'sends', retryAfterMs: sending } as const
       // The condition again, for a request that raced this one to an address that had no row: it waits for
       // the other's insert, then finds it too recent.
       const written = await tx.query(
@@ -131,11 +139,16 @@ export async function issue(
         ],
       )
       if (written.length === 0) return { ok: false, reason: 'cooldown', retryAfterMs: cooldownMs } as const
+      await Caps.record(tx, 'sent', who, now)
       return previous ? { ok: true, previous } : { ok: true }
     },
   )
   if (!outcome.ok) return outcome
-  return { ok: true, code, undo: () => restore(db, email, purpose, codeHash, outcome.previous) }
+  const undo = async () => {
+    await restore(db, email, purpose, codeHash, outcome.previous)
+    await Caps.forgetSend(db, who, now)
+  }
+  return { ok: true, code, undo }
 }
 
 /** Puts `previous` back in place of the code hashed `codeHash`, or removes that code when there was none. */
@@ -183,8 +196,8 @@ export type Redeemed = {
 export type Refusal = 'invalid' | 'expired' | 'locked'
 
 /**
- * A code redeemed, or why not: a {@link Refusal}, or the address's wrong codes over the cap
- * ({@link Failures.limits}), with how long it must wait.
+ * A code redeemed, or why not: a {@link Refusal}, or wrong codes over a cap ({@link Caps}), with how long
+ * to wait.
  */
 export type Redemption =
   | { ok: true; code: Redeemed }
@@ -197,15 +210,18 @@ export type RedeemParameters = {
   key: { email: string } | { userId: string }
   projectId: string
   code: string
+  /** Who tries it: the client address the caps count a wrong code against. */
+  client: string
+  caps: Caps.Caps
   secret: string
   now: number
 }
 
 /**
  * Uses up the code of the address (or user) and purpose when `code` is it: once, within {@link codeTtlMs},
- * before {@link maxTries} wrong ones, while the address is under the cap of wrong codes (then no code is
- * even compared, the right one included). A wrong code counts a try, and a failure of the address. Compared
- * in constant time; atomic, so racing tries count one by one and only one can win.
+ * before {@link maxTries} wrong ones, while under every cap of wrong codes that applies ({@link Caps}: else
+ * no code is even compared, the right one included). A wrong code counts a try of the code, and an event for
+ * the caps. Compared in constant time; atomic, so racing tries count one by one and only one can win.
  * @example
  * const redeemed = await Codes.redeem(db, { purpose: 'login', key: { email }, projectId, code, secret, now })
  */
@@ -213,7 +229,7 @@ export async function redeem(
   db: Pick<Database, 'transaction'>,
   parameters: RedeemParameters,
 ): Promise<Redemption> {
-  const { purpose, key, now } = parameters
+  const { purpose, key, client, caps, now } = parameters
   return db.transaction(async (tx) => {
     const [row] =
       'email' in key
@@ -227,7 +243,7 @@ export async function redeem(
             [key.userId, purpose],
           )
     const email = row?.email ?? ('email' in key ? key.email : undefined)
-    const blocked = email ? await Failures.blockedFor(tx, email, purpose, now) : 0
+    const blocked = email ? await Caps.failuresWait(tx, caps, { email, purpose, client }, 'try', now) : 0
     if (blocked > 0) return { ok: false, reason: 'failures', retryAfterMs: blocked } as const
     if (!row || row.used_at !== null || row.project_id !== parameters.projectId)
       return { ok: false, reason: 'invalid' } as const
@@ -236,7 +252,7 @@ export async function redeem(
     const where = [row.email, purpose]
     if (!Hmac.equal(row.code_hash, hashOf(parameters.secret, purpose, row.email, parameters.code))) {
       await tx.query('update auth_codes set tries = tries + 1 where email = $1 and purpose = $2', where)
-      await Failures.record(tx, row.email, purpose, now)
+      await Caps.record(tx, 'wrong', { email: row.email, purpose, client }, now)
       return { ok: false, reason: 'invalid' } as const
     }
     await tx.query('update auth_codes set used_at = $3 where email = $1 and purpose = $2', [...where, now])

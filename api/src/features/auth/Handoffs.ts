@@ -21,8 +21,8 @@ export type Handoff = {
   bindingHash: string
 }
 
-/** The login a redeemed code handed over, with its user's email. */
-export type Login = Omit<Handoff, 'bindingHash'> & { email: string }
+/** The login a redeemed code handed over, with its user's email (null for one made without: Facebook's). */
+export type Login = Omit<Handoff, 'bindingHash'> & { email: string | null }
 
 type Keys = { secret: string; now: number }
 
@@ -67,7 +67,7 @@ export async function redeem(
     provider: SocialProvider
     username: string | null
     binding_hash: string
-    email: string
+    email: string | null
   }>(
     `with taken as (
        delete from auth_social_handoffs where code_hash = $1 and project_id = $2 and expires_at > $3

@@ -21,10 +21,18 @@ describe.each(databases())('identities without email on $engine', ({ open }) => 
     expect(first).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: null, createdAt: start })
     const again = await Identities.userOfAccount(db, 'farcaster', '4242', 'ada.eth', start + 1)
     expect(again).toEqual(first)
-    expect(await Identities.of(db, first.id, 'farcaster')).toEqual({ subject: '4242', username: 'ada.eth' })
+    expect(await Identities.of(db, first.id)).toEqual({
+      provider: 'farcaster',
+      subject: '4242',
+      username: 'ada.eth',
+    })
     const other = await Identities.userOfAccount(db, 'farcaster', '4243', undefined, start)
     expect(other.id).not.toBe(first.id)
-    expect(await Identities.of(db, other.id, 'farcaster')).toEqual({ subject: '4243', username: undefined })
+    expect(await Identities.of(db, other.id)).toEqual({
+      provider: 'farcaster',
+      subject: '4243',
+      username: undefined,
+    })
     // Any number of users without email: the address stays unique only among those who have one.
     expect(await usersWithoutEmail()).toBe(before + 2)
     expect(await Users.findOrCreate(db, 'ada@mail.example', start)).toMatchObject({
@@ -42,8 +50,8 @@ describe.each(databases())('identities without email on $engine', ({ open }) => 
     expect(await usersWithoutEmail()).toBe(before + 1)
   })
 
-  it('knows no farcaster identity of an email user', async () => {
+  it('knows no identity of an email user who logged in by code alone', async () => {
     const user = await Users.findOrCreate(db, 'cy@mail.example', start)
-    expect(await Identities.of(db, user.id, 'farcaster')).toBeUndefined()
+    expect(await Identities.of(db, user.id)).toBeUndefined()
   })
 })

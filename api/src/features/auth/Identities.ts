@@ -6,15 +6,18 @@
  * - a known (provider, subject) is its user, whatever email the provider now reports;
  * - otherwise, with a verified email, the user of that address (an email login's included, created if
  *   there is none) gets this identity: proving the mailbox to Google is as good as proving it by a code;
- * - otherwise (no email, or one the provider does not vouch for) the login is refused. Users are one per
- *   mailbox: an unproven address would let whoever typed it at the provider into its owner's account, or
- *   its owner's later email login into theirs.
+ * - otherwise, from a provider that never vouches for an address (Facebook, `Presets.ts`), a user of its
+ *   own, with no email, never joined to an email user;
+ * - otherwise (no email, or one a provider that can vouch did not) the login is refused, so that the
+ *   visitor confirms their address there. Users are one per mailbox: an unproven address would let whoever
+ *   typed it at the provider into its owner's account, or its owner's later email login into theirs.
  *
  * A Farcaster login proves a fid and no email: its first login makes a user of its own, with no email,
  * and never joins an email user.
  */
 import type { SocialProvider } from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
+import { presets } from './Presets.ts'
 import type { Profile } from './Providers.ts'
 import * as Users from './Users.ts'
 
@@ -36,6 +39,7 @@ export async function userFor(
 ): Promise<Users.User | undefined> {
   const known = await touch(db, provider, profile.subject, profile.username)
   if (known) return known
+  if (!presets[provider].vouches) return userOfAccount(db, provider, profile.subject, profile.username, now)
   if (!profile.email || !profile.emailVerified) return undefined
   const user = await Users.findOrCreate(db, profile.email, now)
   // Two first logins at once: the first insert wins, and both end with its user.
@@ -48,13 +52,13 @@ export async function userFor(
 }
 
 /**
- * The user of an account known only by its subject (a fid), created now without an email at its first
- * login; its latest username is kept.
+ * The user of an account known only by its subject (a fid, a Facebook person), created now without an
+ * email at its first login; its latest username is kept.
  * @example const user = await Identities.userOfAccount(db, 'farcaster', '4242', 'ada', Date.now())
  */
 export async function userOfAccount(
   db: Pick<Database, 'query'>,
-  provider: AccountProvider,
+  provider: SocialProvider | AccountProvider,
   subject: string,
   username: string | undefined,
   now: number,
@@ -76,19 +80,24 @@ export async function userOfAccount(
 }
 
 /**
- * The user's identity at `provider` (its subject and username), if the user has one.
- * @example const identity = await Identities.of(db, user.id, 'farcaster') // { subject: '4242', username: 'ada' }
+ * The identity of a user who has no email (a Farcaster or Facebook login's): the one it was made by.
+ * @example const identity = await Identities.of(db, user.id) // { provider: 'farcaster', subject: '4242', username: 'ada' }
  */
 export async function of(
   db: Pick<Database, 'query'>,
   userId: string,
-  provider: AccountProvider,
-): Promise<{ subject: string; username: string | undefined } | undefined> {
-  const [row] = await db.query<{ subject: string; username: string | null }>(
-    'select subject, username from auth_identities where user_id = $1 and provider = $2 limit 1',
-    [userId, provider],
+): Promise<
+  { provider: SocialProvider | AccountProvider; subject: string; username: string | undefined } | undefined
+> {
+  const [row] = await db.query<{
+    provider: SocialProvider | AccountProvider
+    subject: string
+    username: string | null
+  }>(
+    'select provider, subject, username from auth_identities where user_id = $1 order by created_at limit 1',
+    [userId],
   )
-  return row && { subject: row.subject, username: row.username ?? undefined }
+  return row && { provider: row.provider, subject: row.subject, username: row.username ?? undefined }
 }
 
 /** The user of a known identity, its username brought up to date. */

@@ -8,8 +8,9 @@ import { codeMail } from './messages.ts'
 describe('Mailer.smtp', () => {
   const login = { user: 'airlock', pass: 'correct horse' }
   let catcher: Catcher.Catcher
+  // The catcher is plain SMTP on loopback, as the dev stack's: it offers no STARTTLS.
   const configOf = (smtp: Partial<Config.Email['smtp']>): Config.Email => ({
-    smtp: { host: '127.0.0.1', port: catcher.port, ...smtp },
+    smtp: { host: '127.0.0.1', port: catcher.port, requireTLS: false, ...smtp },
     from: 'Airlock <login@airlock.example>',
     secret: 's'.repeat(32),
   })
@@ -30,6 +31,17 @@ describe('Mailer.smtp', () => {
     expect(caught.html).toContain('042917')
     expect(caught.html).toContain('It is valid for 10 minutes.')
     expect(Catcher.codeOf(caught)).toBe('042917')
+  })
+
+  it('sends nothing in clear unless told to: a server that offers no STARTTLS gets no mail, nor the login', async () => {
+    const to = 'eve@mail.example'
+    const mail = { to, ...codeMail('login', '222222', 10) }
+    const { requireTLS: _, ...byDefault } = configOf(login).smtp
+    await expect(Mailer.smtp({ ...configOf(login), smtp: byDefault }).send(mail)).rejects.toThrow(/STARTTLS/)
+    await expect(Mailer.smtp(configOf({ ...login, requireTLS: true })).send(mail)).rejects.toThrow(/STARTTLS/)
+    expect(await catcher.inbox(to)).toEqual([])
+    await Mailer.smtp(configOf({ ...login, requireTLS: false })).send(mail)
+    expect(Catcher.codeOf(await catcher.nth(to, 1))).toBe('222222')
   })
 
   it('rejects when the server refuses it or cannot be reached', async () => {

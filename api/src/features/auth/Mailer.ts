@@ -20,15 +20,18 @@ export type Mailer = {
 const timeouts = { connectionTimeout: 4_000, greetingTimeout: 3_000, socketTimeout: 6_000 }
 
 /**
- * Sends through the configured SMTP server, from `email.from`.
+ * Sends through the configured SMTP server, from `email.from`, over TLS unless `requireTLS: false` says
+ * otherwise (`Config.ts`).
  * @example await Mailer.smtp(config.email).send({ to, subject, text, html })
  */
 export function smtp(config: Config.Email): Mailer {
-  const { host, port, secure, user, pass } = config.smtp
+  const { host, port, secure = false, requireTLS = true, user, pass } = config.smtp
   const transport = createTransport({
     host,
     port,
-    secure: secure ?? false,
+    secure,
+    // STARTTLS or nothing: nodemailer's default would send in clear to a server that offers none.
+    requireTLS: !secure && requireTLS,
     ...(user ? { auth: { user, pass: pass ?? '' } } : {}),
     ...timeouts,
   })

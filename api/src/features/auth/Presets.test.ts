@@ -11,6 +11,7 @@ import * as Projects from '../projects/Projects.ts'
 import * as Oidc from './internal/oidc.ts'
 import { claimsOf, githubId } from './internal/oidcShapes.ts'
 import { githubEmailsUrl, idTokenProfile, presets } from './Presets.ts'
+import * as Users from './Users.ts'
 
 const userinfo = 'https://provider.test/me'
 
@@ -46,14 +47,22 @@ describe('the presets: how each provider writes a person', () => {
     })
   })
 
-  it("takes Facebook's and X's answered address as confirmed, and none as none", async () => {
+  it("never takes Facebook's answered address as confirmed: Facebook does not say it is", async () => {
     expect(await read('facebook', { id: '10', name: 'Ada L', email: 'ada@fb.test' })).toEqual({
       subject: '10',
       email: 'ada@fb.test',
-      emailVerified: true,
+      emailVerified: false,
       username: undefined,
     })
     expect((await read('facebook', { id: '10', name: 'Ada L' })).emailVerified).toBe(false)
+    expect(
+      Object.entries(presets)
+        .filter(([, preset]) => !preset.vouches)
+        .map(([id]) => id),
+    ).toEqual(['facebook'])
+  })
+
+  it("takes X's answered address as confirmed, and none as none", async () => {
     const data = { id: '2244994945', username: 'ada' }
     expect(await read('x', { data: { ...data, confirmed_email: 'ada@x.test' } })).toEqual({
       subject: '2244994945',
@@ -216,7 +225,11 @@ describe.each(databases())('social login in each provider shape on $engine', ({ 
     const me = await api.request('/v1/auth/me?projectId=demo', {
       headers: { Authorization: `Bearer ${parsed.value.token}` },
     })
-    expect(await me.json()).toEqual({ user: { id: parsed.value.user.id, email: parsed.value.user.email } })
+    const { id, email, provider, username } = parsed.value.user
+    // A user with an email is that email's; one without is the provider's person.
+    expect(await me.json()).toEqual({
+      user: email ? { id, email } : { id, provider, ...(username ? { username } : {}) },
+    })
     return parsed.value.user
   }
   const invalid = async (response: Response) => {
@@ -228,12 +241,13 @@ describe.each(databases())('social login in each provider shape on $engine', ({ 
     // GitHub's primary address, listed after a verified older one: read from /user/emails, not taken first.
     { provider: 'github', scope: 'read:user user:email', username: true },
     { provider: 'discord', scope: 'identify email', username: true },
-    { provider: 'facebook', scope: 'email public_profile', username: false },
+    // Facebook vouches for no address: its person is a user of their own, without email.
+    { provider: 'facebook', scope: 'email public_profile', username: false, email: false },
     // X's dev client takes its secret only as HTTP Basic, as X does: the login passes only if the API sends it so.
     { provider: 'x', scope: 'tweet.read users.read users.email', username: true },
   ] as const)(
     'logs in through a $provider-shaped OAuth 2.0 provider, reading its own user JSON',
-    async ({ provider, scope, username }) => {
+    async ({ provider, scope, username, ...rest }) => {
       const name = fresh('ada')
       const authorization = await authorize(provider)
       // No discovery document, as at the real one: the endpoint the configuration names.
@@ -252,14 +266,31 @@ describe.each(databases())('social login in each provider shape on $engine', ({ 
       const user = await session(toModal(await land(back)).handoff)
       expect(user).toEqual({
         id: expect.any(String),
-        email: `${name}@${provider}.test`,
+        ...('email' in rest ? {} : { email: `${name}@${provider}.test` }),
         provider,
         ...(username ? { username: name } : {}),
       })
     },
   )
 
-  it.each(['github', 'discord', 'facebook', 'x'])(
+  it("never joins a Facebook person to the email user of the address Facebook lists, nor that user's later login to them", async () => {
+    const name = fresh('victim')
+    const address = `${name}@facebook.test`
+    // The address's owner logged in by code before; someone typed that address at Facebook.
+    const owner = await Users.findOrCreate(db, address, Date.now())
+    const back = await Oidc.signIn((await authorize('facebook')).href, name)
+    const user = await session(toModal(await land(back)).handoff)
+    expect(user).toEqual({ id: expect.any(String), provider: 'facebook' })
+    expect(user.id).not.toBe(owner.id)
+    // The same Facebook person again is the same user; the owner's email login is still the owner's.
+    const again = await session(
+      toModal(await land(await Oidc.signIn((await authorize('facebook')).href, name))).handoff,
+    )
+    expect(again.id).toBe(user.id)
+    expect((await Users.findOrCreate(db, address, Date.now())).id).toBe(owner.id)
+  })
+
+  it.each(['github', 'discord', 'x'])(
     'refuses a %s login whose address is not confirmed',
     async (provider) => {
       const back = await Oidc.signIn((await authorize(provider)).href, fresh('unverified'))

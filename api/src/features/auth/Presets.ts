@@ -11,8 +11,11 @@
  *   primary address if verified, else any verified one. Asked as its REST API wants
  *   (`Accept: application/vnd.github+json`).
  * - `discord` (`oauth2`): `GET /users/@me` `{ id, username, email, verified }`.
- * - `facebook` (`oauth2`): `GET /me?fields=id,name,email` `{ id, name, email }`; it answers only a confirmed
- *   address, so one answered is verified.
+ * - `facebook` (`oauth2`): `GET /me?fields=id,name,email` `{ id, name, email }`. Its reference calls `email`
+ *   "the primary email address listed on their profile", and neither the Graph API nor Limited Login's ID
+ *   token says whether it was ever confirmed (an address typed at sign-up, or none for a phone sign-up), so
+ *   it is never verified: a Facebook person is a user of its own, never joined by email
+ *   (`Identities.ts`, {@link Preset.vouches}).
  * - `x` (`oauth2`, the secret as HTTP Basic): `GET /2/users/me?user.fields=confirmed_email`
  *   `{ data: { id, username, confirmed_email } }`, the address only with the elevated `users.email` scope;
  *   without it the login is refused (`email_not_verified`).
@@ -48,6 +51,12 @@ export type Preset = {
    * (`response_mode=form_post`) rather than redirecting with a query.
    */
   formPost(scope: string): boolean
+  /**
+   * Whether the provider says, person by person, that their address is verified (Google's and Apple's
+   * `email_verified`, GitHub's and Discord's `verified`, X's `confirmed_email`). One that never does
+   * (Facebook) cannot link by email: its people become users of their own, with no email.
+   */
+  vouches: boolean
   /** Headers its user endpoints want beside the access token. @default `{ accept: 'application/json' }` */
   headers?: Readonly<Record<string, string>>
   /**
@@ -115,18 +124,20 @@ function openIdProfile(answer: unknown, source: string): Profile {
 const openId = answerOf(openIdProfile)
 
 export const presets: Record<Contract.SocialProvider, Preset> = {
-  google: { scope: 'openid email profile', clientAuth: 'post', formPost: never, user: openId },
+  google: { scope: 'openid email profile', clientAuth: 'post', formPost: never, vouches: true, user: openId },
   apple: {
     scope: 'openid email name',
     clientAuth: 'post',
     // Apple refuses a query answer once the scope asks for the email or the name.
     formPost: (scope) => /(^| )(email|name)( |$)/.test(scope),
+    vouches: true,
     user: openId,
   },
   github: {
     scope: 'read:user user:email',
     clientAuth: 'post',
     formPost: never,
+    vouches: true,
     // GitHub's REST API wants its media type, and pins a version so its answers keep their shape.
     headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
     async user(ask, userinfoUrl) {
@@ -146,6 +157,7 @@ export const presets: Record<Contract.SocialProvider, Preset> = {
     scope: 'identify email',
     clientAuth: 'post',
     formPost: never,
+    vouches: true,
     user: answerOf((answer, source) => {
       const user = parse(discordUser, answer, source)
       return { subject: user.id, ...contact(user.email, user.verified), username: user.username }
@@ -155,10 +167,11 @@ export const presets: Record<Contract.SocialProvider, Preset> = {
     scope: 'email public_profile',
     clientAuth: 'post',
     formPost: never,
+    vouches: false,
     user: answerOf((answer, source) => {
       const user = parse(facebookUser, answer, source)
-      // Facebook leaves out an address its owner has not confirmed.
-      return { subject: user.id, ...contact(user.email, true), username: undefined }
+      // The address is read, never vouched for: Facebook does not say it was confirmed.
+      return { subject: user.id, ...contact(user.email, false), username: undefined }
     }),
   },
   x: {
@@ -166,6 +179,7 @@ export const presets: Record<Contract.SocialProvider, Preset> = {
     // X takes a confidential client's secret only as HTTP Basic.
     clientAuth: 'basic',
     formPost: never,
+    vouches: true,
     user: answerOf((answer, source) => {
       const { data } = parse(xUser, answer, source)
       // Only a confirmed address is ever answered; without the elevated scope, none: the login is refused.

@@ -2,7 +2,8 @@
  * The social login providers, as an OAuth 2.0 client (openid-client): where to send the visitor with PKCE
  * (S256), a random `state` and, for OpenID Connect, a `nonce`; and, once the provider sends them back with a
  * code, who they are. Each kind reads that its own way: `oidc` from the ID token openid-client has checked
- * (signature, issuer, audience, expiry, nonce), `oauth2` from the provider's user endpoint, asked with the
+ * (its signature against the keys of the provider's `jwks_uri`, issuer, audience, expiry, nonce), `oauth2`
+ * from the provider's user endpoint, asked with the
  * access token, never from an ID token (GitHub signs none). What differs by provider (scope, client
  * authentication, Apple's form post, which user endpoints to ask and how, their JSON) is its preset
  * (`Presets.ts`).
@@ -96,7 +97,13 @@ export function create(id: SocialProvider, config: SocialProviderConfig): Provid
     const { authorizationUrl, tokenUrl } = settings
     if (!authorizationUrl || !tokenUrl)
       return client.discovery(new URL(settings.issuer), settings.clientId, clientSecret, auth, {
-        execute: insecure ? [client.allowInsecureRequests] : [],
+        execute: [
+          ...(insecure ? [client.allowInsecureRequests] : []),
+          // openid-client checks an ID token's claims but, for one from the token endpoint, not its
+          // signature unless told to (OpenID Connect Core §3.1.3.7 lets TLS stand in for it). A provider
+          // whose TLS is intercepted, or a token endpoint answering on its behalf, would then name anyone.
+          ...(settings.kind === 'oidc' ? [client.enableNonRepudiationChecks] : []),
+        ],
         timeout: timeoutS,
       })
     const metadata = {

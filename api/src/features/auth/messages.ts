@@ -14,8 +14,10 @@ export const messages = {
   invalidCode: Contract.invalidCode,
   expiredCode: 'The code has expired',
   lockedCode: 'Too many wrong codes. Ask for a new one.',
-  /** The address's wrong codes over the cap (`Failures.limits`), across codes: no try and no new code. */
+  /** Wrong codes over a cap (`Caps.ts`): of the address (no try and no new code), the client's or everyone's. */
   tooManyFailures: 'Too many wrong codes. Try again later.',
+  /** Codes sent over a cap (`Caps.ts`): to this client, or to everyone. */
+  tooManyCodes: 'Too many codes were sent. Try again later.',
   invalidSession: 'Invalid session',
   emailInUse: 'This email is already in use',
   sameEmail: 'This is already your email',

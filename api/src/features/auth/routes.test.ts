@@ -24,14 +24,23 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
   const fresh = () => `Visitor${++serial}@Mail.Example`
   const lower = (email: string) => email.toLowerCase()
 
-  const emailConfig = (port: number): Config.Config => ({
+  const emailConfig = (
+    port: number,
+    limits?: NonNullable<Config.Config['email']>['limits'],
+  ): Config.Config => ({
     ...configOf(),
+    // The client is the X-Forwarded-For a test writes, as behind one proxy of ours.
+    limits: { trustedProxies: 1 },
     email: {
-      smtp: { host: '127.0.0.1', port },
+      smtp: { host: '127.0.0.1', port, requireTLS: false },
       from: 'Airlock <login@airlock.example>',
       secret: 'a secret of at least thirty-two characters',
+      ...(limits ? { limits } : {}),
     },
   })
+  /** A client address of its own, unless a test passes one on: what no other request counts against. */
+  let clients = 0
+  const host = () => `10.0.${Math.floor(++clients / 250)}.${clients % 250}`
 
   beforeAll(async () => {
     db = await open()
@@ -51,9 +60,14 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
   const call = async (
     path: string,
     body?: unknown,
-    { app = api, token, projectId = 'demo' }: { app?: Service.App; token?: string; projectId?: string } = {},
+    {
+      app = api,
+      token,
+      projectId = 'demo',
+      client = host(),
+    }: { app?: Service.App; token?: string; projectId?: string; client?: string } = {},
   ): Promise<Answer> => {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Forwarded-For': client }
     if (token) headers.Authorization = `Bearer ${token}`
     const init = body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) }
     const response = await app.request(`${path}?projectId=${projectId}&st=airlock&sv=0.1.0`, init)
@@ -183,24 +197,54 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     expect((await login(lower(email), 2)).user).toEqual(user)
   })
 
-  describe('the cap on wrong codes, across codes', () => {
+  describe('caps over time', () => {
     const tooMany = (seconds: number) => ({
       status: 429,
       body: { message: 'Too many wrong codes. Try again later.' },
       retryAfter: String(seconds),
     })
-    const verify = (email: string, code: string) => post('/v1/auth/email/verify', { email, code })
+    const tooManyCodes = (seconds: number) => ({
+      status: 429,
+      body: { message: 'Too many codes were sent. Try again later.' },
+      retryAfter: String(seconds),
+    })
+    const verify = (email: string, code: string, client?: string) =>
+      post('/v1/auth/email/verify', { email, code }, { ...(client ? { client } : {}) })
+    /** Asks a code for `email` at `client`'s asking, reading it from the `count`-th email the address got. */
+    const askAt = async (email: string, count: number, client: string) => {
+      expect(await post('/v1/auth/email', { email }, { client })).toEqual(sent)
+      return Catcher.codeOf(await catcher.nth(lower(email), count))
+    }
 
-    it("answers 429 'Too many wrong codes. Try again later.' past 10 wrong codes in an hour, to the right code and to a new one", async () => {
+    it("lets no one client lock an address's owner out: 10 wrong codes from it hold it, not the owner", async () => {
+      const email = fresh()
+      const first = clock
+      const attacker = host()
+      const code = await askAt(email, 1, attacker)
+      for (let i = 0; i < 5; i++)
+        expect(await verify(email, wrong(code), attacker)).toEqual(refused(401, 'Invalid code'))
+      // Its 6th to 10th wrong codes this hour are not even tried, and it is sent no code.
+      clock += 30_000
+      const left = Math.ceil((first + 3_600_000 - clock) / 1000)
+      for (let i = 0; i < 5; i++) expect(await verify(email, wrong(code), attacker)).toEqual(tooMany(left))
+      expect(await post('/v1/auth/email', { email }, { client: attacker })).toEqual(tooMany(left))
+      // The owner, from their own address, is sent a code and logs in.
+      const owner = host()
+      const own = await askAt(email, 2, owner)
+      expect((await verify(email, own, owner)).status).toBe(200)
+    })
+
+    it("answers 429 'Too many wrong codes. Try again later.' past 10 wrong codes in an hour from every client, to the right code and to a new one", async () => {
       const email = fresh()
       const first = clock
       for (const [count, tries] of [
         [1, 4],
         [2, 5],
       ] as const) {
-        const code = await askCode(email, count)
+        const client = host()
+        const code = await askAt(email, count, client)
         for (let i = 0; i < tries; i++)
-          expect(await verify(email, wrong(code))).toEqual(refused(401, 'Invalid code'))
+          expect(await verify(email, wrong(code), client)).toEqual(refused(401, 'Invalid code'))
         clock += 30_000
       }
       // 9 wrong codes: a third is sent, and its first wrong try is the 10th of the hour.
@@ -221,6 +265,59 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       // Once the first failure is an hour old, the address may ask again, and log in.
       clock = first + 3_600_000
       expect((await post('/v1/auth/email/verify', { email, code: await askCode(email, 4) })).status).toBe(200)
+    })
+
+    it("answers 429 'Too many codes were sent. Try again later.' to a client past 20 codes an hour, to it alone", async () => {
+      const mailer = host()
+      const first = clock
+      for (let i = 0; i < 20; i++) {
+        expect(await post('/v1/auth/email', { email: fresh() }, { client: mailer })).toEqual(sent)
+        clock += 1_000
+      }
+      const victim = fresh()
+      const left = Math.ceil((first + 3_600_000 - clock) / 1000)
+      expect(await post('/v1/auth/email', { email: victim }, { client: mailer })).toEqual(tooManyCodes(left))
+      expect(await catcher.inbox(lower(victim))).toEqual([])
+      expect(await post('/v1/auth/email', { email: victim })).toEqual(sent)
+    })
+
+    it('holds a client past 30 wrong codes an hour over every address, and everyone past the configured total', async () => {
+      const guesser = host()
+      const first = clock
+      for (let n = 0; n < 6; n++) {
+        const email = fresh()
+        const code = await askAt(email, 1, guesser)
+        for (let i = 0; i < 5; i++) expect((await verify(email, wrong(code), guesser)).status).toBe(401)
+      }
+      const email = fresh()
+      const code = await askAt(email, 1, guesser)
+      clock += 2_000
+      expect(await verify(email, code, guesser)).toEqual(
+        tooMany(Math.ceil((first + 3_600_000 - clock) / 1000)),
+      )
+      expect((await verify(email, code)).status).toBe(200)
+      // Everyone's caps, set low: 2 codes a minute in all, 1 wrong code a minute in all.
+      const tight = Service.create({
+        db,
+        config: emailConfig(catcher.port, {
+          codes: [{ max: 2, windowS: 60 }],
+          wrongCodes: [{ max: 1, windowS: 60 }],
+        }),
+        now: () => clock,
+      }).api
+      clock += 3_600_000
+      const codeFor = async (email: string) => {
+        expect(await post('/v1/auth/email', { email }, { app: tight })).toEqual(sent)
+        return Catcher.codeOf(await catcher.nth(lower(email), 1))
+      }
+      const [a, b] = [fresh(), fresh()]
+      const [codeOfA, codeOfB] = [await codeFor(a), await codeFor(b)]
+      expect(await post('/v1/auth/email', { email: fresh() }, { app: tight })).toEqual(tooManyCodes(60))
+      const wrongOfB = { email: b, code: wrong(codeOfB) }
+      expect((await post('/v1/auth/email/verify', wrongOfB, { app: tight })).status).toBe(401)
+      expect(await post('/v1/auth/email/verify', { email: a, code: codeOfA }, { app: tight })).toEqual(
+        tooMany(60),
+      )
     })
   })
 
@@ -258,8 +355,43 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
     expect(await post('/v1/auth/email/verify', { email: 'ada@', code: '123456' })).toEqual(
       refused(400, 'Invalid email'),
     )
-    const response = await api.request('/v1/auth/email?projectId=demo', { method: 'POST', body: '{' })
+    const response = await api.request('/v1/auth/email?projectId=demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{',
+    })
     expect(response.status).toBe(400)
+  })
+
+  it('sends no code for a body not declared application/json, as a page of another site posts one', async () => {
+    const email = fresh()
+    // What a cross-site form or fetch may send without a CORS preflight ("simple" requests), and no type.
+    const types = [
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]
+    for (const type of [...types, undefined])
+      for (const path of ['/v1/auth/email', '/v1/auth/email/verify']) {
+        const response = await api.request(`${path}?projectId=demo&st=airlock&sv=0.1.0`, {
+          method: 'POST',
+          ...(type ? { headers: { 'Content-Type': type } } : {}),
+          body: JSON.stringify({ email, code: '123456' }),
+        })
+        expect([response.status, await response.json()], `${path} ${type}`).toEqual([
+          415,
+          { message: 'The body must be sent as application/json' },
+        ])
+      }
+    expect(await db.query('select 1 from auth_codes where email = $1', [lower(email)])).toEqual([])
+    // With its type (parameters allowed), as the modal sends it, the same body gets its code.
+    const response = await api.request('/v1/auth/email?projectId=demo&st=airlock&sv=0.1.0', {
+      method: 'POST',
+      headers: { 'Content-Type': 'Application/JSON; charset=utf-8' },
+      body: JSON.stringify({ email }),
+    })
+    expect(response.status).toBe(200)
+    expect(await catcher.inbox(lower(email))).toHaveLength(1)
   })
 
   it("answers 404 'Email login is not configured' without an email block, 403 for an unknown project", async () => {

@@ -5,8 +5,9 @@
  * - `POST /v1/auth/email/verify` `{ email, code }` → `{ token, user: { id, email } }`: the first login
  *   creates the user; `token` is the session's bearer credential (30 days), answered here only.
  * - `GET /v1/auth/me` → `{ user }`; `POST /v1/auth/logout` → `{ success: true }`, both with
- *   `Authorization: Bearer <token>`. A user with no email (a Farcaster login's) is
- *   `{ id, provider: 'farcaster', fid, username? }` (`Contract.sessionUserAnswer`), and has no email to change.
+ *   `Authorization: Bearer <token>`. A user with no email is `{ id, provider: 'farcaster', fid, username? }`
+ *   (a Farcaster login's) or `{ id, provider, username? }` (a Facebook login's: `Identities.ts`)
+ *   (`Contract.sessionUserAnswer`), and has no email to change.
  * - Changing the email (SPEC §4: the current address's code, then the new address's), with the bearer:
  *   `POST /v1/auth/email/change` `{ email }` mails a code to the current address;
  *   `POST /v1/auth/email/change/verify` `{ code }` takes it and mails one to the new address;
@@ -23,9 +24,11 @@
  * - 409 `This email is already in use`.
  * - 429 `Please try again after {n} seconds` with `Retry-After: n`: a code went to the address for this
  *   purpose less than 30 s ago.
- * - 429 `Too many wrong codes. Try again later.` with `Retry-After`: the address had 10 wrong codes for this
- *   purpose in the last hour, or 30 in the last day, whatever the codes (`Failures.ts`); it may neither try
- *   a code nor be sent one until the oldest of them leaves the window.
+ * - 429 `Too many wrong codes. Try again later.` with `Retry-After`: wrong codes over a cap (`Caps.ts`): the
+ *   address's for this purpose (10 an hour, 30 a day, whatever the codes), or the address's from this
+ *   client (5 an hour, 10 a day): no code is tried nor sent; this client's, or everyone's: no code is tried.
+ * - 429 `Too many codes were sent. Try again later.` with `Retry-After`: this client was sent 20 codes in
+ *   the last hour, or everyone 5,000 (`email.limits` changes both).
  * - 502 `The email could not be sent. Try again.`: nothing was sent and nothing is throttled.
  */
 import { type Context, Hono } from 'hono'
@@ -33,8 +36,10 @@ import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
 import { HttpError } from '../../http/errors.ts'
+import * as Limits from '../../http/limits.ts'
 import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
+import * as Caps from './Caps.ts'
 import * as Codes from './Codes.ts'
 import * as Farcaster from './farcaster/routes.ts'
 import * as Identities from './Identities.ts'
@@ -69,15 +74,21 @@ const sent = { sent: true, retryAfter } as const satisfies Contract.EmailCodeAns
 export function create(options: AuthOptions): Hono<Env> {
   const { db, config, now } = options
   const mailer = config.email && Mailer.smtp(config.email)
+  const caps = Caps.resolve(config.email?.limits)
+  const { trustedProxies } = Limits.resolve(config.limits)
   const app = new Hono<Env>()
   app.route('/', Social.create(options))
   app.route('/', Farcaster.create(options))
 
-  /** The request's project and the configuration's secret; 404 when email login is off. */
+  /**
+   * The request's project, the configuration's secret and caps, and the client the caps count it against;
+   * 404 when email login is off.
+   */
   const setup = (c: Context<Env>) => {
     const { project } = known(c, Contract.commonQuery)
     if (!config.email || !mailer) throw new HttpError(404, messages.notConfigured)
-    return { projectId: project.id, secret: config.email.secret, mailer }
+    const client = Limits.clientOf(c, trustedProxies)
+    return { projectId: project.id, secret: config.email.secret, mailer, client, caps }
   }
 
   /** The setup, and the user and session of the request's bearer token; 401 without an active one. */
@@ -114,16 +125,16 @@ export function create(options: AuthOptions): Hono<Env> {
   }
 
   app.post('/v1/auth/email', async (c) => {
-    const { projectId, secret, mailer } = setup(c)
+    const { projectId, secret, mailer, client } = setup(c)
     const { email } = parse(Contract.emailBody, await json(c))
-    await sendCode(mailer, { email, purpose: 'login', projectId, secret })
+    await sendCode(mailer, { email, purpose: 'login', projectId, secret, client, caps })
     return c.json(sent)
   })
 
   app.post('/v1/auth/email/verify', async (c) => {
-    const { projectId, secret } = setup(c)
+    const { projectId, secret, client } = setup(c)
     const { email, code } = parse(Contract.emailVerifyBody, await json(c))
-    await redeem({ purpose: 'login', key: { email }, projectId, code, secret })
+    await redeem({ purpose: 'login', key: { email }, projectId, code, secret, client, caps })
     const user = await Users.findOrCreate(db, email, now())
     const { token } = await Sessions.open(db, { userId: user.id, projectId, secret, now: now() })
     return c.json({ token, user: publicUser(user) } satisfies Contract.EmailSessionAnswer)
@@ -133,11 +144,16 @@ export function create(options: AuthOptions): Hono<Env> {
     const { user } = await signedIn(c)
     const { email } = user
     if (email !== null) return c.json({ user: { id: user.id, email } } satisfies Contract.EmailUserAnswer)
-    const farcaster = await Identities.of(db, user.id, 'farcaster')
-    if (!farcaster) throw new HttpError(401, messages.invalidSession)
-    const fid = Number(farcaster.subject)
+    // A user with no email is the identity it was made by: a fid, or a provider that vouches for no address.
+    const identity = await Identities.of(db, user.id)
+    if (!identity) throw new HttpError(401, messages.invalidSession)
+    const { provider, subject, username } = identity
+    if (provider === 'farcaster')
+      return c.json({
+        user: Farcaster.publicUser(user.id, Number(subject), username),
+      } satisfies Contract.SessionUserAnswer)
     return c.json({
-      user: Farcaster.publicUser(user.id, fid, farcaster.username),
+      user: { id: user.id, provider, ...(username ? { username } : {}) },
     } satisfies Contract.SessionUserAnswer)
   })
 
@@ -148,7 +164,7 @@ export function create(options: AuthOptions): Hono<Env> {
   })
 
   app.post('/v1/auth/email/change', async (c) => {
-    const { projectId, secret, mailer, user } = await signedIn(c)
+    const { projectId, secret, mailer, user, client } = await signedIn(c)
     const { email } = parse(Contract.emailBody, await json(c))
     if (user.email === null) throw new HttpError(400, messages.noEmail)
     if (email === user.email) throw new HttpError(400, messages.sameEmail)
@@ -159,12 +175,14 @@ export function create(options: AuthOptions): Hono<Env> {
       userId: user.id,
       newEmail: email,
       secret,
+      client,
+      caps,
     })
     return c.json(sent)
   })
 
   app.post('/v1/auth/email/change/verify', async (c) => {
-    const { projectId, secret, mailer, user } = await signedIn(c)
+    const { projectId, secret, mailer, user, client } = await signedIn(c)
     const { code } = parse(Contract.emailCodeBody, await json(c))
     const primary = await redeem({
       purpose: 'change-primary',
@@ -172,6 +190,8 @@ export function create(options: AuthOptions): Hono<Env> {
       projectId,
       code,
       secret,
+      client,
+      caps,
     })
     // Sent to an address the user has left since (another session changed it): it proves nothing now.
     if (primary.email !== user.email || !primary.newEmail) throw new HttpError(401, messages.invalidCode)
@@ -181,6 +201,8 @@ export function create(options: AuthOptions): Hono<Env> {
       projectId,
       userId: user.id,
       secret,
+      client,
+      caps,
     } as const
     try {
       await sendCode(mailer, next)
@@ -193,7 +215,7 @@ export function create(options: AuthOptions): Hono<Env> {
   })
 
   app.post('/v1/auth/email/change/confirm', async (c) => {
-    const { projectId, secret, user, session } = await signedIn(c)
+    const { projectId, secret, user, session, client } = await signedIn(c)
     const { code } = parse(Contract.emailCodeBody, await json(c))
     const secondary = await redeem({
       purpose: 'change-secondary',
@@ -201,6 +223,8 @@ export function create(options: AuthOptions): Hono<Env> {
       projectId,
       code,
       secret,
+      client,
+      caps,
     })
     const changed = await Users.changeEmail(db, user.id, secondary.email)
     if (changed === 'taken') throw new HttpError(409, messages.emailInUse)
@@ -212,10 +236,14 @@ export function create(options: AuthOptions): Hono<Env> {
   return app
 }
 
-/** The 429 of an address that must wait: SPEC's cooldown text, or the cap of wrong codes. */
-function tooSoon(wait: { reason: 'cooldown' | 'failures'; retryAfterMs: number }): HttpError {
+/** The 429 of a request that must wait: SPEC's cooldown text, or the cap that holds it (`Caps.ts`). */
+function tooSoon(wait: { reason: 'cooldown' | 'failures' | 'sends'; retryAfterMs: number }): HttpError {
   const seconds = Math.ceil(wait.retryAfterMs / 1000)
-  const message = wait.reason === 'cooldown' ? messages.tryAgainAfter(seconds) : messages.tooManyFailures
+  const message = {
+    cooldown: messages.tryAgainAfter(seconds),
+    failures: messages.tooManyFailures,
+    sends: messages.tooManyCodes,
+  }[wait.reason]
   return new HttpError(429, message, { 'Retry-After': String(seconds) })
 }
 

@@ -176,7 +176,8 @@ export function create(options: SocialOptions): Hono<Env> {
       secret,
       now: now(),
     })
-    const user: Contract.SocialUser = { id: login.userId, email: login.email, provider: login.provider }
+    const user: Contract.SocialUser = { id: login.userId, provider: login.provider }
+    if (login.email) user.email = login.email
     if (login.username) user.username = login.username
     return c.json({ token, user } satisfies Contract.SocialSessionAnswer)
   })

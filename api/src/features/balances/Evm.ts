@@ -3,27 +3,18 @@
  * `eth_getBalance` and one multicall for every configured token. The multicall is "deployless" (viem sends
  * the Multicall3 bytecode with the `eth_call`), so it works on any chain, a fresh devnet included.
  */
-import { type Address, createPublicClient, erc20Abi, http, type PublicClient } from 'viem'
+import { type Address, erc20Abi, type PublicClient } from 'viem'
 import type { Chain } from '../../Config.ts'
-import { RpcError } from '../../internal/rpc.ts'
+import { evmClient, RpcError } from '../../internal/rpc.ts'
 import type { Amount } from './Balances.ts'
 
-const clients = new Map<string, PublicClient>()
-
 /**
- * The API's client of a configured EVM chain, one per RPC URL (Sign In With Farcaster reads its IdRegistry
- * through it too).
+ * The API's client of a configured EVM chain (Sign In With Farcaster reads its IdRegistry through it too):
+ * a read is retried twice, soon, as a balance is asked for while the visitor waits.
  * @example const fid = await Evm.clientOf(chain).readContract({ … })
  */
 export function clientOf(chain: Chain): PublicClient {
-  let client = clients.get(chain.rpcUrl)
-  if (!client) {
-    client = createPublicClient({
-      transport: http(chain.rpcUrl, { retryCount: 2, retryDelay: 150, timeout: 10_000 }),
-    })
-    clients.set(chain.rpcUrl, client)
-  }
-  return client
+  return evmClient(chain.rpcUrl, { retryCount: 2, retryDelay: 150 })
 }
 
 /**

@@ -19,6 +19,7 @@ import * as Contract from '../../contract/index.ts'
 import { messages as httpMessages } from '../../http/errors.ts'
 import * as Limits from '../../http/limits.ts'
 import type { Env } from '../../http/project.ts'
+import { jsonText } from '../../http/validate.ts'
 import { RpcError } from '../../internal/rpc.ts'
 import * as Envelope from '../rpc/Envelope.ts'
 import * as Relay from '../rpc/Relay.ts'
@@ -61,7 +62,7 @@ export function create(options: BundlerOptions): Hono<Env> {
   const app = new Hono<Env>()
 
   app.post('/v1/bundler/:chainId', async (c) => {
-    const request = Envelope.parse(await c.req.text())
+    const request = Envelope.parse(await jsonText(c))
     if (!request.ok) return c.json(request.answer, 400)
     Limits.weigh(c, request.value.calls.length)
     const chainId = c.req.param('chainId')

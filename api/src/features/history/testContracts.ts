@@ -1,9 +1,8 @@
 /**
- * Test support: a minimal ERC-721 and ERC-1155 for the history tests, compiled with solc-js (pure JS,
- * offline) on first use. They emit the standard transfer events and keep no more state than that needs.
+ * Test support: a minimal ERC-721 and ERC-1155 for the history tests, compiled on first use. They emit the
+ * standard transfer events and keep no more state than that needs.
  */
-import solc from 'solc'
-import type { Abi, Hex } from 'viem'
+import { type Artifact, compile } from '../../internal/solidity.ts'
 
 const source = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -35,35 +34,13 @@ contract TestNft1155 {
 }
 `
 
-export type Artifact = { abi: Abi; bytecode: Hex }
-type Output = {
-  errors?: { severity: string; formattedMessage: string }[]
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>
-}
-
 let compiled: Record<'TestNft721' | 'TestNft1155', Artifact> | undefined
 
 /** The two contracts' ABIs and bytecode (compiled once per process). */
 export function testNfts(): Record<'TestNft721' | 'TestNft1155', Artifact> {
   if (compiled) return compiled
-  const input = {
-    language: 'Solidity',
-    sources: { 'TestNfts.sol': { content: source } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  }
-  const compile: (json: string) => string = solc.compile
-  const output: Output = JSON.parse(compile(JSON.stringify(input)))
-  const errors = output.errors?.filter((diagnostic) => diagnostic.severity === 'error') ?? []
-  if (errors.length > 0) throw new Error(errors.map((error) => error.formattedMessage).join('\n'))
-  const artifact = (name: string): Artifact => {
-    const found = output.contracts?.['TestNfts.sol']?.[name]
-    if (!found) throw new Error(`solc produced no ${name}`)
-    return { abi: found.abi, bytecode: `0x${found.evm.bytecode.object}` }
-  }
-  compiled = { TestNft721: artifact('TestNft721'), TestNft1155: artifact('TestNft1155') }
+  const { TestNft721, TestNft1155 } = compile('TestNfts.sol', source)
+  if (!TestNft721 || !TestNft1155) throw new Error('solc produced no TestNft721 or TestNft1155')
+  compiled = { TestNft721, TestNft1155 }
   return compiled
 }

@@ -1,21 +1,15 @@
 /**
  * ENS on the configured chain, for names that are not the project's (`alice.eth`): read through its
- * universal resolver with viem, CCIP-read included. The avatar is read as its text record and never
- * fetched: which avatars to load is the client's choice (`contract/identity.ts`).
+ * universal resolver with viem, CCIP-read included, its gateways asked only as `CcipRead.ts` allows. The
+ * avatar is read as its text record and never fetched: which avatars to load is the client's choice
+ * (`contract/identity.ts`).
  */
-import {
-  type Address,
-  createPublicClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  namehash,
-  type PublicClient,
-  parseAbi,
-} from 'viem'
+import { type Address, encodeFunctionData, type Hex, namehash, parseAbi } from 'viem'
 import type { Config } from '../../Config.ts'
 import { avatarMax } from '../../contract/identity.ts'
 import type { NameRecord } from '../../contract/names.ts'
+import { ccipClient } from '../../internal/rpc.ts'
+import * as CcipRead from './CcipRead.ts'
 import * as Name from './Name.ts'
 
 /** The text records a looked-up name answers as its `attributes` (ENSIP-5's global keys, and the usual). */
@@ -41,7 +35,7 @@ const ensAbi = parseAbi([
   'function setName(string name) returns (bytes32)',
 ])
 
-type EnsOptions = {
+type EnsOptions = CcipRead.CcipReadOptions & {
   /** The chain's JSON-RPC. */
   rpcUrl: string
   /** ENS's universal resolver on that chain. */
@@ -50,13 +44,11 @@ type EnsOptions = {
 
 /**
  * @example
- * const ens = OnChain.create({ rpcUrl: 'http://127.0.0.1:8545', universalResolver: '0xf505…6f36' })
+ * const ens = OnChain.create({ rpcUrl: 'http://127.0.0.1:8545', universalResolver: '0xf505…6f36', internal: [] })
  * await ens.nameOf('0x7099…79C8') // 'alice.eth'
  */
 function create(options: EnsOptions): Ens {
-  const client: PublicClient = createPublicClient({
-    transport: http(options.rpcUrl, { retryCount: 1, timeout: 10_000 }),
-  })
+  const client = ccipClient(options.rpcUrl, CcipRead.request(options))
   const universalResolverAddress = options.universalResolver
   const text = (name: string, key: string) => client.getEnsText({ name, key, universalResolverAddress })
   return {
@@ -100,5 +92,9 @@ export function fromConfig(config: Config): Ens | undefined {
   const names = config.names
   const chain = names && config.chains.find((entry) => entry.id === names.chainId)
   if (!names || !chain) return undefined
-  return create({ rpcUrl: chain.rpcUrl, universalResolver: names.universalResolver as Address })
+  return create({
+    rpcUrl: chain.rpcUrl,
+    universalResolver: names.universalResolver as Address,
+    internal: names.internalGateways ?? [],
+  })
 }

@@ -27,12 +27,13 @@ import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import * as Database from '../../Database.ts'
 import { closedPort } from '../../internal/closedPort.ts'
-import { type Answer, calls, configOf, ether, shop } from '../../internal/testApi.ts'
+import { type Answer, calls, configOf, shop } from '../../internal/testApi.ts'
 import { databases } from '../../internal/testing.ts'
 import { testSignerAbi, testSignerBytecode } from '../../internal/testSigner.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
 import { gatewayTexts } from './Gateway.ts'
+import { devnetConfig } from './testing.ts'
 
 const texts = Contract.nameTexts
 const A = 'eip155:31337'
@@ -57,17 +58,8 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const ports = [await closedPort(), await closedPort()] as const
   devnet = await Devnet.start({ ports, ens: { gatewayUrl: `${apiUrl}${Contract.ensGatewayPath}` } })
-  config = {
-    ...configOf(
-      devnet.chains.map((running) => ({
-        id: running.caipNetworkId,
-        name: running.chain.name,
-        rpcUrl: running.rpcUrl,
-        nativeCurrency: ether,
-      })),
-    ),
-    names: { chainId: A, universalResolver: ens.universalResolver, gatewayKey: Ens.devGatewayKey },
-  }
+  // The suffix's names resolve through this test's API, on loopback.
+  config = devnetConfig(devnet, [apiUrl])
 })
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve))

@@ -504,6 +504,7 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       expect(await options.json()).toEqual(Contract.onrampFallbackOptions)
       const quote = await bare.request('/v1/onramp/quote?projectId=demo', {
         method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
           purchaseCurrency: 'ETH',
           paymentCurrency: 'USD',

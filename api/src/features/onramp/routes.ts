@@ -15,7 +15,7 @@ import type { Database } from '../../Database.ts'
 import { HttpError, messages } from '../../http/errors.ts'
 import { clientAddress } from '../../http/limits.ts'
 import { type Env, type FindProject, known } from '../../http/project.ts'
-import { json, parse } from '../../http/validate.ts'
+import { json, jsonText, parse } from '../../http/validate.ts'
 import { onrampMessages } from './messages.ts'
 import * as Orders from './Orders.ts'
 import {
@@ -176,7 +176,7 @@ export function create(options: OnrampOptions): Hono<Env> {
   app.post('/v1/onramp/webhooks/:provider', async (c) => {
     const provider = providers.find((entry) => entry.id === c.req.param('provider'))
     if (!provider) throw new HttpError(404, onrampMessages.unknownProvider(c.req.param('provider')))
-    const event = provider.webhook(c.req.raw.headers, await c.req.text(), now())
+    const event = provider.webhook(c.req.raw.headers, await jsonText(c), now())
     if (event === 'invalid') throw new HttpError(401, onrampMessages.invalidSignature)
     if (event === 'stale') throw new HttpError(401, onrampMessages.staleSignature)
     if (!event) throw new HttpError(400, onrampMessages.invalidEvent)

@@ -8,18 +8,15 @@ import {
   type Address,
   BaseError,
   concat,
-  createPublicClient,
   encodeAbiParameters,
   type Hex,
   HttpRequestError,
-  http,
   numberToHex,
-  type PublicClient,
   parseAbi,
   TimeoutError,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { RpcError } from '../../internal/rpc.ts'
+import { evmClient, RpcError } from '../../internal/rpc.ts'
 import * as UserOperation from './UserOperation.ts'
 
 const abi = parseAbi([
@@ -89,9 +86,7 @@ export type Paymaster = {
 export function create(options: PaymasterOptions): Paymaster {
   const now = options.now ?? Date.now
   const signer = privateKeyToAccount(options.signerKey)
-  const client: PublicClient = createPublicClient({
-    transport: http(options.rpcUrl, { retryCount: 0, timeout: options.timeoutMs }),
-  })
+  const client = evmClient(options.rpcUrl, { retryCount: 0, timeoutMs: options.timeoutMs })
   let entryPoint: Promise<Address> | undefined
   const part = (data: Hex): UserOperation.PaymasterPart => ({ address: options.address, ...gasLimits, data })
   const stubPart = part(concat([validity(0, 0), dummySignature]))

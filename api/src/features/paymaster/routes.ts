@@ -24,6 +24,7 @@ import type { Database } from '../../Database.ts'
 import { messages as httpMessages } from '../../http/errors.ts'
 import * as Limits from '../../http/limits.ts'
 import type { Env } from '../../http/project.ts'
+import { jsonText } from '../../http/validate.ts'
 import { evmClient } from '../../internal/rpc.ts'
 import { timeoutMs as bundlerTimeoutMs } from '../bundler/routes.ts'
 import type { Project } from '../projects/Projects.ts'
@@ -90,7 +91,7 @@ export function create(options: PaymasterRoutesOptions): Hono<Env> {
   const app = new Hono<Env>()
 
   app.post('/v1/paymaster/:chainId', async (c) => {
-    const request = Envelope.parse(await c.req.text())
+    const request = Envelope.parse(await jsonText(c))
     if (!request.ok) return c.json(request.answer, 400)
     Limits.weigh(c, request.value.calls.length)
     const served = servedFor(c.req.param('chainId'), c.get('project'), c.req.query())

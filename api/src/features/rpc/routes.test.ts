@@ -2,6 +2,7 @@
 // a cycle (as in balances/routes.test.ts).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Wallet as EthersWallet, JsonRpcProvider } from 'ethers'
 import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -187,6 +188,17 @@ describe('POST /v1/rpc/{chainId}', () => {
     expect((await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success')
     expect(await balanceOf(to)).toBe(parseEther('1.5'))
     expect(await reader.getBalance({ address: to })).toBe(parseEther('1.5'))
+  })
+
+  it('answers ethers as it answers viem: a transaction signed by an ethers Wallet lands', async () => {
+    // ethers posts its calls (and batches of them) as application/json, which the relay requires.
+    const provider = new JsonRpcProvider(relayUrl(evm), 31338, { staticNetwork: true, pollingInterval: 50 })
+    const signer = new EthersWallet(sender.privateKey, provider)
+    const to = fresh(0x5e)
+    const sent = await signer.sendTransaction({ to, value: parseEther('0.25') })
+    expect((await sent.wait())?.status).toBe(1)
+    expect(await provider.getBalance(to)).toBe(parseEther('0.25'))
+    provider.destroy()
   })
 
   it('relays a Solana transfer signed elsewhere: blockhash, sendTransaction, statuses', async () => {

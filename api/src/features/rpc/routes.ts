@@ -23,6 +23,7 @@ import * as Contract from '../../contract/index.ts'
 import { HttpError, messages as httpMessages } from '../../http/errors.ts'
 import * as Limits from '../../http/limits.ts'
 import { type Env, known } from '../../http/project.ts'
+import { jsonText } from '../../http/validate.ts'
 import * as Envelope from './Envelope.ts'
 import { messages } from './messages.ts'
 import { methodsOf } from './methods.ts'
@@ -53,7 +54,7 @@ export function create(options: RpcOptions): Hono<Env> {
         esplora ? messages.esploraOnly(chainId) : httpMessages.unsupportedChain(chainId),
       )
     }
-    const request = Envelope.parse(await c.req.text())
+    const request = Envelope.parse(await jsonText(c))
     if (!request.ok) return c.json(request.answer, 400)
     Limits.weigh(c, request.value.calls.length)
     return c.body(await relay(request.value), 200, { 'Content-Type': 'application/json' })

@@ -2,8 +2,8 @@ import { useId, useState } from 'react'
 import type { ViewProps } from '../../core/Feature.ts'
 import type { AccountType } from './AccountType.ts'
 import { AccountTypes } from './AccountTypes.tsx'
+import { nameOf } from './naming.ts'
 import { embeddedTexts } from './texts.ts'
-import { nameOf } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 type Change = { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string }
@@ -34,9 +34,13 @@ export default function Settings({ snapshot, ui }: ViewProps) {
   if (!slice?.user) return null
   const { settings, user } = slice
   const provider = user.provider ? embeddedTexts.providers[user.provider] : undefined
+  const who = nameOf(user)
   return (
     <div className="view">
-      <p data-testid="embedded-user">{texts.settings.loggedIn(nameOf(user), provider)}</p>
+      {/* A user named by their provider alone (Facebook's) is not logged in "as Facebook with Facebook". */}
+      <p data-testid="embedded-user">
+        {texts.settings.loggedIn(who, who === provider ? undefined : provider)}
+      </p>
       {/* A Farcaster account has no email to change. */}
       {user.email && <ChangeEmail change={slice.change} current={user.email} ui={ui} />}
       {slice.accountType && <AccountTypes current={slice.accountType} ui={ui} />}

@@ -1,3 +1,5 @@
+import type { Named } from './naming.ts'
+
 /** The embedded wallet's views, by the router's names; apart so the first chunk takes names, not views. */
 export const codeView = 'EmailVerifyOtp'
 export const socialView = 'ConnectingSocial'
@@ -10,12 +12,5 @@ export const farcasterView = 'ConnectingFarcaster'
 
 /** What the Account view reads of the embedded wallet: whether it is the wallet shown, and who logged in. */
 export type AccountSlice = { embeddedWallet: { signedIn: boolean; user?: Named | undefined } }
-
-type Named = { email?: string | undefined; username?: string | undefined; fid?: number | undefined }
-
-/** How the visitor is named: their email, else their Farcaster name, else their fid. */
-export function nameOf(user: Named): string {
-  return user.email ?? user.username ?? `fid ${user.fid ?? ''}`
-}
 /** What the Account view may ask of it. */
 export type AccountUi = { showWalletSettings(): void }

@@ -1,10 +1,10 @@
 import { type KeyboardEvent, lazy, type ReactNode, Suspense } from 'react'
 import type * as Api from '../../api/Api.ts'
+import { nameOf } from '../../connectors/embedded/naming.ts'
 import { embeddedTexts } from '../../connectors/embedded/texts.ts'
-import {
-  type AccountSlice as EmbeddedSlice,
-  type AccountUi as EmbeddedUi,
-  nameOf,
+import type {
+  AccountSlice as EmbeddedSlice,
+  AccountUi as EmbeddedUi,
 } from '../../connectors/embedded/views.ts'
 import type { PairingSlice, PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../../core/Snapshot.ts'
