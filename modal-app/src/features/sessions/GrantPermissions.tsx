@@ -82,6 +82,7 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
         </button>
         <ApproveButton
           className="button"
+          approval={session}
           disabled={busy}
           aria-busy={busy}
           onClick={() => void actions.grantSession?.()}
