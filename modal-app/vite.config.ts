@@ -46,8 +46,43 @@ function hostSdk(): Plugin {
   }
 }
 
+/**
+ * What every page of the modal origin may run: its own files, nothing inline, no plugins, no `<base>`. The
+ * modal-origin service sends it as a header (`api/src/features/modal-origin/ModalOrigin.ts`, with
+ * `frame-ancestors`, which only a header can carry); the build writes it into each page as well, first in
+ * `<head>`, so that a plain static host or CDN that sends no headers serves the pages under it too.
+ */
+const scriptPolicy = "script-src 'self'; object-src 'none'; base-uri 'none'"
+
+/** An inline script: the policy would refuse to run it, so the build refuses to ship it. */
+const inlineScript = /<script\b(?![^>]*\bsrc=)[^>]*>/i
+
+function strictScripts(): Plugin {
+  return {
+    name: 'airlock-script-policy',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { filename }) {
+        const inline = inlineScript.exec(html)
+        if (inline)
+          throw new Error(
+            `${filename} has an inline script (${inline[0]}), which the modal origin's policy (${scriptPolicy}) would not run: load it from a file instead.`,
+          )
+        return [
+          {
+            tag: 'meta',
+            attrs: { 'http-equiv': 'Content-Security-Policy', content: scriptPolicy },
+            injectTo: 'head-prepend',
+          },
+        ]
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [hostSdk()],
+  plugins: [hostSdk(), strictScripts()],
   server: { host: '127.0.0.1', port: 5174, strictPort: true },
   preview: { host: '127.0.0.1', port: 5174, strictPort: true },
   build: {

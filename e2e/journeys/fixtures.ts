@@ -177,6 +177,44 @@ export async function connectWallet(page: Page, modal: FrameLocator, name: strin
   await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', address)
 }
 
+/**
+ * Waits until the browser itself sees the modal's card as the clickjacking guard asks it to
+ * (IntersectionObserver v2: whole, unoccluded, opaque, untransformed) or, with `visible` false, not so.
+ * A page's decoy or opacity is then in force as far as the guard can know, whatever the modal does with it.
+ */
+export async function inSight(page: Page, visible: boolean): Promise<void> {
+  const frame = await modalFrame(page)
+  await frame.evaluate(
+    (visible) =>
+      new Promise<void>((resolve) => {
+        const card = document.querySelector('.card') as Element
+        const observer = new IntersectionObserver(
+          (entries) => {
+            const entry = entries.at(-1) as (IntersectionObserverEntry & { isVisible?: boolean }) | undefined
+            if (Boolean(entry?.isIntersecting && entry.isVisible) !== visible) return
+            observer.disconnect()
+            resolve()
+          },
+          { threshold: 1, trackVisibility: true, delay: 100 } as IntersectionObserverInit,
+        )
+        observer.observe(card)
+      }),
+    visible,
+  )
+}
+
+/** Logs in by `email` with the code mailed after `asked`, creates the wallet and leaves the login unkept. */
+export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date) {
+  const password = 'a long recovery phrase'
+  await modal.getByLabel('Email', { exact: true }).fill(email)
+  await modal.getByRole('button', { name: 'Continue with email' }).click()
+  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
+  await modal.getByLabel('Repeat the recovery password').fill(password)
+  await modal.getByRole('button', { name: 'Create wallet' }).click()
+  await modal.getByRole('button', { name: 'Not now' }).click()
+}
+
 /** Presses Tab until the element has focus, as a keyboard user gets there. */
 export async function tabTo(page: Page, target: Locator) {
   for (let i = 0; i < 30; i++) {

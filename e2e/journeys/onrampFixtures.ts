@@ -1,7 +1,7 @@
 /**
  * What the Buy and Pay journeys share: a fresh EVM key per test (funded with `anvil_setBalance`, so no
- * other journey's account moves under them) connected on the demo dApp, the sandbox provider's checkout
- * filled in as a visitor does, and its loopback switch that makes it answer 503.
+ * other journey's account moves under them) connected on the demo dApp, a dApp's payment asked for, the
+ * sandbox provider's checkout filled in as a visitor does, and its loopback switch that makes it answer 503.
  */
 import { devnetA } from '@airlock/devnet/chains'
 import { test as base, type FrameLocator, type Page } from '@playwright/test'
@@ -58,6 +58,50 @@ export async function connectFunded(
   await fund(account, balance)
   await page.goto(path)
   await connectWallet(page, modal, 'Airlock Test Wallet', account)
+}
+
+/** How a dApp's `airlock.pay` settled: the hash, or the error's code and message. */
+export type Outcome = { hash?: string; error?: { code?: number; message?: string } }
+
+/** Asks for a payment from the dApp page; the outcome lands on `window.paid` when it settles. */
+export function pay(tab: Page, payment: Record<string, unknown>) {
+  return tab.evaluate((payment) => {
+    const page = window as unknown as { paid?: Outcome }
+    page.paid = undefined
+    void window.airlock
+      ?.pay(payment as never)
+      .then(
+        (hash) => ({ hash }),
+        (error: { code?: number; message?: string }) => ({
+          error: { code: error.code, message: error.message },
+        }),
+      )
+      .then((outcome) => {
+        page.paid = outcome
+      })
+  }, payment)
+}
+
+/** Waits for the payment asked with {@link pay} to settle. */
+export async function outcome(tab: Page): Promise<Outcome> {
+  await expect
+    .poll(() => tab.evaluate(() => (window as { paid?: unknown }).paid), { timeout: 60_000 })
+    .toBeTruthy()
+  return tab.evaluate(() => (window as unknown as { paid: Outcome }).paid)
+}
+
+/** The demo dApp with Pay switched on. */
+export const payPage = '/module.html?networks=eip155:31337&pay=on'
+
+export const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address
+
+/** This test's account, connected with 1 ETH, asked to pay `amount` ETH to a fresh recipient: Pay on review. */
+export async function reviewing(tab: Page, modal: FrameLocator, account: Address, amount: string) {
+  await connectFunded(tab, modal, account, { path: payPage })
+  const to = recipient()
+  await pay(tab, { to, amount, chain: 'eip155:31337' })
+  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
+  return to
 }
 
 /** Pays on the sandbox's checkout page with `card`, as a visitor types it. */

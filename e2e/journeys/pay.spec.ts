@@ -4,53 +4,22 @@
  * asserted on anvil). An account too poor to pay buys the shortfall through the sandbox provider first.
  * Pay switched off, bad input and a closed modal each reject with their code.
  */
-import type { FrameLocator, Page } from '@playwright/test'
-import { type Address, type Hash, parseEther } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { type Hash, parseEther } from 'viem'
 import { axeViolations, clients, expect } from './fixtures.ts'
-import { cards, connectFunded, openCheckout, payWithCard, stage, test } from './onrampFixtures.ts'
-
-type Outcome = { hash?: string; error?: { code?: number; message?: string } }
-
-/** Asks for a payment from the dApp page; the outcome lands on `window.paid` when it settles. */
-function pay(tab: Page, payment: Record<string, unknown>) {
-  return tab.evaluate((payment) => {
-    const page = window as unknown as { paid?: Outcome }
-    page.paid = undefined
-    void window.airlock
-      ?.pay(payment as never)
-      .then(
-        (hash) => ({ hash }),
-        (error: { code?: number; message?: string }) => ({
-          error: { code: error.code, message: error.message },
-        }),
-      )
-      .then((outcome) => {
-        page.paid = outcome
-      })
-  }, payment)
-}
-
-async function outcome(tab: Page): Promise<Outcome> {
-  await expect
-    .poll(() => tab.evaluate(() => (window as { paid?: unknown }).paid), { timeout: 60_000 })
-    .toBeTruthy()
-  return tab.evaluate(() => (window as unknown as { paid: Outcome }).paid)
-}
-
-/** The demo dApp with Pay switched on. */
-const payPage = '/module.html?networks=eip155:31337&pay=on'
-
-const recipient = (): Address => privateKeyToAccount(generatePrivateKey()).address
-
-/** This test's account, connected with 1 ETH, asked to pay `amount` ETH to a fresh recipient: Pay on review. */
-async function reviewing(tab: Page, modal: FrameLocator, account: Address, amount: string) {
-  await connectFunded(tab, modal, account, { path: payPage })
-  const to = recipient()
-  await pay(tab, { to, amount, chain: 'eip155:31337' })
-  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
-  return to
-}
+import {
+  cards,
+  connectFunded,
+  type Outcome,
+  openCheckout,
+  outcome,
+  pay,
+  payPage,
+  payWithCard,
+  recipient,
+  reviewing,
+  stage,
+  test,
+} from './onrampFixtures.ts'
 
 test("a dApp's payment resolves with a hash the chain confirmed, after the recipient has the ETH", async ({
   page: tab,

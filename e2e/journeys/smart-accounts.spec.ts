@@ -13,13 +13,12 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { anvil } from 'viem/chains'
 import * as Accounts from '../../devnet/src/Accounts.ts'
 import { accountAbstraction, testTokenAddress } from '../../devnet/src/Chains.ts'
-import { clients, expect, mailCode, test } from './fixtures.ts'
+import { clients, createWalletByEmail, expect, test } from './fixtures.ts'
 
 const example = 'http://localhost:5175/'
 const api = 'http://127.0.0.1:8787'
 /** EIP-6492's suffix: the signature of an account not deployed yet, with what would deploy it. */
 const erc6492Suffix = '6492'.repeat(16)
-const password = 'a long recovery phrase'
 const token = { address: testTokenAddress, abi: erc20Abi } as const
 
 /** Connects wagmi's `airlock()` with a new email login, its wallet created; resolves with the address wagmi sees. */
@@ -170,14 +169,3 @@ test('a fresh user’s undeployed smart account signs in with the dApp’s sign-
   expect(verified.status).toBe(200)
   expect(((await verified.json()) as { id: string }).id).toBe(session?.id)
 })
-
-/** Logs in by `email` with the code mailed after `asked`, creates the wallet and skips the passkey offer. */
-async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date) {
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
-  await modal.getByLabel('Repeat the recovery password').fill(password)
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Not now' }).click()
-}

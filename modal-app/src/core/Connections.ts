@@ -228,9 +228,16 @@ export function create(options: Options) {
       for (const watcher of [...watchers]) watcher()
       options.changed()
     },
-    /** Runs a request on the wallet behind the connection. */
-    request: (connection: Connection.Connection, request: Request) =>
-      connectorOf(connection.wallet).request(connection, request),
+    /**
+     * Runs a request on the wallet behind the connection. Bytes a dApp asks a Solana wallet to sign as a
+     * message that are a transaction's message never reach it, whichever wallet it is (Phantom refuses
+     * them too): the signature would be that transaction signed, while the visitor saw only bytes.
+     */
+    async request(connection: Connection.Connection, request: Request) {
+      if (request.namespace === 'solana' && request.method === 'solana:signMessage')
+        (await import('../shared/solana/Message.ts')).refuseTransaction(request.params.message)
+      return connectorOf(connection.wallet).request(connection, request)
+    },
     /** The EIP-5792 batches the connection's wallet runs itself, if its connector has any. */
     batchesOf: (connection: Connection.Connection) => connectorOf(connection.wallet).batches,
     switchChain: (connection: Connection.Connection, network: Network) =>

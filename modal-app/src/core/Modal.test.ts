@@ -1,9 +1,11 @@
 import { Async, Errors, type PageWallet, type Request, type State } from '@airlock/bridge-protocol'
+import { PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { describe, expect, it, vi } from 'vitest'
 import type { TokenBalance } from '../api/Api.ts'
 import { compose as create, type Options } from '../compose.ts'
 import type { Host } from '../connectors/Connector.ts'
 import { balanceRetryBlockMs } from '../features/account/Balances.ts'
+import { transactionAsMessage } from '../shared/solana/Message.ts'
 import { manualClock } from '../testing/clock.ts'
 import type { Config } from './Config.ts'
 import { shakeMs, swapDelay, type Timers } from './Snackbar.ts'
@@ -779,6 +781,32 @@ describe('modal API: Solana and Bitcoin', () => {
     await settle()
     expect(page.calls.at(-1)).toMatchObject({ walletId: solWallet.id, method: 'standard:disconnect' })
     expect(last()).toMatchObject({ status: 'disconnected', namespaces: {} })
+  })
+
+  it('never asks a Solana wallet to sign, as a message, bytes that are a transaction’s message (-32602)', async () => {
+    const { api, modal, page } = await setup()
+    const pending = api.request({ namespace: 'solana', method: 'standard:connect' })
+    await settle()
+    modal.ui.selectWallet(solWallet)
+    await pending
+    const transfer = new Transaction({ feePayer: new PublicKey(solAddress), recentBlockhash: solAddress })
+      .add(
+        SystemProgram.transfer({
+          fromPubkey: new PublicKey(solAddress),
+          toPubkey: PublicKey.default,
+          lamports: 1,
+        }),
+      )
+      .serializeMessage()
+    const asked = page.calls.length
+    await expect(
+      api.request({
+        namespace: 'solana',
+        method: 'solana:signMessage',
+        params: { address: solAddress, message: transfer },
+      }),
+    ).rejects.toMatchObject({ code: -32602, message: transactionAsMessage })
+    expect(page.calls.slice(asked)).toEqual([])
   })
 
   it('refuses Solana signing while Solana is not connected', async () => {

@@ -38,6 +38,7 @@ export const texts = define('core', {
     continueInWindow: 'Continue in a new window',
     windowBlocked: 'The window was blocked. Allow pop-ups for this site and try again.',
     cancel: 'Cancel',
+    waiting: 'Available once this has been fully visible for a moment.',
   },
   close: 'Close',
   back: 'Back',

@@ -8,9 +8,9 @@ import * as Origins from './Origins.ts'
 import * as TestBuild from './testBuild.ts'
 
 const dir = TestBuild.write()
-const demoCsp =
-  "frame-ancestors http://localhost:* https://*.shop.example; base-uri 'none'; object-src 'none'"
-const anyCsp = "frame-ancestors *; base-uri 'none'; object-src 'none'"
+const scripts = "script-src 'self'; object-src 'none'; base-uri 'none'"
+const demoCsp = `frame-ancestors http://localhost:* https://*.shop.example; ${scripts}`
+const anyCsp = `frame-ancestors *; ${scripts}`
 const refusalOf = (html: string) => /<meta name="airlock:refusal" content="([a-z]+)" \/>/.exec(html)?.[1]
 
 let db: Database.Database
@@ -143,11 +143,11 @@ describe('the files', () => {
     expect(again.headers.get('Access-Control-Allow-Origin')).toBe('*')
   })
 
-  it('serves any other page of the build uncached, and framable nowhere', async () => {
+  it('serves any other page of the build uncached, framable nowhere, running only its own scripts', async () => {
     const response = await modal.request('/approve.html?projectId=demo')
     expect(await response.text()).toBe(TestBuild.files['/approve.html'])
     expect(response.headers.get('Cache-Control')).toBe('no-cache')
-    expect(response.headers.get('Content-Security-Policy')).toMatch(/^frame-ancestors 'none';/)
+    expect(response.headers.get('Content-Security-Policy')).toBe(`frame-ancestors 'none'; ${scripts}`)
   })
 
   it('sends text gzipped or brotli-compressed as the client accepts, each with an ETag of its own', async () => {

@@ -1,7 +1,8 @@
 /**
  * The modal origin: the static build of `modal-app` (with the host SDK's `/airlock.js` beside it). Every
  * HTML response carries CSP `frame-ancestors` with the origins of the project in its URL, so a browser
- * refuses to frame the modal on any page the project did not list, and the HTML is told where the API is.
+ * refuses to frame the modal on any page the project did not list, and `script-src 'self'`, so markup
+ * slipped into a page runs nothing; the HTML is told where the API is.
  *
  * A page the modal would refuse anyway (unknown project, a `Referer` not on the list, an API it cannot
  * ask) gets a frameable refusal instead of a blank frame: the same HTML with
@@ -34,7 +35,11 @@ export type ModalOrigin = Hono & { compressed: Promise<void> }
 /** The host SDK's scripts: loaded by dApps on other origins, as classic or module scripts. */
 const hostScript = /^\/airlock(-[a-z0-9]+)?\.js$/
 
-const security = "base-uri 'none'; object-src 'none'"
+/**
+ * What every page may run: the build's own files, nothing inline, no plugins, no `<base>`. The build writes
+ * the same policy into each page (`modal-app/vite.config.ts`) for hosts that send no headers.
+ */
+const scripts = "script-src 'self'; object-src 'none'; base-uri 'none'"
 
 /**
  * @example
@@ -66,7 +71,7 @@ export function create(options: ModalOriginOptions): ModalOrigin {
     if (extname(path) !== '' && path !== '/index.html') return c.text('Not found', 404)
     const referer = c.req.header('Referer')
     const { refusal, ancestors } = await decide(options.origins, c.req.query('projectId'), referer)
-    const csp = `frame-ancestors ${ancestors}; ${security}`
+    const csp = `frame-ancestors ${ancestors}; ${scripts}`
     return send(c, pages[refusal ?? 'ok'], pageHeaders(index.type, csp), csp)
   })
   return Object.assign(app, { compressed: Promise.all(bodies.map((body) => body.compressed)).then(() => {}) })
@@ -111,7 +116,7 @@ function fileHeaders(path: string, type: string): Record<string, string> {
   else if (type.startsWith('text/html')) {
     // Any other page (the approval window) is a window of its own: framed, it could be covered.
     headers['Cache-Control'] = 'no-cache'
-    headers['Content-Security-Policy'] = `frame-ancestors 'none'; ${security}`
+    headers['Content-Security-Policy'] = `frame-ancestors 'none'; ${scripts}`
   } else headers['Cache-Control'] = 'public, max-age=300, must-revalidate'
   if (hostScript.test(path)) headers['Access-Control-Allow-Origin'] = '*'
   return headers

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import * as Dwell from '../../core/ui/Dwell.ts'
 import { GuardContext, type Visibility } from '../../core/ui/Guard.tsx'
 import { texts } from '../../shared/texts.ts'
 import ApproveTransaction from './ApproveTransaction.tsx'
@@ -26,8 +27,10 @@ function render(approval: Partial<Approval> | undefined, visibility: Visibility 
   const snapshot = {
     embeddedWallet: approval && { approval: { origin: 'https://dapp.example', busy: false, ...approval } },
   }
+  const dwell = Dwell.create()
+  dwell.saw(visibility)
   return renderToStaticMarkup(
-    <GuardContext.Provider value={visibility}>
+    <GuardContext.Provider value={dwell}>
       <ApproveTransaction snapshot={snapshot} ui={{}} />
     </GuardContext.Provider>,
   )
@@ -47,7 +50,7 @@ describe('ApproveTransaction', () => {
     expect(html).toContain(
       `<dl class="summary" aria-label="Details"><dt>To</dt><dd class="receive-address">${account}</dd><dt>Value</dt><dd>1.5 ETH</dd></dl>`,
     )
-    expect(buttons(html)).toEqual([approveTexts.reject, approveTexts.approve])
+    expect(buttons(html)).toEqual([approveTexts.reject, `${approveTexts.approve} (disabled)`])
   })
 
   it('shows the message, escaped, in a labelled region the keyboard reaches before any button', () => {
@@ -65,6 +68,17 @@ describe('ApproveTransaction', () => {
       `<div class="alert" role="alert"><p class="alert-title">${approveTexts.warningsLabel}</p><ul><li>${transfer.warnings[0]}</li></ul></div>`,
     )
     expect(render({ description: signMessage })).not.toContain('class="alert"')
+  })
+
+  it('keeps Approve off while the card is in sight but the request just showed, and says why to assistive technology', () => {
+    const html = render({ description: transfer })
+    expect(html).toContain(
+      '<button type="button" class="button" disabled="" aria-busy="false" aria-describedby="airlock-guard-waiting">Approve</button>',
+    )
+    // Reject never waits.
+    expect(html).toContain(
+      '<button type="button" class="button button-secondary" aria-busy="false">Reject</button>',
+    )
   })
 
   it('keeps Approve off until the guard has seen the card, and offers the window when it cannot', () => {

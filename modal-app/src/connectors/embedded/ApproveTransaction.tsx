@@ -59,7 +59,13 @@ export default function ApproveTransaction({ snapshot, ui }: ViewProps) {
         >
           {approveTexts.reject}
         </button>
-        <ApproveButton className="button" disabled={busy} aria-busy={busy} onClick={approve}>
+        <ApproveButton
+          className="button"
+          approval={description}
+          disabled={busy}
+          aria-busy={busy}
+          onClick={approve}
+        >
           {approveTexts.approve}
         </ApproveButton>
       </div>

@@ -21,6 +21,7 @@ import * as Anvil from '../../../../devnet/src/Anvil.ts'
 import * as Solana from '../../../../devnet/src/solana/Solana.ts'
 import * as base58 from '../../shared/encoding/base58.ts'
 import type { Network } from '../../shared/Network.ts'
+import * as Message from '../../shared/solana/Message.ts'
 import { simulate } from './internal/simulateEvm.ts'
 import * as Requests from './Requests.ts'
 import * as Rpc from './Rpc.ts'
@@ -284,6 +285,17 @@ describe('Solana signatures', () => {
         sign(solanaRequest('solana:signMessage', { address: other.publicKey.toBase58(), message }), sol),
       ),
     ).toBe(4100)
+  })
+
+  it('refuses a transfer’s compiled message handed over as a message (-32602), and signs nothing', async () => {
+    const message = new Transaction({ feePayer: mine(), recentBlockhash: await blockhash() })
+      .add(transfer(mine(), other.publicKey, 1_000_000_000))
+      .serializeMessage()
+    const asked = solanaRequest('solana:signMessage', { address: wallet.addresses.solana, message })
+    await expect(sign(asked, sol)).rejects.toMatchObject({
+      code: -32602,
+      message: Message.transactionAsMessage,
+    })
   })
 
   it('puts its signature in its own slot and keeps the other signer’s', async () => {

@@ -8,6 +8,7 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import type { Hex, TransactionSerializable, TypedDataDefinition } from 'viem'
 import * as base58 from '../../shared/encoding/base58.ts'
 import * as base64 from '../../shared/encoding/base64.ts'
+import * as Message from '../../shared/solana/Message.ts'
 import type { Rpc } from './Rpc.ts'
 import * as Signing from './Signing.ts'
 import type { Wallet } from './Vault.ts'
@@ -106,6 +107,8 @@ async function signSolana(
     case 'solana:signMessage': {
       if (request.params.address !== wallet.addresses.solana) throw notMine()
       const { message } = request.params
+      // The core refused it already; a signature is the last place to make sure.
+      Message.refuseTransaction(message)
       const signature = await wallet.withSecret((secret) => Signing.signSolanaMessage(secret, message))
       return { signedMessage: message, signature }
     }

@@ -4,9 +4,10 @@
  * first-party, so it can keep what a browser denies the frame (see `connectors/walletconnect/Kept.ts`).
  */
 import * as S from '@airlock/bridge-protocol/Shape'
+import { texts } from '../../shared/texts.ts'
 import { type Ask, answer, hello, type Keep, kept, path } from './protocol.ts'
 
-export type Question = Omit<Ask, 'type'>
+export type Question = Omit<Ask, 'type' | 'waiting'>
 
 /** The window was blocked (no click in hand) or closed before it could ask. */
 class WindowBlockedError extends Error {
@@ -23,7 +24,8 @@ const closedPollMs = 300
  * button.onclick = () => Approval.ask({ title, origin, question, choices, cancel }).then(run)
  */
 export async function ask(question: Question, self: Window = window): Promise<string | undefined> {
-  const reply = await talk(self, { type: 'airlock:ask', ...question } satisfies Ask, answer)
+  const ask = { type: 'airlock:ask', ...question, waiting: texts.guard.waiting } satisfies Ask
+  const reply = await talk(self, ask, answer)
   const id = reply?.id ?? undefined
   return id !== undefined && question.choices.some((c) => c.id === id) ? id : undefined
 }

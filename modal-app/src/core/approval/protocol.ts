@@ -27,6 +27,8 @@ export const ask = S.object({
   question: S.string(300, 1),
   choices: S.array(choice, 64),
   cancel: S.string(100, 1),
+  /** Why the choices wait a moment before they can be taken, for assistive technology. */
+  waiting: S.optional(S.string(300, 1)),
 })
 export type Ask = S.Infer<typeof ask>
 

@@ -2,8 +2,11 @@
  * The approval window itself (`approve.html`): plain DOM, no framework, so it opens at once. It shows the
  * frame's question and sends back the choice, or keeps what the frame may not (first-party storage) and
  * closes. Framed, it does nothing: its whole worth is that it is a top-level window of the modal origin.
+ * No page can draw over it, but one can still aim a keypress or a double-click's second click at it as it
+ * opens: Cancel has the focus, and the choices wait as the modal's approvals do (`ui/Dwell.ts`).
  */
 import * as S from '@airlock/bridge-protocol/Shape'
+import * as Dwell from '../ui/Dwell.ts'
 import { type Ask, ask, type Keep, keep } from './protocol.ts'
 
 /** Where kept entries live in this origin's `localStorage`, per page served. */
@@ -67,9 +70,14 @@ function render(doc: Document, question: Ask, answer: (id: string | null) => voi
   lead.append(element('strong', question.origin), ` ${question.question}`)
   const list = element('ul')
   list.className = 'choices'
+  const waiting = element('span', question.waiting)
+  waiting.id = 'waiting'
+  waiting.hidden = true
+  const choices: HTMLButtonElement[] = []
   for (const choice of question.choices) {
     const button = element('button')
     button.type = 'button'
+    choices.push(button)
     if (choice.icon) {
       const icon = element('img')
       icon.src = choice.icon
@@ -88,9 +96,35 @@ function render(doc: Document, question: Ask, answer: (id: string | null) => voi
   cancel.type = 'button'
   cancel.className = 'cancel'
   cancel.addEventListener('click', () => answer(null))
-  main.append(heading, lead, list, cancel)
+  main.append(heading, lead, list, cancel, waiting)
   doc.body.replaceChildren(main)
-  list.querySelector('button')?.focus()
+  cancel.focus()
+  armWhenSeen(doc, choices, question.waiting ? waiting.id : undefined)
+}
+
+/**
+ * Keeps `choices` disabled until the window has been showing for 500 ms (`ui/Dwell.ts`) without being hidden (a
+ * window behind another, or minimised, starts the count again); while they wait they point assistive
+ * technology at `waitingId`.
+ */
+function armWhenSeen(doc: Document, choices: HTMLButtonElement[], waitingId: string | undefined) {
+  const dwell = Dwell.create()
+  const shownAt = dwell.clock.now()
+  let timer: unknown
+  const update = () => {
+    dwell.saw(doc.visibilityState === 'visible' ? 'visible' : 'hidden')
+    const armed = dwell.armed(shownAt)
+    for (const button of choices) {
+      button.disabled = !armed
+      if (waitingId && !armed) button.setAttribute('aria-describedby', waitingId)
+      else button.removeAttribute('aria-describedby')
+    }
+    dwell.clock.clearTimeout(timer)
+    const at = Dwell.armsAt(dwell.sight(), shownAt)
+    if (!armed && at !== undefined) timer = dwell.clock.setTimeout(update, Math.ceil(at - dwell.clock.now()))
+  }
+  doc.addEventListener('visibilitychange', update)
+  update()
 }
 
 start(window)

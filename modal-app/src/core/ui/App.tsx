@@ -5,6 +5,7 @@ import {
   useEffect,
   useLayoutEffect,
   useRef,
+  useState,
   useSyncExternalStore,
 } from 'react'
 import { texts } from '../../shared/texts.ts'
@@ -14,7 +15,8 @@ import type { Modal } from '../Modal.ts'
 import type { Snapshot, Ui } from '../Snapshot.ts'
 import { Connect } from '../views/Connect.tsx'
 import { AnalyticsNotice } from './AnalyticsNotice.tsx'
-import { GuardContext, useVisibility } from './Guard.tsx'
+import * as Dwell from './Dwell.ts'
+import { GuardContext, GuardWaiting, useSight } from './Guard.tsx'
 import { useCardHeight } from './Height.ts'
 import { Snack } from './Snack.tsx'
 
@@ -111,13 +113,14 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
     return () => observer.disconnect()
   }, [embedded, ui])
 
-  const visibility = useVisibility(ref, open || embedded, embedded)
+  const [dwell] = useState(() => Dwell.create())
+  useSight(ref, open || embedded, embedded, dwell)
   const content = useRef<HTMLDivElement>(null)
   const height = useCardHeight(content, view, !embedded)
   const alert = snapshot.alerts[0]
   // Embedded, the card is part of the page: a labelled region, and Tab may leave it.
   return (
-    <GuardContext.Provider value={visibility}>
+    <GuardContext.Provider value={dwell}>
       <section
         ref={ref}
         className={snapshot.shake ? 'card shake' : 'card'}
@@ -166,6 +169,7 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
           </div>
         </div>
         <Snack snack={snapshot.snackbar} />
+        <GuardWaiting />
       </section>
     </GuardContext.Provider>
   )

@@ -1,5 +1,7 @@
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
+import { ApproveButton, Unverified } from '../../core/ui/Guard.tsx'
 import { truncateAddress } from '../../shared/format.ts'
+import { texts } from '../../shared/texts.ts'
 import type { PaySlice, PayUi } from './runtime.ts'
 import { payTexts } from './texts.ts'
 
@@ -11,7 +13,9 @@ type BuyUi = {
 /**
  * A payment a dApp asked for: who is paid (their name when known, the address in full), the amount in the
  * asset and in dollars, the network, the paying account's balance; then Confirm, or Buy for a shortfall.
- * After sending: pending until the chain confirms it, then confirmed or failed.
+ * Confirm waits for the clickjacking guard (where it cannot see the card, the approval window of the
+ * modal's own origin asks instead). After sending: pending until the chain confirms it, then confirmed or
+ * failed.
  */
 export default function Pay({
   snapshot,
@@ -130,6 +134,18 @@ function Body({ pay, ui }: { pay: NonNullable<PaySlice['pay']>; ui: Partial<PayU
             {step.error ?? ''}
           </p>
           <p className="muted">{payTexts.fee}</p>
+          {!short && !step.busy && (
+            <Unverified
+              question={() => ({
+                title: payTexts.title,
+                origin: pay.origin ?? '',
+                question: questionOf(pay),
+                choices: [{ id: 'pay', label: payTexts.confirm }],
+                cancel: texts.guard.cancel,
+              })}
+              onChoice={() => void ui.confirmPay?.()}
+            />
+          )}
           <div className="actions">
             {short && 'showOnramp' in ui ? (
               <button
@@ -148,21 +164,32 @@ function Body({ pay, ui }: { pay: NonNullable<PaySlice['pay']>; ui: Partial<PayU
                 {payTexts.buy(`${short} ${symbol}`)}
               </button>
             ) : (
-              <button
-                type="button"
+              <ApproveButton
                 className="button"
                 data-testid="pay-confirm"
+                approval={pay.payment}
                 disabled={step.busy || !!short}
                 onClick={() => void ui.confirmPay?.()}
               >
                 {step.busy ? payTexts.confirming : payTexts.confirm}
-              </button>
+              </ApproveButton>
             )}
           </div>
         </>
       )
     }
   }
+}
+
+/** What the approval window asks: the amount, whom it pays and where, as the card's facts say them. */
+function questionOf(pay: NonNullable<PaySlice['pay']>): string {
+  const to = pay.name ? `${pay.name} (${pay.payment.to})` : pay.payment.to
+  const amount = `${pay.amount ?? pay.payment.amount} ${pay.asset?.symbol ?? ''}`
+  // The approval window's question holds at most 300 characters.
+  return `${payTexts.amount}: ${amount} · ${payTexts.to}: ${to} · ${payTexts.network}: ${pay.network.name}`.slice(
+    0,
+    300,
+  )
 }
 
 /** A balance to 6 decimals, truncated (never shown as more than it is). */

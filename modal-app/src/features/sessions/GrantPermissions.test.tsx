@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
+import * as Dwell from '../../core/ui/Dwell.ts'
 import { GuardContext, type Visibility } from '../../core/ui/Guard.tsx'
 import { texts } from '../../shared/texts.ts'
 import GrantPermissions from './GrantPermissions.tsx'
@@ -28,8 +29,10 @@ function render(busy = false, visibility: Visibility = 'visible', gasAllowance =
     token: { symbol: 'ALT', decimals: 18 },
     busy,
   }
+  const dwell = Dwell.create()
+  dwell.saw(visibility)
   return renderToStaticMarkup(
-    <GuardContext.Provider value={visibility}>
+    <GuardContext.Provider value={dwell}>
       <GrantPermissions snapshot={{ smartSessions: { grant } }} ui={{}} />
     </GuardContext.Provider>,
   )
@@ -48,7 +51,7 @@ describe('GrantPermissions', () => {
     expect(html).toContain('ALT (0x5FbD…0aa3)')
     expect(html).toContain('<dd data-testid="session-limit">10 ALT</dd>')
     expect(html).toContain('0x7099…79C8')
-    expect(buttons(html)).toEqual([sessionTexts.reject, sessionTexts.grant])
+    expect(buttons(html)).toEqual([sessionTexts.reject, `${sessionTexts.grant} (disabled)`])
   })
 
   it('says what the account may pay for the key’s network fees, or that only a sponsor pays', () => {
@@ -59,7 +62,7 @@ describe('GrantPermissions', () => {
     expect(render(false, 'visible', 0n)).toContain(`<dd data-testid="session-gas">${sessionTexts.noGas}</dd>`)
   })
 
-  it('keeps Grant disabled until the guard sees the card, and offers the approval window when it cannot', () => {
+  it('keeps Grant disabled until the card has been in sight a while, and offers the approval window when it cannot be seen', () => {
     expect(buttons(render(false, 'pending'))).toEqual([
       sessionTexts.reject,
       `${sessionTexts.grant} (disabled)`,

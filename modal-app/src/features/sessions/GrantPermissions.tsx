@@ -86,6 +86,7 @@ export default function GrantPermissions({ snapshot, ui }: ViewProps) {
         </button>
         <ApproveButton
           className="button"
+          approval={session}
           disabled={busy}
           aria-busy={busy}
           onClick={() => void actions.grantSession?.()}

@@ -92,8 +92,9 @@ function SigningAs({ account }: { account: Account }) {
 }
 
 /**
- * Focus on the primary action (Sign) once it can be used: it is disabled until the guard has seen the card
- * visible, so the view's first focus lands elsewhere. Not once the visitor has moved focus themselves.
+ * Focus on the primary action (Sign) once it can be used: it is disabled until the card has been in sight a
+ * while (`core/ui/Dwell.ts`), so the view's first focus lands elsewhere. Not once the visitor has moved focus
+ * themselves.
  */
 function usePrimaryFocus() {
   const ref = useRef<HTMLDivElement>(null)
@@ -113,16 +114,25 @@ function usePrimaryFocus() {
       root.removeEventListener('pointerdown', onMove)
     }
   }, [])
-  // Runs after every render: the guard enables Sign in a render of its own. The card places focus on the
-  // view's first control after its children's effects, so focus is taken once more after that.
+  // The guard enables Sign in a render of the button's own, not this view's: focus follows the button's
+  // `disabled` as it changes. The card places focus on the view's first control after its children's
+  // effects, so focus is taken once more after that.
   useEffect(() => {
-    const primary = ref.current?.querySelector<HTMLButtonElement>('[data-primary]')
-    if (done.current || !primary || primary.disabled) return
-    done.current = true
-    primary.focus({ preventScroll: true })
-    setTimeout(() => {
-      if (!moved.current && primary.isConnected && !primary.disabled) primary.focus({ preventScroll: true })
-    }, 0)
-  })
+    const actions = ref.current
+    if (!actions) return
+    const take = () => {
+      const primary = actions.querySelector<HTMLButtonElement>('[data-primary]')
+      if (done.current || !primary || primary.disabled) return
+      done.current = true
+      primary.focus({ preventScroll: true })
+      setTimeout(() => {
+        if (!moved.current && primary.isConnected && !primary.disabled) primary.focus({ preventScroll: true })
+      }, 0)
+    }
+    take()
+    const observer = new MutationObserver(take)
+    observer.observe(actions, { attributes: true, attributeFilter: ['disabled'], subtree: true })
+    return () => observer.disconnect()
+  }, [])
   return ref
 }

@@ -133,7 +133,14 @@ export default function SwapPreview({
             >
               {texts.back}
             </button>
-            <ApproveButton className="button" data-testid="swap-confirm" disabled={busy} onClick={confirm}>
+            {/* The allowance, then the swap: two approvals, each waited for. */}
+            <ApproveButton
+              className="button"
+              data-testid="swap-confirm"
+              approval={action}
+              disabled={busy}
+              onClick={confirm}
+            >
               {action}
             </ApproveButton>
           </div>

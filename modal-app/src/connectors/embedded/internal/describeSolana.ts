@@ -6,10 +6,10 @@
  */
 import type { Schema } from '@airlock/bridge-protocol'
 import { toCaip } from '../../../shared/Network.ts'
+import * as Wire from '../../../shared/solana/Message.ts'
 import { approveTexts } from '../approveTexts.ts'
 import type { Description, Row } from '../Describe.ts'
 import { amount, type Context, cut, decimal, fail, limits, messageOf, textOf, whole } from './readable.ts'
-import * as Wire from './solanaMessage.ts'
 
 const { labels, values, warnings: warn, titles, solana: words } = approveTexts
 
