@@ -397,7 +397,7 @@ test('Sign In With Farcaster: the view shows the relay’s link, the visitor’s
   const link = modal.getByTestId('farcaster-link')
   await expect(modal.getByTestId('farcaster-qr').getByRole('img')).toBeVisible()
   const url = (await link.getAttribute('href')) ?? ''
-  expect(new URL(url).searchParams.get('siweUri')).toBe('http://127.0.0.1:5174')
+  expect(new URL(url).searchParams.get('siweUri')).toBe('http://airlock.localhost:5174')
   expect(await axeViolations(page)).toEqual([])
 
   // The visitor's Farcaster app: a custody key that owns its fid on the dev chain's IdRegistry signs the

@@ -24,7 +24,7 @@ import { createPublicClient, formatEther, http } from 'viem'
 import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../wallets/index.ts'
 import { addressesFromOptions } from '../wallets/verify.ts'
 
-export const modalOrigin = 'http://127.0.0.1:5174'
+export const modalOrigin = 'http://airlock.localhost:5174'
 
 /**
  * A real server on loopback for a journey's own pages. A page Playwright fulfils by `page.route` has no
