@@ -3,9 +3,11 @@
  * edited, a change is a new entry. Times the service compares with its own clock are epoch milliseconds
  * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
+import { passkeysMigration } from '../features/auth/passkey/migration.ts'
 import { namesMigration } from '../features/names/migration.ts'
 import { onrampMigration } from '../features/onramp/migration.ts'
 import { sessionsMigration } from '../features/sessions/migration.ts'
+import { walletRecoveriesMigration } from '../features/wallet/migration.ts'
 
 export type Migration = { name: string; statements: readonly string[] }
 
@@ -376,4 +378,6 @@ export const migrations: readonly Migration[] = [
   namesMigration,
   onrampMigration,
   sessionsMigration,
+  passkeysMigration,
+  walletRecoveriesMigration,
 ]

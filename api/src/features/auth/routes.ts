@@ -37,10 +37,11 @@ import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
 import * as Codes from './Codes.ts'
 import * as Farcaster from './farcaster/routes.ts'
-import * as Identities from './Identities.ts'
 import * as Mailer from './Mailer.ts'
 import { codeMail, messages } from './messages.ts'
+import * as Passkey from './passkey/routes.ts'
 import * as Sessions from './Sessions.ts'
+import { sessionUserOf } from './SessionUser.ts'
 import * as Social from './social.ts'
 import * as Users from './Users.ts'
 
@@ -72,6 +73,7 @@ export function create(options: AuthOptions): Hono<Env> {
   const app = new Hono<Env>()
   app.route('/', Social.create(options))
   app.route('/', Farcaster.create(options))
+  app.route('/', Passkey.create(options))
 
   /** The request's project and the configuration's secret; 404 when email login is off. */
   const setup = (c: Context<Env>) => {
@@ -131,14 +133,9 @@ export function create(options: AuthOptions): Hono<Env> {
 
   app.get('/v1/auth/me', async (c) => {
     const { user } = await signedIn(c)
-    const { email } = user
-    if (email !== null) return c.json({ user: { id: user.id, email } } satisfies Contract.EmailUserAnswer)
-    const farcaster = await Identities.of(db, user.id, 'farcaster')
-    if (!farcaster) throw new HttpError(401, messages.invalidSession)
-    const fid = Number(farcaster.subject)
-    return c.json({
-      user: Farcaster.publicUser(user.id, fid, farcaster.username),
-    } satisfies Contract.SessionUserAnswer)
+    const shown = await sessionUserOf(db, user)
+    if (!shown) throw new HttpError(401, messages.invalidSession)
+    return c.json({ user: shown } satisfies Contract.SessionUserAnswer)
   })
 
   app.post('/v1/auth/logout', async (c) => {

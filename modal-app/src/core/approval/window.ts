@@ -1,10 +1,12 @@
 /**
  * The approval window itself (`approve.html`): plain DOM, no framework, so it opens at once. It shows the
  * frame's question and sends back the choice, or keeps what the frame may not (first-party storage) and
- * closes. Framed, it does nothing: its whole worth is that it is a top-level window of the modal origin.
+ * closes, or runs a passkey ceremony the frame may not (`passkeyWindow.ts`). Framed, it does nothing: its
+ * whole worth is that it is a top-level window of the modal origin.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import { type Ask, ask, type Keep, keep } from './protocol.ts'
+import * as PasskeyWindow from './passkeyWindow.ts'
+import { type Ask, ask, type Keep, keep, passkey } from './protocol.ts'
 
 /** Where kept entries live in this origin's `localStorage`, per page served. */
 const keptPrefix = (scope: string) => `airlock-kept:${scope}:`
@@ -19,6 +21,15 @@ function start(self: Window) {
       port1.onmessage = null
       port1.postMessage({ type: 'airlock:kept', entries: store(self.localStorage, keeping.value) })
       self.close()
+      return
+    }
+    const ceremony = S.parse(passkey, event.data)
+    if (ceremony.ok) {
+      port1.onmessage = null
+      PasskeyWindow.render(self.document, ceremony.value, (done) => {
+        port1.postMessage(done)
+        self.close()
+      })
       return
     }
     const parsed = S.parse(ask, event.data)
