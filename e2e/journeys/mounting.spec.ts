@@ -10,7 +10,10 @@ test('the frame is sandboxed exactly as the trust model says and shown in a labe
     'sandbox',
     'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms allow-storage-access-by-user-activation',
   )
-  await expect(frame).toHaveAttribute('allow', 'clipboard-write')
+  await expect(frame).toHaveAttribute(
+    'allow',
+    'clipboard-write;publickey-credentials-get;publickey-credentials-create',
+  )
   await expect(page.locator('dialog[data-airlock]')).toHaveAttribute('aria-label', 'Airlock')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await expect(modal.getByRole('dialog')).toBeVisible()

@@ -176,6 +176,7 @@ async function createWalletByEmail(modal: FrameLocator, email: string, asked: Da
   await modal.getByLabel('Email', { exact: true }).fill(email)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
   await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
   await modal.getByLabel('Recovery password', { exact: true }).fill(password)
   await modal.getByLabel('Repeat the recovery password').fill(password)
   await modal.getByRole('button', { name: 'Create wallet' }).click()

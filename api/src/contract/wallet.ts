@@ -92,7 +92,10 @@ export const storedWallet = S.object({
 export type StoredWallet = S.Infer<typeof storedWallet>
 
 /** A signature of the wallet's EVM key (EIP-191), 65 bytes as 0x-hex. */
-const signature = matching(/^0x[0-9a-fA-F]{130}$/, 'a 65-byte signature as 0x-hex')
+const signature: S.Shape<string> = (value, path) =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{130}$/.test(value)
+    ? value
+    : fail(path, 'a 65-byte signature as 0x-hex')
 /** When the modal signed, epoch milliseconds: the API takes a proof for 5 minutes. */
 const issuedAt = S.number(0, 1e14)
 

@@ -4,7 +4,7 @@
  * modal is a window of its own; otherwise in the approval window of the modal origin, which the visitor's
  * click opens. Both are the modal origin, the relying party, so a passkey made in one works in the other.
  */
-import * as Approval from '../../core/approval/Approval.ts'
+import * as Approval from '../../core/approval/PasskeyApproval.ts'
 import * as Ceremony from '../../shared/webauthn/Ceremony.ts'
 
 /** What the approval window shows, when the ceremony runs there. */

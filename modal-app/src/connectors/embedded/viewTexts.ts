@@ -31,7 +31,7 @@ export const viewTexts = define('embedded.views', {
     passkeyRecoverIntro: 'This browser does not know your wallet yet. Use the passkey that protects it.',
     passkeyUnlock: 'Unlock with passkey',
     usePassword: 'Use a recovery password instead',
-    passkeyCancelled: 'The passkey was not used. Try again, or use a recovery password.',
+    passkeyCancelled: 'The passkey was not used. Try again.',
     noPrf:
       'This passkey cannot protect a wallet (its authenticator has no PRF support). Choose a recovery password instead.',
     wrongPasskey: 'This passkey does not unlock the wallet.',

@@ -4,17 +4,7 @@
  * first-party, so it can keep what a browser denies the frame (see `connectors/walletconnect/Kept.ts`).
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import {
-  type Ask,
-  answer,
-  hello,
-  type Keep,
-  kept,
-  type Passkey,
-  type PasskeyDone,
-  passkeyDone,
-  path,
-} from './protocol.ts'
+import { type Ask, answer, hello, type Keep, kept, path } from './protocol.ts'
 
 export type Question = Omit<Ask, 'type'>
 
@@ -51,24 +41,12 @@ export async function keep(
 }
 
 /**
- * Has the window run a passkey ceremony in the visitor's click there, for a frame whose page did not let it
- * run one, and resolves with its outcome; `undefined` when the window closed first or `request` failed. Call
- * it synchronously inside the click; `request` may still be on its way (the API's options).
+ * Opens the window, says `message` once it listens (and it is there), and resolves with its one reply;
+ * `undefined` when the window closed first, or `message` failed. Call it synchronously inside the click.
  */
-export async function passkey(
-  request: Promise<Omit<Passkey, 'type'>>,
-  self: Window = window,
-): Promise<PasskeyDone | undefined> {
-  const said = request.then((asked) => ({ type: 'airlock:passkey', ...asked }) satisfies Passkey)
-  // Its failure is the caller's to report; here it only closes the window (below).
-  said.catch(() => {})
-  return talk(self, said, passkeyDone)
-}
-
-/** Opens the window, says `message` once it listens (and it is there), and resolves with its one reply. */
-function talk<T>(
+export function talk<T>(
   self: Window,
-  message: Ask | Keep | Promise<Passkey>,
+  message: object | Promise<object>,
   reply: S.Shape<T>,
 ): Promise<T | undefined> {
   const popup = self.open(new URL(path, self.location.origin).href, '_blank', 'popup,width=420,height=640')

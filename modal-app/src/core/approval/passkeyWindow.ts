@@ -4,7 +4,7 @@
  * with the outcome and closes.
  */
 import * as Ceremony from '../../shared/webauthn/Ceremony.ts'
-import type { Passkey, PasskeyDone } from './protocol.ts'
+import type { Passkey, PasskeyDone } from './passkeyProtocol.ts'
 
 export function render(doc: Document, asked: Passkey, answer: (done: PasskeyDone) => void) {
   const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string) => {

@@ -5,8 +5,9 @@
  * whole worth is that it is a top-level window of the modal origin.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
+import { passkey } from './passkeyProtocol.ts'
 import * as PasskeyWindow from './passkeyWindow.ts'
-import { type Ask, ask, type Keep, keep, passkey } from './protocol.ts'
+import { type Ask, ask, type Keep, keep } from './protocol.ts'
 
 /** Where kept entries live in this origin's `localStorage`, per page served. */
 const keptPrefix = (scope: string) => `airlock-kept:${scope}:`
