@@ -251,7 +251,7 @@ async function openOnce(page: Page, frame: Frame) {
 
 async function modalFrame(page: Page) {
   for (let i = 0; i < 100; i++) {
-    const frame = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+    const frame = page.frames().find((f) => f.url().startsWith('http://airlock.localhost:5174'))
     if (frame) return frame
     await page.waitForTimeout(50)
   }

@@ -1,6 +1,6 @@
 /**
  * Cross-origin journeys in Debian's Chromium: the demo dApp on http://localhost:5173, the modal on
- * http://127.0.0.1:5174, anvil on 8545/8546, the mail catcher on 1025 (SMTP) and 1080 (where
+ * http://airlock.localhost:5174, anvil on 8545/8546, the mail catcher on 1025 (SMTP) and 1080 (where
  * `journeys/fixtures.ts`'s `mailCode` reads login codes) — the same stack `npm start` runs, from production
  * builds.
  * `npm run test:e2e` builds first. A stack already running (`npm start`) is reused outside CI.

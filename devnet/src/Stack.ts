@@ -1,7 +1,8 @@
 /**
  * The whole local stack: the devnet chains (anvil ×2; a Solana JSON-RPC over litesvm on 127.0.0.1:8899,
  * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on http://127.0.0.1:8787 with its history indexer; the modal origin on
- * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
+ * http://airlock.localhost:5174 (modal-app's production build; bound to loopback, a name so that WebAuthn
+ * takes it, see `Loopback.ts`), in a process of its own that asks the API for
  * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
@@ -37,6 +38,7 @@ import * as Devnet from './Devnet.ts'
 import * as Pools from './dex/Pools.ts'
 import * as Ens from './ens/Ens.ts'
 import * as Farcaster from './farcaster/Farcaster.ts'
+import { modalHost } from './Loopback.ts'
 import * as Mail from './Mail.ts'
 import * as Oidc from './Oidc.ts'
 import * as Onramp from './onramp/Dev.ts'
@@ -161,7 +163,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   const modalPort = options.modalPort ?? 5174
   const dappPort = options.dappPort ?? 5173
   const apiUrl = `http://127.0.0.1:${apiPort}`
-  const modalUrl = `http://127.0.0.1:${modalPort}`
+  const modalUrl = `http://${modalHost}:${modalPort}`
   const stops: (() => Promise<void>)[] = []
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step().catch(() => {})

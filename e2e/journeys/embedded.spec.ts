@@ -31,7 +31,9 @@ async function emailLogin(page: Page, modal: FrameLocator, email: string) {
   await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
 }
 
+/** Creates the wallet with a recovery password: this browser has no passkey (passkeys.spec.ts has those). */
 async function choosePassword(modal: FrameLocator, keep = false) {
+  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
   await modal.getByLabel('Recovery password', { exact: true }).fill(password)
   await modal.getByLabel('Repeat the recovery password').fill(password)
   await modal.getByRole('button', { name: 'Create wallet' }).click()
@@ -92,7 +94,7 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   await expect(code).toBeFocused()
   expect(await axeViolations(page)).toEqual([])
   await page.keyboard.type(await mailCode(email, { after: asked }))
-  await expect(modal.getByLabel('Recovery password', { exact: true })).toBeVisible()
+  await expect(modal.getByRole('button', { name: 'Protect with a passkey' })).toBeVisible()
   expect(await axeViolations(page)).toEqual([])
   await choosePassword(modal, true)
   await connected(page)
@@ -250,6 +252,9 @@ test('the same wallet signs on Solana: a message and a transfer the chain confir
   await page.evaluate(() => window.airlock?.open())
   await modal.getByRole('button', { name: `Airlock wallet: ${email}` }).click()
   await expect(modal.getByTestId('embedded-user')).toHaveText(`Logged in as ${email}.`)
+  // Only once the visitor read the warnings and says so.
+  await expect(modal.getByRole('button', { name: 'Show recovery phrase' })).toBeDisabled()
+  await modal.getByLabel('I understand: whoever has these words has my wallet.').check()
   await modal.getByLabel('Recovery password').fill('not the password at all')
   await modal.getByRole('button', { name: 'Show recovery phrase' }).click()
   await expect(modal.getByText('This recovery password does not open the wallet.')).toBeVisible()
@@ -397,7 +402,7 @@ test('Sign In With Farcaster: the view shows the relay’s link, the visitor’s
   const link = modal.getByTestId('farcaster-link')
   await expect(modal.getByTestId('farcaster-qr').getByRole('img')).toBeVisible()
   const url = (await link.getAttribute('href')) ?? ''
-  expect(new URL(url).searchParams.get('siweUri')).toBe('http://127.0.0.1:5174')
+  expect(new URL(url).searchParams.get('siweUri')).toBe('http://airlock.localhost:5174')
   expect(await axeViolations(page)).toEqual([])
 
   // The visitor's Farcaster app: a custody key that owns its fid on the dev chain's IdRegistry signs the

@@ -24,7 +24,7 @@ import { createPublicClient, formatEther, http } from 'viem'
 import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../wallets/index.ts'
 import { addressesFromOptions } from '../wallets/verify.ts'
 
-export const modalOrigin = 'http://127.0.0.1:5174'
+export const modalOrigin = 'http://airlock.localhost:5174'
 
 /**
  * A real server on loopback for a journey's own pages. A page Playwright fulfils by `page.route` has no
@@ -203,12 +203,13 @@ export async function inSight(page: Page, visible: boolean): Promise<void> {
   )
 }
 
-/** Logs in by `email` with the code mailed after `asked`, creates the wallet and leaves the login unkept. */
+/** Logs in by `email` with the code mailed after `asked`, creates the wallet under a recovery password (no passkey) and leaves the login unkept. */
 export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date) {
   const password = 'a long recovery phrase'
   await modal.getByLabel('Email', { exact: true }).fill(email)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
   await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
   await modal.getByLabel('Recovery password', { exact: true }).fill(password)
   await modal.getByLabel('Repeat the recovery password').fill(password)
   await modal.getByRole('button', { name: 'Create wallet' }).click()

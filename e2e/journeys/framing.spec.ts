@@ -44,12 +44,12 @@ test('a page that refuses frames gets the modal in a window from a click, and co
   await expect
     .poll(() => page.evaluate(() => (window as { unprompted?: unknown }).unprompted))
     .toEqual({ code: 4900, message: refused })
-  expect(page.frames().some((frame) => frame.url().includes('127.0.0.1:5174'))).toBe(false)
+  expect(page.frames().some((frame) => frame.url().includes('airlock.localhost:5174'))).toBe(false)
 
   const opened = page.context().waitForEvent('page')
   await page.getByRole('button', { name: /open/i }).click()
   const modal = await opened
-  expect(new URL(modal.url()).origin).toBe('http://127.0.0.1:5174')
+  expect(new URL(modal.url()).origin).toBe('http://airlock.localhost:5174')
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
   await expect

@@ -10,7 +10,10 @@ test('the frame is sandboxed exactly as the trust model says and shown in a labe
     'sandbox',
     'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms allow-storage-access-by-user-activation',
   )
-  await expect(frame).toHaveAttribute('allow', 'clipboard-write')
+  await expect(frame).toHaveAttribute(
+    'allow',
+    'clipboard-write;publickey-credentials-get;publickey-credentials-create',
+  )
   await expect(page.locator('dialog[data-airlock]')).toHaveAttribute('aria-label', 'Airlock')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await expect(modal.getByRole('dialog')).toBeVisible()
@@ -193,7 +196,7 @@ test('the host sets the theme: dark mode and an accent colour reach the modal, a
   await page.evaluate(() => window.airlock?.open())
   const card = modal.getByRole('dialog')
   await expect(card).toBeVisible()
-  const frame = page.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+  const frame = page.frames().find((f) => f.url().startsWith('http://airlock.localhost:5174'))
   const style = await frame?.evaluate(() => ({
     theme: document.documentElement.dataset.theme,
     accent: getComputedStyle(document.documentElement).getPropertyValue('--airlock-accent').trim(),
@@ -210,7 +213,7 @@ test('the host sets the theme: dark mode and an accent colour reach the modal, a
   await expect(card).toBeVisible()
   const hostile = await page
     .frames()
-    .find((f) => f.url().startsWith('http://127.0.0.1:5174'))
+    .find((f) => f.url().startsWith('http://airlock.localhost:5174'))
     ?.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--airlock-accent').trim())
   expect(hostile).toBe('')
 })

@@ -161,7 +161,8 @@ test('a blocked checkout window says how to allow it, and Try again opens it', a
   await modal.getByTestId('onramp-amount').fill('50')
   await expect(modal.getByTestId('onramp-continue')).toBeEnabled({ timeout: 15_000 })
   // A pop-up blocker, as the browser's own answers: window.open gives nothing.
-  const frame = tab.frames().find((f) => f.url().startsWith('http://127.0.0.1:5174')) ?? tab.mainFrame()
+  const frame =
+    tab.frames().find((f) => f.url().startsWith('http://airlock.localhost:5174')) ?? tab.mainFrame()
   await frame.evaluate(() => {
     const open = window.open
     window.open = () => {

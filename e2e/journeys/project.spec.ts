@@ -7,6 +7,7 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { loopbackUrl } from '@airlock/devnet/loopback'
 import type { FrameLocator, Page } from '@playwright/test'
 import { walletCalls } from '../wallets/index.ts'
 import { connectEvm, expect, modalOrigin, request, serve, test } from './fixtures.ts'
@@ -113,14 +114,14 @@ test('a project id the API does not know: the page is told so, and the modal say
 
 /**
  * Serves the modal's HTML without its CSP, as a browser that ignores CSP would treat it, and asks for it
- * without a Referer, so the modal origin cannot tell the page and serves the real modal. A document the test
+ * without a Referer (from Node, so at loopback's address: `loopbackUrl`), so the modal origin cannot tell the page and serves the real modal. A document the test
  * fulfils counts as a public site for Local Network Access, so its calls to the local API are fulfilled by
  * the test too (from the real API), not refused by the browser.
  */
 async function ignoreCsp(page: Page) {
   await page.route(`${modalOrigin}/?*`, async (route) => {
     const { referer: _, ...headers } = route.request().headers()
-    const response = await route.fetch({ headers })
+    const response = await route.fetch({ url: loopbackUrl(route.request().url()), headers })
     const answer = { ...response.headers() }
     delete answer['content-security-policy']
     await route.fulfill({ response, headers: answer })

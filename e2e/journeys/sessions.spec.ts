@@ -67,6 +67,7 @@ async function emailLogin(page: Page, modal: FrameLocator, email: string): Promi
   await modal.getByLabel('Email', { exact: true }).fill(email)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
   await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
+  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
   await modal.getByLabel('Recovery password', { exact: true }).fill('a long recovery phrase')
   await modal.getByLabel('Repeat the recovery password').fill('a long recovery phrase')
   await modal.getByRole('button', { name: 'Create wallet' }).click()

@@ -1,7 +1,7 @@
 /**
  * Sessions across real site boundaries, in Chromium with its defaults: the demo dApp's build on
  * http://dapp.test (mapped to loopback by `--host-resolver-rules`, which is DNS, not a browser setting) framing
- * the modal on http://127.0.0.1:5174; Chromium's "block third-party cookies" setting in a profile of its own;
+ * the modal on http://airlock.localhost:5174; Chromium's "block third-party cookies" setting in a profile of its own;
  * and the dev stack's pair (localhost framing 127.0.0.1) asking for storage access.
  *
  * Where the frame may keep nothing, the host page keeps the modal's non-secret state, and a reload restores

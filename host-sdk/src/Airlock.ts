@@ -142,7 +142,7 @@ const initial: State = {
  * providers that dApps (viem, ethers, wagmi, Wallet Standard apps) use unchanged. Safe to call on a server,
  * where it does nothing.
  * @example
- * const airlock = createAirlock({ projectId: 'demo', modalUrl: 'http://127.0.0.1:5174', networks: ['eip155:1'] })
+ * const airlock = createAirlock({ projectId: 'demo', modalUrl: 'http://airlock.localhost:5174', networks: ['eip155:1'] })
  * const [address] = await airlock.providers.eip155.request({ method: 'eth_requestAccounts' })
  */
 export function createAirlock(options: AirlockOptions): Airlock {

@@ -4,10 +4,12 @@
  * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
 import { codeCapsMigration } from '../features/auth/migration.ts'
+import { passkeysMigration } from '../features/auth/passkey/migration.ts'
 import { namesMigration } from '../features/names/migration.ts'
 import { onrampMigration } from '../features/onramp/migration.ts'
 import { sponsorshipMigration } from '../features/paymaster/migration.ts'
 import { sessionsMigration } from '../features/sessions/migration.ts'
+import { walletRecoveriesMigration } from '../features/wallet/migration.ts'
 
 export type Migration = { name: string; statements: readonly string[] }
 
@@ -380,4 +382,6 @@ export const migrations: readonly Migration[] = [
   sessionsMigration,
   sponsorshipMigration,
   codeCapsMigration,
+  passkeysMigration,
+  walletRecoveriesMigration,
 ]

@@ -1,7 +1,7 @@
 /** The ES module build in embedded mode: the modal renders inside #embed and follows its own height. */
 import { createAirlock } from '@airlock/host-sdk'
 
-const modalUrl = new URLSearchParams(location.search).get('modal') ?? 'http://127.0.0.1:5174'
+const modalUrl = new URLSearchParams(location.search).get('modal') ?? 'http://airlock.localhost:5174'
 const airlock = createAirlock({
   projectId: 'demo',
   modalUrl,

@@ -13,7 +13,7 @@ const timeouts: string[] = []
 const siwx = query.get('siwx')
 const airlock = createAirlock({
   projectId: query.get('project') ?? 'demo',
-  modalUrl: query.get('modal') ?? 'http://127.0.0.1:5174',
+  modalUrl: query.get('modal') ?? 'http://airlock.localhost:5174',
   networks: query.get('networks')?.split(',') ?? ['eip155:31337', 'eip155:31338'],
   // Passed on unchecked: the modal is the one that validates them (a test may send bad ones on purpose).
   ...(query.get('customNetworks') && {

@@ -4,7 +4,7 @@ import { AirlockProvider, ConnectButton, useAccount } from '@airlock/react'
 
 const options: AirlockOptions = {
   projectId: 'demo',
-  modalUrl: 'http://127.0.0.1:5174',
+  modalUrl: 'http://airlock.localhost:5174',
   networks: ['eip155:31337', 'eip155:31338'],
   customNetworks: [
     {

@@ -16,7 +16,7 @@ const devnetB = devnet(31338, 'Airlock Devnet B', 8546)
 
 export const options: AirlockOptions = {
   projectId: 'demo',
-  modalUrl: 'http://127.0.0.1:5174',
+  modalUrl: 'http://airlock.localhost:5174',
   networks: ['eip155:31337', 'eip155:31338'],
   customNetworks: [devnetA, devnetB].map((chain) => ({
     id: `eip155:${chain.id}`,

@@ -19,7 +19,7 @@ export type AirlockProviderProps = {
  * connected yet), and creates the instance in an effect, so a server-rendered page hydrates without a
  * mismatch and the server never touches `window`.
  * @example
- * <AirlockProvider options={{ projectId: 'demo', modalUrl: 'http://127.0.0.1:5174', networks: ['eip155:1'] }}>
+ * <AirlockProvider options={{ projectId: 'demo', modalUrl: 'http://airlock.localhost:5174', networks: ['eip155:1'] }}>
  *   <ConnectButton />
  * </AirlockProvider>
  */

@@ -32,7 +32,7 @@ describe('the modal frame', () => {
     expect(iframe.src).toBe(src)
     expect(iframe.title).toBe('Airlock')
     expect(iframe.referrerPolicy).toBe('origin')
-    expect(iframe.allow).toBe('clipboard-write')
+    expect(iframe.allow).toBe('clipboard-write;publickey-credentials-get;publickey-credentials-create')
   })
 
   it('waits hidden in a labelled top-layer dialog until shown', () => {

@@ -21,7 +21,8 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
   iframe.src = src
   iframe.title = 'Airlock'
   iframe.setAttribute('sandbox', sandbox)
-  iframe.allow = 'clipboard-write'
+  // Passkeys (WebAuthn) are the modal origin's: delegated to its frame, so the ceremony runs in place.
+  iframe.allow = 'clipboard-write;publickey-credentials-get;publickey-credentials-create'
   // The modal origin's server names a refused page's origin from the Referer, whatever the page's own policy.
   iframe.referrerPolicy = 'origin'
   iframe.style.cssText = 'border:0;display:block;width:100%;color-scheme:normal;background:transparent'

@@ -73,3 +73,9 @@ export async function changeEmail(
     throw error
   }
 }
+
+/** The user of this id, or `undefined`. */
+export async function byId(db: Pick<Database, 'query'>, id: string): Promise<User | undefined> {
+  const [row] = await db.query<UserRow>('select id, email, created_at from users where id = $1', [id])
+  return row && toUser(row)
+}

@@ -42,10 +42,11 @@ import { json, parse } from '../../http/validate.ts'
 import * as Caps from './Caps.ts'
 import * as Codes from './Codes.ts'
 import * as Farcaster from './farcaster/routes.ts'
-import * as Identities from './Identities.ts'
 import * as Mailer from './Mailer.ts'
 import { codeMail, messages } from './messages.ts'
+import * as Passkey from './passkey/routes.ts'
 import * as Sessions from './Sessions.ts'
+import { sessionUserOf } from './SessionUser.ts'
 import * as Social from './social.ts'
 import * as Users from './Users.ts'
 
@@ -79,6 +80,7 @@ export function create(options: AuthOptions): Hono<Env> {
   const app = new Hono<Env>()
   app.route('/', Social.create(options))
   app.route('/', Farcaster.create(options))
+  app.route('/', Passkey.create(options))
 
   /**
    * The request's project, the configuration's secret and caps, and the client the caps count it against;
@@ -142,19 +144,9 @@ export function create(options: AuthOptions): Hono<Env> {
 
   app.get('/v1/auth/me', async (c) => {
     const { user } = await signedIn(c)
-    const { email } = user
-    if (email !== null) return c.json({ user: { id: user.id, email } } satisfies Contract.EmailUserAnswer)
-    // A user with no email is the identity it was made by: a fid, or a provider that vouches for no address.
-    const identity = await Identities.of(db, user.id)
-    if (!identity) throw new HttpError(401, messages.invalidSession)
-    const { provider, subject, username } = identity
-    if (provider === 'farcaster')
-      return c.json({
-        user: Farcaster.publicUser(user.id, Number(subject), username),
-      } satisfies Contract.SessionUserAnswer)
-    return c.json({
-      user: { id: user.id, provider, ...(username ? { username } : {}) },
-    } satisfies Contract.SessionUserAnswer)
+    const shown = await sessionUserOf(db, user)
+    if (!shown) throw new HttpError(401, messages.invalidSession)
+    return c.json({ user: shown } satisfies Contract.SessionUserAnswer)
   })
 
   app.post('/v1/auth/logout', async (c) => {

@@ -15,6 +15,7 @@ import type * as Contract from '../../contract/index.ts'
 import { HttpError } from '../../http/errors.ts'
 import { messages } from './messages.ts'
 import * as Sealing from './Sealing.ts'
+import type * as Wallets from './Wallets.ts'
 
 const shareVersion = 1
 /** A share's version byte and fingerprint, before the Shamir share. */
@@ -25,7 +26,7 @@ export type Submission = {
   fingerprint: string
   addresses: Contract.WalletAddresses
   authShare: Uint8Array
-  recoveryShare: Uint8Array
+  recovery: Wallets.Recovery
 }
 
 /**
@@ -44,10 +45,20 @@ export function parse(body: Contract.WalletBody): Submission {
   if (!isShare(authShare)) throw new HttpError(400, messages.notAShare)
   if (bytesToHex(authShare.subarray(1, shareHeader)) !== fingerprint)
     throw new HttpError(400, messages.otherWallet)
-  const recoveryShare = bytesOf(body.recoveryShare, 'recoveryShare')
-  if (recoveryShare[0] !== shareVersion || recoveryShare.length !== Sealing.overhead + authShare.length)
+  return { fingerprint, addresses, authShare, recovery: recoveryOf(body.recovery, authShare.length) }
+}
+
+/**
+ * The sealed copy of a recovery share `body` brings, if it has the format and size of a sealed share of
+ * `shareLength` bytes; a 400 otherwise.
+ */
+export function recoveryOf(body: Contract.WalletRecovery, shareLength: number): Wallets.Recovery {
+  const sealed = bytesOf(body.sealed, 'recovery.sealed')
+  if (sealed[0] !== shareVersion || sealed.length !== Sealing.overhead + shareLength)
     throw new HttpError(400, messages.notASealedShare)
-  return { fingerprint, addresses, authShare, recoveryShare }
+  return body.method === 'passkey'
+    ? { method: 'passkey', credentialId: body.credentialId, sealed }
+    : { method: 'password', sealed }
 }
 
 /** The bytes of padded base64 the contract let through, if it is canonical (its padding bits zero). */

@@ -20,4 +20,8 @@ export const messages = {
   otherWallet: 'The auth share is of another wallet than the fingerprint',
   notASealedShare: 'The recovery share is not a sealed share of version 1 the size of the auth share',
   unreadable: 'The auth share does not open with the configured wallet key',
+  unproven: "The wallet's key did not sign this change",
+  sameRecovery: 'The wallet is already recovered this way',
+  passwordNeeded: 'The recovery password is kept while no passkey recovers the wallet',
+  notOwnPasskey: "This passkey is not the account's",
 } as const

@@ -70,6 +70,8 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
   const get = (options?: CallOptions) => call('/v1/wallet', undefined, options)
   const refused = (status: number, message: string) => ({ status, body: { message }, cache: 'no-store' })
   const bytes = (base64: unknown) => new Uint8Array(Buffer.from(String(base64), 'base64'))
+  /** What `GET /v1/wallet` answers for a wallet posted as `body`: its one recovery as the list. */
+  const storedOf = ({ recovery, ...rest }: Contract.WalletBody) => ({ ...rest, recoveries: [recovery] })
 
   it('stores a wallet and hands its shares back to the same user, uncached, in any project', async () => {
     const { user, token } = await visitor()
@@ -81,11 +83,11 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
       cache: 'no-store',
     })
     const read = await get({ token })
-    expect(read).toEqual({ status: 200, body: { ...made.body }, cache: 'no-store' })
-    expect(S.parse(Contract.walletBody, read.body).ok).toBe(true)
+    expect(read).toEqual({ status: 200, body: storedOf(made.body), cache: 'no-store' })
+    expect(S.parse(Contract.storedWallet, read.body).ok).toBe(true)
     expect(bytes(read.body.authShare)).toEqual(made.authShare)
     // The recovery share comes back as sealed: the recovery password's key opens it, for this user and kind only.
-    const sealed = bytes(read.body.recoveryShare)
+    const sealed = bytes(made.body.recovery.sealed)
     expect(await Modal.open(sealed, made.recoveryKey, user.id, 'recovery')).toEqual(made.recoveryShare)
     await expect(Modal.open(sealed, made.recoveryKey, user.id, 'auth')).rejects.toThrow()
     // One wallet per user, whatever the project of the session.
@@ -98,7 +100,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     const made = await Modal.makeWallet(user.id)
     expect((await post(made.body, { token })).status).toBe(201)
     const rows = await db.query<{ auth_share: Uint8Array; dump: string }>(
-      `select auth_share, row_to_json(w)::text as dump, encode(auth_share, 'hex') || encode(recovery_share, 'hex') as hex
+      `select auth_share, row_to_json(w)::text as dump, encode(auth_share, 'hex') as hex
        from embedded_wallets w where user_id = $1`,
       [user.id],
     )
@@ -177,7 +179,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     const taken = refused(409, 'This account already has a wallet')
     expect(await post(second.body, { token })).toEqual(taken)
     expect(await post(first.body, { token })).toEqual(taken)
-    expect((await get({ token })).body).toEqual(first.body)
+    expect((await get({ token })).body).toEqual(storedOf(first.body))
   })
 
   it('stores one of two POSTs made at once for a user', async () => {
@@ -186,7 +188,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     const answers = await Promise.all(wallets.map((made) => post(made.body, { token })))
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409])
     const stored = wallets[answers.findIndex((answer) => answer.status === 201)]
-    expect((await get({ token })).body).toEqual(stored?.body)
+    expect((await get({ token })).body).toEqual(stored && storedOf(stored.body))
   })
 
   it("refuses an address another user's wallet has with 409, and stores nothing", async () => {
@@ -196,7 +198,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     const { user, token } = await visitor()
     const mine = await Modal.makeWallet(user.id)
     const taken = refused(409, 'This address is already the wallet of another account')
-    const sameEvm = { ...owned.body, recoveryShare: mine.body.recoveryShare }
+    const sameEvm = { ...owned.body, recovery: mine.body.recovery }
     expect(await post(sameEvm, { token })).toEqual(taken)
     const sameSolana = {
       ...mine.body,
@@ -205,7 +207,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     expect(await post(sameSolana, { token })).toEqual(taken)
     expect(await get({ token })).toEqual(refused(404, 'No wallet yet'))
     expect((await post(mine.body, { token })).status).toBe(201)
-    expect((await get({ token: owner.token })).body).toEqual(owned.body)
+    expect((await get({ token: owner.token })).body).toEqual(storedOf(owned.body))
   })
 
   it('refuses malformed wallets with 400 naming what is wrong, and stores nothing', async () => {
@@ -216,7 +218,8 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     const offCurve = base58.encode(offCurveKey())
     const lower = body.addresses.eip155.toLowerCase()
     const miscased = `0x${body.addresses.eip155.slice(2).replace(/[a-f]/, (c) => c.toUpperCase())}`
-    const sealedRecovery = bytes(body.recoveryShare)
+    const sealedRecovery = bytes(body.recovery.sealed)
+    const sealedAs = (sealed: string) => ({ ...body, recovery: { method: 'password', sealed } })
     const cases: [unknown, string][] = [
       [{ ...body, authShare: 'not base64!' }, 'authShare: expected base64 of 1 to 256 bytes'],
       [{ ...body, authShare: 'AQI' }, 'authShare: expected base64 of 1 to 256 bytes'],
@@ -225,10 +228,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
         { ...body, authShare: Modal.base64(new Uint8Array(257)) },
         'authShare: expected base64 of 1 to 256 bytes',
       ],
-      [
-        { ...body, recoveryShare: Modal.base64(new Uint8Array(513)) },
-        'recoveryShare: expected base64 of 1 to 512 bytes',
-      ],
+      [sealedAs(Modal.base64(new Uint8Array(513))), 'recovery.sealed: expected base64 of 1 to 512 bytes'],
       [{ ...body, authShare: 'AQJ=' }, 'authShare: expected canonical base64'],
       [{ ...body, authShare: 42 }, 'authShare: expected base64 of 1 to 256 bytes'],
       [
@@ -273,15 +273,15 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
         'The auth share is of another wallet than the fingerprint',
       ],
       [
-        { ...body, recoveryShare: Modal.base64(new Uint8Array([2, ...sealedRecovery.subarray(1)])) },
+        sealedAs(Modal.base64(new Uint8Array([2, ...sealedRecovery.subarray(1)]))),
         'The recovery share is not a sealed share of version 1 the size of the auth share',
       ],
       [
-        { ...body, recoveryShare: Modal.base64(sealedRecovery.subarray(0, -1)) },
+        sealedAs(Modal.base64(sealedRecovery.subarray(0, -1))),
         'The recovery share is not a sealed share of version 1 the size of the auth share',
       ],
       [
-        { ...body, recoveryShare: body.authShare },
+        sealedAs(body.authShare),
         'The recovery share is not a sealed share of version 1 the size of the auth share',
       ],
     ]
@@ -322,7 +322,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
     expect(await post(made.body, { app: rekeyed, token })).toEqual(
       refused(409, 'This account already has a wallet'),
     )
-    expect((await get({ token })).body).toEqual(made.body)
+    expect((await get({ token })).body).toEqual(storedOf(made.body))
   })
 })
 

@@ -80,7 +80,10 @@ export async function makeWallet(userId: string): Promise<Made> {
     fingerprint: bytesToHex(tag),
     addresses: { eip155, solana },
     authShare: base64(authShare),
-    recoveryShare: base64(await seal(recoveryShare, recoveryKey, userId, 'recovery')),
+    recovery: {
+      method: 'password' as const,
+      sealed: base64(await seal(recoveryShare, recoveryKey, userId, 'recovery')),
+    },
   }
   return { body, authShare, recoveryShare, recoveryKey }
 }

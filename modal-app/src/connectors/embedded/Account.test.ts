@@ -70,7 +70,7 @@ async function walletOf(userId: string): Promise<Contract.WalletBody> {
     fingerprint: Buffer.from(Keys.fingerprintOf(eip155.address)).toString('hex'),
     addresses: { eip155: eip155.address, solana: solana.address },
     authShare: base64.encode(auth),
-    recoveryShare: base64.encode(sealed),
+    recovery: { method: 'password', sealed: base64.encode(sealed) },
   }
 }
 
@@ -121,7 +121,8 @@ describe('the embedded wallet’s account client', () => {
       fingerprint: body.fingerprint,
       addresses: body.addresses,
     })
-    expect(await account.wallet(session.token)).toEqual(body)
+    const { recovery, ...rest } = body
+    expect(await account.wallet(session.token)).toEqual({ ...rest, recoveries: [recovery] })
     expect(await refusal(account.storeWallet(session.token, await walletOf(session.user.id)))).toMatchObject({
       message: 'This account already has a wallet',
       status: 409,

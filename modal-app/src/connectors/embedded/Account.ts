@@ -121,10 +121,10 @@ export function create(options: AccountOptions) {
     async logout(token: string): Promise<void> {
       await call('/v1/auth/logout', Contract.logoutAnswer, { body: {}, token })
     },
-    /** The user's wallet (auth share in clear, recovery share sealed), or undefined before it has one. */
-    async wallet(token: string): Promise<Contract.WalletBody | undefined> {
+    /** The user's wallet (auth share in clear, recovery copies sealed), or undefined before it has one. */
+    async wallet(token: string): Promise<Contract.StoredWallet | undefined> {
       try {
-        return await call('/v1/wallet', Contract.walletBody, { token })
+        return await call('/v1/wallet', Contract.storedWallet, { token })
       } catch (error) {
         if (error instanceof AccountError && error.status === 404 && error.message === Contract.noWallet)
           return undefined
@@ -166,6 +166,33 @@ export function create(options: AccountOptions) {
     },
     storeWallet: (token: string, wallet: Contract.WalletBody): Promise<Contract.WalletAnswer> =>
       call('/v1/wallet', Contract.walletAnswer, { body: wallet, token }),
+    /** Another sealed copy of the recovery share (a passkey's), or the password's dropped: signed changes. */
+    recovery: {
+      add: (token: string, body: Contract.WalletRecoveryBody) =>
+        call('/v1/wallet/recovery', Contract.walletRecoveriesAnswer, { body, token }),
+      dropPassword: (token: string, body: Contract.WalletDropBody) =>
+        call('/v1/wallet/recovery/drop', Contract.walletRecoveriesAnswer, { body, token }),
+    },
+    /**
+     * Passkeys: `registerOptions` and `register` add one to the session's user; `loginOptions` and `login`
+     * open a session with one. The answers sent carry no extension output (`Ceremony.ts`).
+     */
+    passkey: {
+      registerOptions: async (token: string) =>
+        (await call('/v1/auth/passkey/register/options', Contract.passkeyCreationAnswer, { body: {}, token }))
+          .options,
+      register: async (token: string, response: Contract.RegistrationResponse) =>
+        (
+          await call('/v1/auth/passkey/register', Contract.passkeyRegisterAnswer, {
+            body: { response },
+            token,
+          })
+        ).credentialId,
+      loginOptions: async () =>
+        (await call('/v1/auth/passkey/login/options', Contract.passkeyRequestAnswer, { body: {} })).options,
+      login: (response: Contract.AuthenticationResponse): Promise<Session> =>
+        call('/v1/auth/passkey/login', Contract.passkeySessionAnswer, { body: { response } }),
+    },
   }
 }
 

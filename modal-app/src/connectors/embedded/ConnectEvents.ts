@@ -1,13 +1,14 @@
 /**
  * The embedded wallet's connect events (SPEC §7), recorded as a page wallet's and WalletConnect's are: a
  * login started (CONNECT_STARTED), then the wallet it opened connected (CONNECT_SUCCESS) or the login failed
- * (CONNECT_ERROR), each with its method (`email` or `social`) and name (`Email`, or the provider). A login
+ * (CONNECT_ERROR), each with its method (`email`, `social` or `passkey`) and name (`Email`, the provider, or
+ * `Passkey`). A login
  * has one outcome; a session restored after a reload is no login. What is sent, and when, is the core's
  * `Analytics` to decide (consent, the notice, the cap).
  */
 import type { Kernel } from '../../core/Feature.ts'
 
-export type Method = 'email' | 'social'
+export type Method = 'email' | 'social' | 'passkey'
 
 /** @example const events = ConnectEvents.create(kernel.track); events.started('social', 'google') */
 export function create(track: Kernel['track']) {

@@ -1,13 +1,15 @@
 /**
- * The logic of the embedded wallet's own page (`Settings.tsx`): the recovery phrase behind the recovery
- * password, changing the email (SPEC: the current address's code, then the new one's), and a sign-out that
- * forgets this browser. Nothing here outlives the page: leaving it or closing the modal clears it.
+ * The logic of the embedded wallet's own page (`Settings.tsx`): changing the email (SPEC: the current
+ * address's code, then the new one's), and a sign-out that forgets this browser; what protects the wallet and
+ * its recovery phrase are `ManageRecovery.ts`'s. Nothing here outlives the page: leaving it or closing the
+ * modal clears it.
  */
 import * as Contract from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import type { Kernel } from '../../core/Feature.ts'
 import type { Account, Session } from './Account.ts'
+import * as ManageRecovery from './ManageRecovery.ts'
 import * as Sealing from './Sealing.ts'
 import type { Secrets } from './Secrets.ts'
 import type * as Vault from './Vault.ts'
@@ -40,15 +42,12 @@ export function create(options: ManageOptions) {
   const { kernel, account, secrets } = options
   const changed = () => kernel.changed()
   let change: Change | undefined
-  let page = {
-    busy: false,
-    error: undefined as string | undefined,
-    phrase: undefined as string[] | undefined,
-    forgetting: false,
-  }
+  let page = { forgetting: false }
+  const recovery = ManageRecovery.create(options)
   const clear = () => {
     change = undefined
-    page = { busy: false, error: undefined, phrase: undefined, forgetting: false }
+    page = { forgetting: false }
+    recovery.clear()
   }
 
   /** The next step of changing the email, for the value the visitor typed. */
@@ -69,39 +68,14 @@ export function create(options: ManageOptions) {
 
   return {
     clear,
-    slice: () => ({ settings: { ...page, min: Sealing.passwordMin }, change }),
+    slice: () => ({ settings: { ...page, ...recovery.slice(), min: Sealing.passwordMin }, change }),
     ui: {
       showWalletSettings() {
         clear()
         kernel.router.send({ type: 'PUSH', view: settingsView })
+        recovery.load()
       },
-      async revealPhrase(password: string) {
-        const session = options.session()
-        const wallet = options.wallet()
-        if (!session || !wallet || page.busy) return
-        page = { ...page, busy: true, error: undefined }
-        changed()
-        try {
-          const stored = await account.wallet(session.token)
-          if (!stored) throw new Error(texts.initFailed)
-          // The password proves itself by opening the recovery share; the share itself is not kept.
-          const { Vault } = await options.custody()
-          ;(await Vault.recoveryShare(session, stored, password)).fill(0)
-          page = { ...page, busy: false, phrase: (await Vault.phraseOf(wallet)).split(' ') }
-        } catch (error) {
-          const message =
-            error instanceof Sealing.WrongPasswordError
-              ? texts.wallet.wrong
-              : Errors.messageOf(error, texts.initFailed)
-          page = { ...page, busy: false, error: message }
-          kernel.shake()
-        }
-        changed()
-      },
-      hidePhrase() {
-        page = { ...page, phrase: undefined }
-        changed()
-      },
+      ...recovery.ui,
       /** Without a value, starts (or cancels) a change; with one, takes the step it is at. */
       async changeEmail(value?: string) {
         const session = options.session()

@@ -7,25 +7,79 @@ type RecoverySlice = {
   busy: boolean
   error?: string | undefined
   min: number
+  /** A passkey is offered: to create the wallet, or one that seals a copy of its recovery share. */
+  passkey: boolean
+  /** The password form shows. */
+  password: boolean
 }
 
 /**
- * The recovery password: chosen (twice) when the wallet is created, asked for when this browser does not
- * hold a share of it yet. Checked here for length and match; the wallet itself says whether it opens.
+ * What protects the wallet: a passkey, asked for when the wallet is created and when this browser does not
+ * hold a share of it yet; or the recovery password, where the visitor has no passkey that can (chosen twice,
+ * and refused when too easy to guess: the runtime says why). Checked here for length and match; the wallet
+ * itself says whether it opens.
  */
 export default function Recovery({ snapshot, ui }: ViewProps) {
   const state = snapshot.embeddedWallet?.recovery as RecoverySlice | undefined
+  if (!state) return null
+  if (state.mode === 'keep') return <Keep busy={state.busy} ui={ui} />
+  if (!state.passkey) return <Password state={state} ui={ui} />
+  const creating = state.mode === 'create'
+  return (
+    <div className="view">
+      <p>{creating ? texts.wallet.passkeyIntro : texts.wallet.passkeyRecoverIntro}</p>
+      <p className="error-text" role="alert">
+        {state.error ?? ''}
+      </p>
+      <div className="actions">
+        {/* In the click: the passkey's prompt, or the window it runs in, needs it. */}
+        <button
+          type="button"
+          className="button"
+          data-testid="passkey-submit"
+          disabled={state.busy}
+          aria-busy={state.busy || undefined}
+          onClick={() => (creating ? ui.protectWithPasskey() : ui.unlockWithPasskey())}
+        >
+          {state.busy
+            ? texts.wallet.working
+            : creating
+              ? texts.wallet.passkeyCreate
+              : texts.wallet.passkeyUnlock}
+        </button>
+        {creating && (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="use-password"
+            disabled={state.busy}
+            onClick={() => ui.choosePassword()}
+          >
+            {texts.wallet.usePassword}
+          </button>
+        )}
+      </div>
+      {!creating && state.password && (
+        <>
+          <h2 className="label">{texts.wallet.orPassword}</h2>
+          <Password state={{ ...state, error: undefined }} ui={ui} />
+        </>
+      )}
+    </div>
+  )
+}
+
+/** The recovery password's form: chosen twice when creating, once to unlock. */
+function Password({ state, ui }: { state: RecoverySlice; ui: ViewProps['ui'] }) {
   const id = useId()
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [problem, setProblem] = useState<string | undefined>()
-  if (!state) return null
-  if (state.mode === 'keep') return <Keep busy={state.busy} ui={ui} />
   const creating = state.mode === 'create'
   const error = problem ?? state.error
   return (
     <form
-      className="view"
+      className={state.passkey ? undefined : 'view'}
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
@@ -39,7 +93,7 @@ export default function Recovery({ snapshot, ui }: ViewProps) {
         if (!local) void ui.submitRecovery(password)
       }}
     >
-      <p>{creating ? texts.wallet.createIntro : texts.wallet.recoverIntro}</p>
+      {!state.passkey && <p>{creating ? texts.wallet.createIntro : texts.wallet.recoverIntro}</p>}
       <label className="label" htmlFor={`${id}-password`}>
         {texts.wallet.password}
       </label>

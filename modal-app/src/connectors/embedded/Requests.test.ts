@@ -60,7 +60,10 @@ beforeAll(async () => {
   })
   const session = await stack.login('ada')
   const store = Secrets.create(() => 'https://shop.example', noStorage)
-  wallet = await Vault.create({ account: stack.account, store }, session, 'correct horse battery staple')
+  wallet = await Vault.create({ account: stack.account, store }, session, {
+    method: 'password',
+    password: 'correct horse battery staple',
+  })
   me = wallet.addresses.eip155 as Address
   rpc = Rpc.relay(stack.api.endpoint)
   chain = {

@@ -7,6 +7,8 @@ type RowsSlice = {
   embeddedWallet?: {
     socials: readonly string[]
     email: { sending: boolean; error?: string | undefined; restorable: boolean }
+    /** Whether a passkey may sign in here (WebAuthn, and a modal origin that is a name). */
+    passkey?: boolean
   }
 }
 
@@ -15,11 +17,12 @@ type RowsUi = CoreUi & {
   sendEmailCode?(email: string): void
   restoreLogin?(): void
   socialLogin?(provider: string): void
+  passkeyLogin?(): void
 }
 
 /**
  * Connect's email login: one field and a button. The address is checked by the API's own rule when sent,
- * so the row says exactly what the API would.
+ * so the row says exactly what the API would. Beside it, signing in with a passkey, which needs no email.
  */
 export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) {
   const id = useId()
@@ -73,6 +76,17 @@ export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) 
           {state?.error ?? ''}
         </p>
       </form>
+      {snapshot.embeddedWallet?.passkey && (
+        // In the click: the passkey's prompt (or the window it runs in) needs it.
+        <button
+          type="button"
+          className="button button-secondary email-login"
+          data-testid="passkey-login"
+          onClick={() => ui.passkeyLogin?.()}
+        >
+          {texts.passkeyLogin}
+        </button>
+      )}
     </>
   )
 }

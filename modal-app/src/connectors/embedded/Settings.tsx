@@ -2,23 +2,19 @@ import { useId, useState } from 'react'
 import type { ViewProps } from '../../core/Feature.ts'
 import type { AccountType } from './AccountType.ts'
 import { AccountTypes } from './AccountTypes.tsx'
+import type { ProtectionPage } from './ManageRecovery.ts'
 import { nameOf } from './naming.ts'
+import { SettingsRecovery } from './SettingsRecovery.tsx'
 import { embeddedTexts } from './texts.ts'
 import { viewTexts as texts } from './viewTexts.ts'
 
 type Change = { step: 'email' | 'current' | 'new' | 'done'; email: string; busy: boolean; error?: string }
 
-type SettingsSlice = {
-  busy: boolean
-  error?: string | undefined
-  phrase?: string[] | undefined
-  forgetting: boolean
-  min: number
-}
+type SettingsSlice = { forgetting: boolean; min: number; protection: ProtectionPage }
 
 /**
- * The embedded wallet's own page: who is logged in, the recovery phrase behind the recovery password, and a
- * sign-out that also forgets this browser's part of the key, once confirmed.
+ * The embedded wallet's own page: who is logged in, what protects the wallet and its recovery phrase
+ * (`SettingsRecovery.tsx`), and a sign-out that also forgets this browser's part of the key, once confirmed.
  */
 export default function Settings({ snapshot, ui }: ViewProps) {
   const slice = snapshot.embeddedWallet as
@@ -30,7 +26,6 @@ export default function Settings({ snapshot, ui }: ViewProps) {
       }
     | undefined
   const id = useId()
-  const [password, setPassword] = useState('')
   if (!slice?.user) return null
   const { settings, user } = slice
   const provider = user.provider ? embeddedTexts.providers[user.provider] : undefined
@@ -44,59 +39,7 @@ export default function Settings({ snapshot, ui }: ViewProps) {
       {/* A Farcaster account has no email to change. */}
       {user.email && <ChangeEmail change={slice.change} current={user.email} ui={ui} />}
       {slice.accountType && <AccountTypes current={slice.accountType} ui={ui} />}
-      <section aria-labelledby={`${id}-phrase`}>
-        <h2 className="label" id={`${id}-phrase`}>
-          {texts.settings.phraseTitle}
-        </h2>
-        <p className="muted">{texts.settings.phraseIntro}</p>
-        {settings.phrase ? (
-          <>
-            <ol className="phrase" aria-label={texts.settings.phraseList} data-testid="recovery-phrase">
-              {settings.phrase.map((word, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a word may repeat; its place is what it is.
-                <li key={index}>{word}</li>
-              ))}
-            </ol>
-            <button type="button" className="button button-secondary" onClick={() => ui.hidePhrase()}>
-              {texts.settings.hide}
-            </button>
-          </>
-        ) : (
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault()
-              if (password.length >= settings.min) void ui.revealPhrase(password)
-            }}
-          >
-            <label className="label" htmlFor={`${id}-password`}>
-              {texts.wallet.password}
-            </label>
-            <input
-              id={`${id}-password`}
-              className="search"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              disabled={settings.busy}
-              aria-invalid={settings.error ? true : undefined}
-              aria-describedby={`${id}-error`}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-            <p className="error-text" role="alert" id={`${id}-error`}>
-              {settings.error ?? ''}
-            </p>
-            <button
-              type="submit"
-              className="button"
-              disabled={settings.busy}
-              aria-busy={settings.busy || undefined}
-            >
-              {settings.busy ? texts.wallet.working : texts.settings.show}
-            </button>
-          </form>
-        )}
-      </section>
+      <SettingsRecovery page={settings.protection} min={settings.min} ui={ui} />
       <section aria-labelledby={`${id}-browser`}>
         <h2 className="label" id={`${id}-browser`}>
           {texts.settings.forgetTitle}

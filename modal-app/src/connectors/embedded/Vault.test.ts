@@ -11,6 +11,7 @@ import * as Embedded from './testing.ts'
 import * as Vault from './Vault.ts'
 
 const password = 'correct horse battery staple'
+const byPassword = { method: 'password', password } as const
 
 let stack: Embedded.Stack
 beforeAll(async () => {
@@ -26,7 +27,7 @@ const browser = () => Secrets.create(() => 'https://shop.example', noStorage)
 async function created(store = browser()) {
   const session = await stack.login('ada')
   const vault = { account: stack.account, store }
-  const wallet = await Vault.create(vault, session, password)
+  const wallet = await Vault.create(vault, session, byPassword)
   return { session, vault, wallet }
 }
 
@@ -47,7 +48,7 @@ describe('the vault', () => {
     const vault = { account: stack.account, store }
     expect(await Vault.find(vault, session)).toEqual({ kind: 'create' })
 
-    const wallet = await Vault.create(vault, session, password)
+    const wallet = await Vault.create(vault, session, byPassword)
     expect(wallet.addresses.eip155).toMatch(/^0x[0-9a-fA-F]{40}$/)
     expect(wallet.fingerprint).toBe(
       Buffer.from(Keys.fingerprintOf(wallet.addresses.eip155 as Address)).toString('hex'),
@@ -71,13 +72,16 @@ describe('the vault', () => {
     if (found.kind !== 'recover') return expect.fail(`expected recover, found ${found.kind}`)
     expect(found.stored).toMatchObject(publicSide(wallet))
 
-    await expect(Vault.recover(vault, session, found.stored, 'not the password at all')).rejects.toThrow(
-      Sealing.WrongPasswordError,
-    )
+    await expect(
+      Vault.recover(vault, session, found.stored, {
+        method: 'password',
+        password: 'not the password at all',
+      }),
+    ).rejects.toThrow(Sealing.WrongPasswordError)
     expect(fresh.share(session.user.id)).toBeUndefined()
     expect((await Vault.find(vault, session)).kind).toBe('recover')
 
-    const recovered = await Vault.recover(vault, session, found.stored, password)
+    const recovered = await Vault.recover(vault, session, found.stored, byPassword)
     expect(publicSide(recovered)).toEqual(publicSide(wallet))
     expect(fresh.share(session.user.id)).toBeDefined()
     // From now on this browser opens the wallet without the password.
@@ -90,7 +94,7 @@ describe('the vault', () => {
     if (!stored) return expect.fail('no wallet stored')
     const other = await stack.login('eve')
     const store = browser()
-    await expect(Vault.recover({ store }, other, stored, password)).rejects.toThrow(
+    await expect(Vault.recover({ store }, other, stored, byPassword)).rejects.toThrow(
       Sealing.WrongPasswordError,
     )
     expect(store.share(other.user.id)).toBeUndefined()
@@ -166,13 +170,13 @@ describe('the vault', () => {
     const store = browser()
     const session = await stack.login('ada')
     const account = Account.create({ endpoint: stack.api.endpoint, fetch: recording })
-    const wallet = await Vault.create({ account, store }, session, password)
+    const wallet = await Vault.create({ account, store }, session, byPassword)
     const stored = await stack.account.wallet(session.token)
     if (!stored) return expect.fail('no wallet stored')
     const device = store.share(session.user.id)
     if (!device) return expect.fail('no share kept')
 
-    const sealed = base64.decode(stored.recoveryShare)
+    const sealed = base64.decode(stored.recoveries[0]?.sealed ?? '')
     const context = { userId: session.user.id, kind: 'recovery' } as const
     await expect(
       Sealing.openShare(
@@ -199,7 +203,7 @@ describe('the vault', () => {
   it('keeps no share when the API refuses the wallet (the account has one already)', async () => {
     const { session } = await created()
     const store = browser()
-    await expect(Vault.create({ account: stack.account, store }, session, password)).rejects.toMatchObject({
+    await expect(Vault.create({ account: stack.account, store }, session, byPassword)).rejects.toMatchObject({
       name: 'AccountError',
       status: 409,
     })

@@ -16,8 +16,8 @@ import * as EmailLogin from './EmailLogin.ts'
 import * as Farcaster from './Farcaster.ts'
 import * as Manage from './Manage.ts'
 import * as Preview from './Preview.ts'
+import * as Protection from './Protection.ts'
 import * as Rpc from './Rpc.ts'
-import * as Sealing from './Sealing.ts'
 import * as Secrets from './Secrets.ts'
 import * as SmartAccounts from './SmartAccounts.ts'
 import * as Social from './Social.ts'
@@ -49,14 +49,9 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   let wallet: Vault.Wallet | undefined
   let session: Account.Session | undefined
   let social: { provider: string; error?: string | undefined } | undefined
-  let recovery:
-    | {
-        mode: 'create' | 'recover' | 'keep'
-        busy: boolean
-        error?: string | undefined
-        stored?: Contract.WalletBody
-      }
-    | undefined
+  let recovery: Protection.Recovery | undefined
+  // WebAuthn refuses a relying party that is an IP address: such a modal origin keeps the password only.
+  const passkeys = typeof PublicKeyCredential !== 'undefined' && !/^[\d.]+$|^\[/.test(location.hostname)
   /** A login a window of the modal origin keeps from an earlier page load, which a click brings back. */
   let restorable = false
   let opening = false
@@ -97,15 +92,26 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   const go = (view: string) =>
     kernel.router.send(kernel.router.view() === view ? { type: 'REPLACE', view } : { type: 'PUSH', view })
 
-  /** The login succeeded: the wallet is opened, or the visitor is asked for its recovery password. */
-  async function loggedIn(next: Account.Session) {
+  /**
+   * The login succeeded: the wallet is opened (by this browser's share, or by `unlock`, a passkey sign-in's
+   * PRF output), or the visitor is asked for its passkey or recovery password.
+   */
+  async function loggedIn(next: Account.Session, unlock?: Vault.Unlock) {
     session = next
     secrets.keepSession(next)
     opening = true
     changed()
     try {
-      const found = await (await custody()).Vault.find({ account, store: secrets }, next)
+      const { Vault } = await custody()
+      const found = await Vault.find({ account, store: secrets }, next)
       if (found.kind === 'open') return ready(found.wallet)
+      if (found.kind === 'recover' && unlock) {
+        const opened = await Vault.recover({ store: secrets }, next, found.stored, unlock).catch((error) => {
+          if (error instanceof Vault.WrongPasskeyError) return undefined
+          throw error
+        })
+        if (opened) return ready(opened)
+      }
       recovery =
         found.kind === 'create'
           ? { mode: 'create', busy: false }
@@ -198,7 +204,20 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     },
     forgetKept: () => void keepWindow({}),
   })
-  const email = EmailLogin.create({ kernel, account, loggedIn })
+  const email = EmailLogin.create({ kernel, account, loggedIn: (next) => loggedIn(next) })
+  const protection = Protection.create({
+    kernel,
+    account,
+    secrets,
+    custody,
+    session: () => session,
+    recovery: () => recovery,
+    setRecovery(next) {
+      recovery = next
+      changed()
+    },
+    ready,
+  })
 
   kernel.addConnector((context) => {
     embeddedConnector = connector(context, {
@@ -236,14 +255,10 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
         embeddedWallet: {
           socials,
           email: { ...login.email, restorable },
+          passkey: passkeys,
           code: { ...login.code, opening },
           social: social && { ...social, opening },
-          recovery: recovery && {
-            mode: recovery.mode,
-            busy: recovery.busy || opening,
-            error: recovery.error,
-            min: Sealing.passwordMin,
-          },
+          recovery: recovery && Protection.slice(recovery, opening),
           user: session?.user,
           approval: approvals.slice(),
           signedIn: signedIn() && session !== undefined,
@@ -286,40 +301,14 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           },
         )
       },
-      async submitRecovery(password: string) {
-        if (!recovery || !session || recovery.busy) return
-        const current = recovery
-        if (password.length < Sealing.passwordMin) {
-          recovery = { ...current, error: texts.wallet.tooShort(Sealing.passwordMin) }
-          return changed()
-        }
-        recovery = { ...current, busy: true, error: undefined }
-        changed()
-        try {
-          const { Vault } = await custody()
-          const opened =
-            current.mode === 'create'
-              ? await Vault.create({ account, store: secrets }, session, password)
-              : await Vault.recover(
-                  { store: secrets },
-                  session,
-                  current.stored as Contract.WalletBody,
-                  password,
-                )
-          ready(opened)
-        } catch (error) {
-          const message =
-            error instanceof Sealing.WrongPasswordError
-              ? texts.wallet.wrong
-              : error instanceof Account.AccountError
-                ? error.message
-                : texts.initFailed
-          if (!(error instanceof Sealing.WrongPasswordError))
-            console.error('[airlock]', texts.initFailed, error)
-          recovery = { ...current, busy: false, error: message }
-          kernel.shake()
-        }
-        changed()
+      submitRecovery: protection.submitRecovery,
+      // In the click, each: the passkey's ceremony (or the window it runs in) needs the visitor's activation.
+      protectWithPasskey: protection.protectWithPasskey,
+      unlockWithPasskey: protection.unlockWithPasskey,
+      choosePassword: protection.choosePassword,
+      passkeyLogin() {
+        events.started('passkey', 'Passkey')
+        protection.signIn(loggedIn).catch((error: unknown) => failed(Protection.messageOf(error)))
       },
       // In the click, as the window may only open there.
       keepLogin(keep: boolean) {

@@ -13,8 +13,11 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as Api from '../../api/Api.ts'
 import * as Account from './Account.ts'
 
-/** The modal origin the API is configured with: wallet shares are served to its pages only. */
-const modalOrigin = 'http://127.0.0.1:5174'
+/**
+ * The modal origin the API is configured with: wallet shares are served to its pages only, and it is the
+ * passkeys' relying party (a name: WebAuthn refuses IP addresses).
+ */
+export const modalOrigin = 'http://airlock.localhost:5174'
 
 export type StartOptions = {
   /** The chains the API relays. @default [] */
@@ -30,6 +33,9 @@ export type Stack = {
   fetch: typeof fetch
   /** The embedded wallet's client of this API, from the modal origin. */
   account: Account.Account
+  /** Everything the API holds: its database and its configuration's `wallet.key`. */
+  db: Database.Database
+  walletKey: string
   /** A new visitor `name-n` logged in with Google: their session, as the exchange answered it. */
   login(name?: string): Promise<Account.Session>
   /**
@@ -49,6 +55,7 @@ export async function start(options: StartOptions = {}): Promise<Stack> {
   // The API's address goes into the provider's redirect URIs, so it is chosen before either starts.
   const apiUrl = `http://127.0.0.1:${await closedPort()}`
   const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  const walletKey = randomBytes(32).toString('hex')
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const op = await Oidc.start({ apiUrl, port: 0 })
   const config: Config.Config = {
@@ -61,7 +68,7 @@ export async function start(options: StartOptions = {}): Promise<Stack> {
       secret: randomBytes(24).toString('base64'),
     },
     social: Oidc.socialConfig(op),
-    wallet: { key: randomBytes(32).toString('hex') },
+    wallet: { key: walletKey },
   }
   const running = await Service.listen(Service.create({ db, config }), {
     apiPort: Number(new URL(apiUrl).port),
@@ -75,6 +82,8 @@ export async function start(options: StartOptions = {}): Promise<Stack> {
   let serial = 0
   return {
     api,
+    db,
+    walletKey,
     fetch: fromModal,
     account: Account.create({ endpoint: api.endpoint, fetch: fromModal }),
     login: (name = 'visitor') => login(api, `${name}-${++serial}`),

@@ -10,6 +10,7 @@ export const embeddedTexts = define('embedded', {
   emailPlaceholder: 'you@example.com',
   continueWithEmail: 'Continue with email',
   continue: 'Continue',
+  passkeyLogin: 'Sign in with a passkey',
   sending: 'Sending…',
   socialList: 'Continue with a social account',
   continueWith: 'Continue with {provider}',

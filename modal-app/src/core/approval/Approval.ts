@@ -42,8 +42,15 @@ export async function keep(
   return (await talk(self, { type: 'airlock:keep', ...request } satisfies Keep, kept))?.entries
 }
 
-/** Opens the window, says `message` once it listens, and resolves with its one reply. */
-function talk<T>(self: Window, message: Ask | Keep, reply: S.Shape<T>): Promise<T | undefined> {
+/**
+ * Opens the window, says `message` once it listens (and it is there), and resolves with its one reply;
+ * `undefined` when the window closed first, or `message` failed. Call it synchronously inside the click.
+ */
+export function talk<T>(
+  self: Window,
+  message: object | Promise<object>,
+  reply: S.Shape<T>,
+): Promise<T | undefined> {
   const popup = self.open(new URL(path, self.location.origin).href, '_blank', 'popup,width=420,height=640')
   if (!popup) return Promise.reject(new WindowBlockedError('The approval window was blocked.'))
   return new Promise((resolve) => {
@@ -64,7 +71,10 @@ function talk<T>(self: Window, message: Ask | Keep, reply: S.Shape<T>): Promise<
         const parsed = S.parse(reply, received.data)
         if (parsed.ok) done(parsed.value)
       }
-      port.postMessage(message)
+      Promise.resolve(message).then(
+        (said) => port?.postMessage(said),
+        () => done(undefined),
+      )
     }
     self.addEventListener('message', onHello)
     const poll = setInterval(() => {

@@ -1,12 +1,15 @@
 /**
  * The approval window itself (`approve.html`): plain DOM, no framework, so it opens at once. It shows the
  * frame's question and sends back the choice, or keeps what the frame may not (first-party storage) and
- * closes. Framed, it does nothing: its whole worth is that it is a top-level window of the modal origin.
- * No page can draw over it, but one can still aim a keypress or a double-click's second click at it as it
- * opens: Cancel has the focus, and the choices wait as the modal's approvals do (`ui/Dwell.ts`).
+ * closes, or runs a passkey ceremony the frame may not (`passkeyWindow.ts`). Framed, it does nothing: its
+ * whole worth is that it is a top-level window of the modal origin. No page can draw over it, but one can
+ * still aim a keypress or a double-click's second click at it as it opens: Cancel has the focus, and the
+ * choices wait as the modal's approvals do (`ui/Dwell.ts`).
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import * as Dwell from '../ui/Dwell.ts'
+import { passkey } from './passkeyProtocol.ts'
+import * as PasskeyWindow from './passkeyWindow.ts'
 import { type Ask, ask, type Keep, keep } from './protocol.ts'
 
 /** Where kept entries live in this origin's `localStorage`, per page served. */
@@ -22,6 +25,15 @@ function start(self: Window) {
       port1.onmessage = null
       port1.postMessage({ type: 'airlock:kept', entries: store(self.localStorage, keeping.value) })
       self.close()
+      return
+    }
+    const ceremony = S.parse(passkey, event.data)
+    if (ceremony.ok) {
+      port1.onmessage = null
+      PasskeyWindow.render(self.document, ceremony.value, (done) => {
+        port1.postMessage(done)
+        self.close()
+      })
       return
     }
     const parsed = S.parse(ask, event.data)

@@ -1,0 +1,19 @@
+import type * as Contract from '../../contract/index.ts'
+import type { Database } from '../../Database.ts'
+import * as Farcaster from './farcaster/routes.ts'
+import * as Identities from './Identities.ts'
+import type * as Users from './Users.ts'
+
+/**
+ * What a session's user may see of themself, whichever way they logged in: their email, or, for a user who
+ * has none, their Farcaster identity; `undefined` for a user with neither (none is made so).
+ * @example const user = await sessionUserOf(db, found.user)
+ */
+export async function sessionUserOf(
+  db: Pick<Database, 'query'>,
+  user: Users.User,
+): Promise<Contract.EmailUser | Contract.FarcasterUser | undefined> {
+  if (user.email !== null) return { id: user.id, email: user.email }
+  const farcaster = await Identities.of(db, user.id, 'farcaster')
+  return farcaster && Farcaster.publicUser(user.id, Number(farcaster.subject), farcaster.username)
+}
