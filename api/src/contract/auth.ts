@@ -219,5 +219,6 @@ export type FarcasterSessionAnswer = S.Infer<typeof farcasterSessionAnswer>
  * {@link emailUserAnswer} still parses it), a Farcaster login's, who has no email, {@link farcasterUser},
  * and a Facebook login's, who has none either, {@link socialUser} without `email`.
  */
-export const sessionUserAnswer = S.object({ user: S.union(emailUser, farcasterUser, socialUser) })
+export const sessionUser = S.union(emailUser, farcasterUser, socialUser)
+export const sessionUserAnswer = S.object({ user: sessionUser })
 export type SessionUserAnswer = S.Infer<typeof sessionUserAnswer>

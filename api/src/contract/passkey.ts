@@ -7,7 +7,7 @@
  * the modal origin, and a body that carries one has it dropped when parsed.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import { emailUser, farcasterUser } from './auth.ts'
+import { sessionUser } from './auth.ts'
 
 /** base64url, unpadded, of 1 to `max` bytes. */
 const base64url = /* @__NO_SIDE_EFFECTS__ */ (max: number) =>
@@ -103,6 +103,6 @@ export type PasskeyLoginBody = S.Infer<typeof passkeyLoginBody>
  */
 export const passkeySessionAnswer = S.object({
   token: S.string(128, 16),
-  user: S.union(emailUser, farcasterUser),
+  user: sessionUser,
 })
 export type PasskeySessionAnswer = S.Infer<typeof passkeySessionAnswer>

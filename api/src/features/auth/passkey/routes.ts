@@ -93,7 +93,7 @@ export function create(options: PasskeyOptions): Hono<Env> {
   app.post('/v1/auth/passkey/register/options', async (c) => {
     const { projectId, user } = await signedIn(c)
     const shown = await sessionUserOf(db, user)
-    const name = shown && ('email' in shown ? shown.email : (shown.username ?? `fid ${shown.fid}`))
+    const name = shown && passkeyName(shown)
     if (!name) throw new HttpError(401, messages.invalidSession)
     const generated = await generateRegistrationOptions({
       rpName: 'Airlock',
@@ -238,4 +238,12 @@ function answered<T>(shape: S.Shape<T>, generated: unknown): T {
   const parsed = S.parse(shape, generated)
   if (!parsed.ok) throw new Error(`WebAuthn options out of the contract's shape: ${parsed.message}`)
   return parsed.value
+}
+
+/** The name a passkey is saved under in the visitor's password manager: what they log in with. */
+function passkeyName(user: Contract.SessionUserAnswer['user']): string {
+  if ('email' in user && user.email) return user.email
+  if (!('provider' in user)) return user.id
+  if (user.username) return user.username
+  return 'fid' in user ? `fid ${user.fid}` : `${user.provider} ${user.id}`
 }
