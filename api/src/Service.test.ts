@@ -1,7 +1,8 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as Database from './Database.ts'
+import type * as Database from './Database.ts'
 import * as Projects from './features/projects/Projects.ts'
+import { memoryDatabase } from './internal/memoryDatabase.ts'
 import { configOf } from './internal/testApi.ts'
 import * as Service from './Service.ts'
 
@@ -9,7 +10,7 @@ let db: Database.Database
 let running: Service.Running
 let port: number
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   running = await Service.listen(Service.create({ db, config: configOf() }), {
     apiPort: 0,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { Config, Database, Projects, Service } from '@airlock/api'
+import { Config, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Oidc from './Oidc.ts'
 
@@ -128,7 +129,7 @@ describe('Oidc', () => {
   })
 
   it("logs a visitor in at the API's social login, configured by socialConfig", async () => {
-    const db = await Database.open({ dataDir: 'memory://' })
+    const db = await memoryDatabase()
     try {
       await Projects.add(db, 'demo')
       const config = Config.parse({

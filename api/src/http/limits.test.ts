@@ -2,8 +2,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Config from '../Config.ts'
-import * as Database from '../Database.ts'
+import type * as Database from '../Database.ts'
 import * as Projects from '../features/projects/Projects.ts'
+import { memoryDatabase } from '../internal/memoryDatabase.ts'
 import { configOf, ether, modalOrigin } from '../internal/testApi.ts'
 import * as Service from '../Service.ts'
 import { messages } from './errors.ts'
@@ -72,7 +73,7 @@ let db: Database.Database
 let rpc: Awaited<ReturnType<typeof silentRpc>>
 const running: Service.Running[] = []
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   await Projects.add(db, 'other', [])
   rpc = await silentRpc()

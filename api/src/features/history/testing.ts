@@ -12,6 +12,7 @@ import * as Database from '../../Database.ts'
 import { onError } from '../../http/errors.ts'
 import * as Project from '../../http/project.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { ether } from '../../internal/testApi.ts'
 import type { PriceSource } from '../balances/Prices.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -167,7 +168,7 @@ export function engines(): { engine: string; open(): Promise<TestDatabase> }[] {
   const pglite = {
     engine: 'pglite',
     async open(): Promise<TestDatabase> {
-      const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+      const db = await memoryDatabase()
       return { db, lockUrl: undefined, close: () => db.close() }
     },
   }

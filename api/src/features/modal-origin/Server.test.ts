@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { configOf } from '../../internal/testApi.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -13,7 +14,7 @@ let db: Database.Database
 let api: Service.Running
 let modal: Server.Spawned
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   await Projects.add(db, 'other', ['https://other.example'])
   api = await Service.listen(Service.create({ db, config: configOf() }), { apiPort: 0 })

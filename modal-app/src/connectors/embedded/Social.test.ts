@@ -1,8 +1,9 @@
 import { getEventListeners } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { type Config, Database, Projects, Service } from '@airlock/api'
+import { type Config, type Database, Projects, Service } from '@airlock/api'
 import type * as Contract from '@airlock/api/contract'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import * as Oidc from '@airlock/api/oidc-dev'
 import { closedPort } from '@airlock/api/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -116,7 +117,7 @@ let api: Api.Client
 beforeAll(async () => {
   // The API's address goes into the provider's redirect URIs, so it is chosen before either starts.
   const apiUrl = `http://127.0.0.1:${await closedPort()}`
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   op = await Oidc.start({ apiUrl, port: 0 })
   const config: Config.Config = {
