@@ -15,7 +15,11 @@ export default defineConfig({
     include: [
       '{bridge-protocol,host-sdk,host-sdk/react,host-sdk/wagmi,modal-app,api,devnet}/src/**/*.test.{ts,tsx}',
     ],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Limits that only catch a hung test: a machine busy with other work may take minutes over what a quiet
+    // one takes seconds for (starting anvil, Alto, litecoind), and must not fail for it.
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: ['./scripts/vitest.setup.ts'],
   },
 })

@@ -140,7 +140,7 @@ describe('Send on the Bitcoin family (litecoind regtest, the API’s Esplora)', 
     it(name, async ({ skip }) => {
       if (!node) return skip(missing)
       await test()
-    }, 60_000)
+    })
 
   const unspents = async (addr: string) =>
     (

@@ -31,7 +31,7 @@ beforeAll(async () => {
   const wallet = createWalletClient({ account: alice.address, transport: http(anvil.rpcUrl) })
   for (let i = 0; i < 25; i++)
     sent.push(await wallet.sendTransaction({ chain: null, to: bob.address, value: parseEther('0.001') }))
-}, 60_000)
+})
 afterAll(async () => {
   await running?.stop()
   await indexer?.stop()

@@ -143,10 +143,9 @@ describe('the origins of a project, from the API', () => {
     })
 
     it('is unreachable, not a refusal of the project', async () => {
+      // The API holds the question forever: only the time-out answers it.
       const origins = Origins.fromApi(url, { timeoutMs: 200 })
-      const started = Date.now()
       expect(await origins('held')).toEqual({ kind: 'unreachable' })
-      expect(Date.now() - started).toBeLessThan(2_000)
       expect(await origins('proxy')).toEqual({ kind: 'unreachable' })
       expect(await origins('odd')).toEqual({ kind: 'unreachable' })
     })

@@ -133,11 +133,8 @@ describe('WalletRegistry', () => {
     const { registry } = setup({ api: down })
     registry.open()
     // The client retries a dead API (150 ms, then 300 ms) before the registry may say so.
-    await vi.waitFor(
-      () => expect(registry.state()).toMatchObject({ failed: true, loading: false, items: [] }),
-      {
-        timeout: 5_000,
-      },
+    await vi.waitFor(() =>
+      expect(registry.state()).toMatchObject({ failed: true, loading: false, items: [] }),
     )
   })
 })
