@@ -18,7 +18,7 @@ export default defineConfig({
   // connection or a relay's handshake takes many times what it takes on a quiet one.
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  reporter: [['list']],
+  reporter: [['list'], ['../scripts/reporters/playwright.ts']],
   use: {
     browserName: 'chromium',
     headless: true,
