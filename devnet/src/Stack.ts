@@ -1,8 +1,10 @@
 /**
  * The whole local stack: the devnet chains (anvil ×2; a Solana JSON-RPC over litesvm on 127.0.0.1:8899,
- * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on http://127.0.0.1:8787 with its history indexer; the modal origin on
- * http://127.0.0.1:5174 (modal-app's production build), in a process of its own that asks the API for
- * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
+ * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on
+ * http://127.0.0.1:8787 with its history indexer, its production build in a process of its own (`Api.ts`), as
+ * a deployment runs it, so the chains never slow it; the modal origin on http://127.0.0.1:5174 (modal-app's
+ * production build), in a process of its own that asks the API for projects' origins, so API load never
+ * delays the modal's files; a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
  * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
@@ -17,17 +19,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   Cache,
-  Config,
-  Database,
-  History,
+  type Config,
+  type Database,
   ModalOriginServer,
   Prices,
   Projects,
   Registry,
-  Service,
 } from '@airlock/api'
 import { ensGatewayPath } from '@airlock/api/contract'
 import { type PreviewServer, preview } from 'vite'
+import * as Api from './Api.ts'
 import * as Bundler from './aa/Bundler.ts'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
@@ -215,77 +216,57 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     const onramp = await Onramp.start({ devnet, apiUrl, host: options.host, port: options.onrampPort })
     stops.push(onramp.sandbox.stop)
     const dataDir = options.dataDir ?? root('api/.airlock-data')
-    const db = await Database.open({ dataDir })
-    stops.push(() => db.close())
-    await seed(db, devnet, apiUrl)
-    await Prices.set(db, [
-      ...[
-        { address: Prices.native, price: demoPrices.SOL, ...solanaChain.nativeCurrency },
-        { address: usdc.address.toLowerCase(), price: demoPrices.USDC, name: usdc.name, symbol: usdc.symbol },
-      ].map(({ address, price, name, symbol }) => ({
-        chainId: solanaChain.id,
-        address,
-        currency: 'usd' as const,
-        price,
-        name,
-        symbol,
-        iconUrl: null,
-      })),
-      {
-        chainId: bitcoinChain.id,
-        address: Prices.native,
-        currency: 'usd',
-        price: demoPrices.rLTC,
-        name: bitcoinChain.nativeCurrency.name,
-        symbol: bitcoinChain.nativeCurrency.symbol,
-        iconUrl: null,
+    const api = await Api.start({
+      dataDir,
+      host: options.host,
+      port: apiPort,
+      seed: async (db) => {
+        await seed(db, devnet, apiUrl)
+        for (const [id, origins] of Object.entries(options.projects ?? {}))
+          await Projects.add(db, id, origins)
       },
-    ])
-    for (const [id, origins] of Object.entries(options.projects ?? {})) await Projects.add(db, id, origins)
-    const config = Config.parse({
-      apiUrl,
-      modalOrigin: modalUrl,
-      chains: [
-        ...devnet.chains.map((running, index) => ({
-          id: running.caipNetworkId,
-          name: running.chain.name,
-          rpcUrl: running.rpcUrl,
-          nativeCurrency: running.chain.nativeCurrency,
-          testnet: true,
-          tokens: Object.values(devnetTokens),
-          swaps: { uniswapV2 },
-          accountAbstraction: Bundler.apiConfig(bundlers[index]),
-        })),
-        { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
-        { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
-      ],
-      limits: options.apiLimits,
-      // The demo's and the tests' projects: a new embedded account transacts with no ETH.
-      sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({ projectId })),
-      email: {
-        smtp: mail.smtp,
-        from: 'Airlock <login@airlock.localhost>',
-        // A new one each run: codes and sessions of an earlier run never verify.
-        secret: randomBytes(32).toString('hex'),
-      } satisfies Config.Config['email'],
-      social: Oidc.socialConfig(oidc),
-      farcaster: {
-        relayUrl: farcasterRelay.url,
-        idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
+      settings: {
+        apiUrl,
+        modalOrigin: modalUrl,
+        chains: [
+          ...devnet.chains.map((running, index) => ({
+            id: running.caipNetworkId,
+            name: running.chain.name,
+            rpcUrl: running.rpcUrl,
+            nativeCurrency: running.chain.nativeCurrency,
+            testnet: true,
+            tokens: Object.values(devnetTokens),
+            swaps: { uniswapV2 },
+            accountAbstraction: Bundler.apiConfig(bundlers[index]),
+          })),
+          { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
+          { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
+        ],
+        limits: options.apiLimits,
+        // The demo's and the tests' projects: a new embedded account transacts with no ETH.
+        sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({ projectId })),
+        email: {
+          smtp: mail.smtp,
+          from: 'Airlock <login@airlock.localhost>',
+          // A new one each run: codes and sessions of an earlier run never verify.
+          secret: randomBytes(32).toString('hex'),
+        } satisfies Config.Config['email'],
+        social: Oidc.socialConfig(oidc),
+        farcaster: {
+          relayUrl: farcasterRelay.url,
+          idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
+        },
+        wallet: { key: walletKey(dataDir) },
+        names: {
+          suffix: Ens.defaultSuffix,
+          chainId: devnet.chains[0].caipNetworkId,
+          universalResolver: ens.universalResolver,
+          gatewayKey: Ens.devGatewayKey,
+        },
+        onramp: { providers: [onramp.provider] },
       },
-      wallet: { key: walletKey(dataDir) },
-      names: {
-        suffix: Ens.defaultSuffix,
-        chainId: devnet.chains[0].caipNetworkId,
-        universalResolver: ens.universalResolver,
-        gatewayKey: Ens.devGatewayKey,
-      },
-      onramp: { providers: [onramp.provider] },
     })
-    const indexer = History.Indexer.start({ db, config, log: () => {} })
-    stops.push(indexer.stop)
-    const running = await Service.listen(Service.create({ db, config }), { host: options.host, apiPort })
-    stops.push(running.stop)
+    stops.push(api.stop)
     await modal
     const relay = await Relay.start({ port: options.relayPort ?? Relay.defaultPort, host: options.host })
     stops.push(relay.stop)
@@ -312,7 +293,7 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
-/** The demo project, the wallet registry and devnet prices; safe to run on every start. */
+/** The demo project, the wallet registry and every devnet chain's prices; safe to run on every start. */
 async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: string) {
   await Cache.clear(db)
   await Projects.add(db, 'demo', demoOrigins)
@@ -344,6 +325,29 @@ async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: stri
       })),
     ]),
   )
+  await Prices.set(db, [
+    ...[
+      { address: Prices.native, price: demoPrices.SOL, ...solanaChain.nativeCurrency },
+      { address: usdc.address.toLowerCase(), price: demoPrices.USDC, name: usdc.name, symbol: usdc.symbol },
+    ].map(({ address, price, name, symbol }) => ({
+      chainId: solanaChain.id,
+      address,
+      currency: 'usd' as const,
+      price,
+      name,
+      symbol,
+      iconUrl: null,
+    })),
+    {
+      chainId: bitcoinChain.id,
+      address: Prices.native,
+      currency: 'usd',
+      price: demoPrices.rLTC,
+      name: bitcoinChain.nativeCurrency.name,
+      symbol: bitcoinChain.nativeCurrency.symbol,
+      iconUrl: null,
+    },
+  ])
 }
 
 /**
