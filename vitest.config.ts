@@ -15,7 +15,15 @@ export default defineConfig({
     include: [
       '{bridge-protocol,host-sdk,host-sdk/react,host-sdk/wagmi,modal-app,api,devnet}/src/**/*.test.{ts,tsx}',
     ],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Two workers for two cores: most files wait on chains and child processes far more than they compute,
+    // so a second one fills the waits (vitest's default on two cores is one).
+    maxWorkers: 2,
+    // Limits that only catch a hung test: a machine busy with other work may take minutes over what a quiet
+    // one takes seconds for (starting anvil, Alto, litecoind), and must not fail for it.
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: ['./scripts/vitest.setup.ts'],
+    reporters: ['default', './scripts/reporters/vitest.ts'],
   },
 })

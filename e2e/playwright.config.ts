@@ -14,9 +14,11 @@ export default defineConfig({
   // One worker: journeys share the two chains, and anvil's nonces are per account.
   workers: 1,
   fullyParallel: false,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // Limits that only catch a journey that hangs: on a machine busy with other work, a wallet's first
+  // connection or a relay's handshake takes many times what it takes on a quiet one.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  reporter: [['list'], ['../scripts/reporters/playwright.ts']],
   use: {
     browserName: 'chromium',
     headless: true,
@@ -36,7 +38,8 @@ export default defineConfig({
       // The demo dApp starts last, so the whole stack is up once it answers (the modal origin starts first).
       url: 'http://localhost:5173/',
       reuseExistingServer: !process.env.CI,
-      timeout: 120_000,
+      // Only catches a stack that never starts: on a machine busy with other work it takes minutes.
+      timeout: 600_000,
       stdout: 'ignore',
       stderr: 'pipe',
     },

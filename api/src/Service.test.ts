@@ -1,7 +1,8 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import * as Database from './Database.ts'
+import type * as Database from './Database.ts'
 import * as Projects from './features/projects/Projects.ts'
+import { memoryDatabase } from './internal/memoryDatabase.ts'
 import { configOf } from './internal/testApi.ts'
 import * as Service from './Service.ts'
 
@@ -9,7 +10,7 @@ let db: Database.Database
 let running: Service.Running
 let port: number
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   running = await Service.listen(Service.create({ db, config: configOf() }), {
     apiPort: 0,
@@ -24,11 +25,10 @@ afterAll(async () => {
 
 /**
  * A raw connection that sends `start`, then `drip` one byte at a time every 100 ms until the server closes
- * it; what the server wrote, and how long it kept the connection.
+ * it; what the server wrote.
  */
-function slowClient(start: string, drip = ''): Promise<{ answer: string; heldMs: number }> {
+function slowClient(start: string, drip = ''): Promise<{ answer: string }> {
   return new Promise((resolve, reject) => {
-    const started = performance.now()
     const socket = connect(port, '127.0.0.1', () => socket.write(start))
     let answer = ''
     let sent = 0
@@ -42,7 +42,7 @@ function slowClient(start: string, drip = ''): Promise<{ answer: string; heldMs:
     socket.on('error', () => {})
     socket.on('close', () => {
       clearInterval(dripping)
-      resolve({ answer, heldMs: performance.now() - started })
+      resolve({ answer })
     })
     socket.setTimeout(10_000, () => {
       socket.destroy()
@@ -53,19 +53,15 @@ function slowClient(start: string, drip = ''): Promise<{ answer: string; heldMs:
 
 describe('Service.listen', () => {
   it('drops a client that sends its headers too slowly', async () => {
-    const { answer, heldMs } = await slowClient(
-      'GET /health HTTP/1.1\r\nHost: x\r\n',
-      'X-Slow: yes'.repeat(100),
-    )
+    const { answer } = await slowClient('GET /health HTTP/1.1\r\nHost: x\r\n', 'X-Slow: yes'.repeat(100))
+    // Before the client's own 10 s: the server's limit, not Node's default minutes.
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
-    expect(heldMs).toBeLessThan(3_000)
   })
 
   it('drops a client that sends its body too slowly', async () => {
     const head = 'POST /e?projectId=demo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
-    const { answer, heldMs } = await slowClient(`${head}Content-Length: 500\r\n\r\n`, '{'.repeat(500))
+    const { answer } = await slowClient(`${head}Content-Length: 500\r\n\r\n`, '{'.repeat(500))
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
-    expect(heldMs).toBeLessThan(4_000)
   })
 
   it('still serves clients that are not slow', async () => {

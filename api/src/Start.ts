@@ -9,6 +9,7 @@ import * as Database from './Database.ts'
 import * as History from './features/history/index.ts'
 import * as Sponsorship from './features/paymaster/Follower.ts'
 import * as Registry from './features/registry/Registry.ts'
+import * as Child from './internal/child.ts'
 import * as Service from './Service.ts'
 
 type StartOptions = {
@@ -144,12 +145,14 @@ export async function serve(args: readonly string[]): Promise<number> {
     return 1
   }
   const { apiUrl, modalUrl, engine } = started
-  console.log(`Airlock API on ${apiUrl}${modalUrl ? `, modal origin on ${modalUrl}` : ''} (${engine})`)
   const stop = async () => {
     await started.stop()
     process.exit(0)
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  // Started by a parent (the dev stack, the bench), it tells the parent instead.
+  if (!Child.announce(apiUrl, stop))
+    console.log(`Airlock API on ${apiUrl}${modalUrl ? `, modal origin on ${modalUrl}` : ''} (${engine})`)
   return new Promise<number>(() => {})
 }

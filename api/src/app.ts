@@ -66,10 +66,10 @@ export function create(options: AppOptions): Hono<Project.Env> {
   // The order is the point: CORS marks every answer, refusals included; a client over its budget costs
   // no project lookup; a project's budget is spent only by requests that passed the client's.
   app.use(headers)
-  app.use(Limits.perClient(Buckets.create(limits.perClient), limits.trustedProxies))
+  app.use(Limits.perClient(Buckets.create(limits.perClient, { now }), limits.trustedProxies))
   app.use(Project.middleware(findProject))
   app.use(preflight)
-  app.use(Limits.perProject(Buckets.create(limits.perProject)))
+  app.use(Limits.perProject(Buckets.create(limits.perProject, { now })))
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,

@@ -33,7 +33,7 @@ beforeAll(async () => {
       ],
     }),
   )
-}, 120_000)
+})
 
 afterAll(() => {
   for (const child of children) child.kill('SIGTERM')
@@ -139,7 +139,7 @@ describe('the built server (node api/dist/server.js)', () => {
     expect((await node('server.js', '--api-port', 'eighty')).out).toContain(
       '--api-port eighty: expected a port',
     )
-  }, 120_000)
+  })
 
   it('names an unreachable PostgreSQL (without its password) and a port in use', async () => {
     const closed = await closedPort()
@@ -165,7 +165,7 @@ describe('the built server (node api/dist/server.js)', () => {
     } finally {
       taken.close()
     }
-  }, 120_000)
+  })
 
   it('tells what the configuration holds, and refuses prices for what it does not name', async () => {
     expect(readFileSync(join(dist, 'cli.js'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node')
@@ -183,7 +183,7 @@ describe('the built server (node api/dist/server.js)', () => {
     expect(notANumber.code).toBe(2)
     expect(notANumber.out).toContain('the price is a positive number of USD, like 3000 or 0.9998')
     expect((await node('cli.js', 'frobnicate')).code).toBe(2)
-  }, 120_000)
+  })
 })
 
 const server = process.env.AIRLOCK_TEST_DATABASE_URL

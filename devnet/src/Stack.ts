@@ -1,9 +1,11 @@
 /**
  * The whole local stack: the devnet chains (anvil ×2; a Solana JSON-RPC over litesvm on 127.0.0.1:8899,
- * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on http://127.0.0.1:8787 with its history indexer; the modal origin on
- * http://airlock.localhost:5174 (modal-app's production build; bound to loopback, a name so that WebAuthn
- * takes it, see `Loopback.ts`), in a process of its own that asks the API for
- * projects' origins, so API load never delays the modal's files; a WalletConnect relay on
+ * WebSocket 8900; Litecoin Core's regtest for the Bitcoin family on 127.0.0.1:19443); the Airlock API on
+ * http://127.0.0.1:8787 with its history indexer, its production build in a process of its own (`Api.ts`), as
+ * a deployment runs it, so the chains never slow it; the modal origin on http://airlock.localhost:5174
+ * (modal-app's production build; bound to loopback, a name so that WebAuthn takes it, see `Loopback.ts`), in
+ * a process of its own that asks the API for projects' origins, so API load never delays the modal's files;
+ * a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
  * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
@@ -14,28 +16,17 @@
  * `npm start`, the e2e suite and the bench all run exactly this.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  Cache,
-  Config,
-  Database,
-  History,
-  ModalOriginServer,
-  Prices,
-  Projects,
-  Registry,
-  Service,
-  Sponsorship,
-} from '@airlock/api'
+import { type Config, ModalOriginServer, Projects } from '@airlock/api'
 import { ensGatewayPath } from '@airlock/api/contract'
 import { type PreviewServer, preview } from 'vite'
+import * as Api from './Api.ts'
 import * as Bundler from './aa/Bundler.ts'
 import * as Litecoind from './bitcoin/Litecoind.ts'
 import * as Regtest from './bitcoin/Regtest.ts'
 import { devnetTokens, ens, idRegistryAddress, uniswapV2, uniswapV3 } from './Chains.ts'
+import { bitcoinChain, demoSponsorship, seed, solanaChain, usdc, walletKey } from './Demo.ts'
 import * as Devnet from './Devnet.ts'
-import * as Pools from './dex/Pools.ts'
 import * as Ens from './ens/Ens.ts'
 import * as Farcaster from './farcaster/Farcaster.ts'
 import { modalHost } from './Loopback.ts'
@@ -105,51 +96,8 @@ export type Stack = {
   stop(): Promise<void>
 }
 
-/** The origins of the demo project: the demo dApp, and any localhost port for development. */
-export const demoOrigins = ['http://localhost:5173', 'http://localhost:*']
-
-/**
- * What the paymaster pays for the demo's (and the e2e suite's) operations, in wei of the devnet's ETH: its
- * deposit is 100 ETH a run, and the API's data folder keeps the total across runs. The tip cap is wider than
- * the API's 2 gwei: anvil suggests the last block's lowest tip, so after a wallet's 1.5 gwei transaction a
- * viem client offers 3 gwei (twice the suggestion).
- */
-const demoSponsorship = {
-  budget: {
-    perDay: String(10n ** 18n),
-    total: String(50n * 10n ** 18n),
-    perSenderPerDay: String(10n ** 17n),
-  },
-  fees: { maxPriorityFeePerGasGwei: 10 },
-}
-
-/** Devnet prices the demo shows (USD); the EVM chains' pools are seeded at theirs. */
-export const demoPrices = { ...Pools.prices, rLTC: 90, SOL: 150, USDC: 1 } as const
-
 /** What the Bitcoin wallet of the tests holds on the devnet from the start. */
 export const bitcoinFunding = 2
-
-/** The Solana devnet chain as the API and the demo name it; its genesis is fixed, so is its id. */
-export const solanaChain = {
-  id: Solana.caipNetworkId,
-  name: 'Airlock Solana Devnet',
-  nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
-  testnet: true,
-} as const
-const usdc = {
-  address: Solana.usdcMint,
-  name: 'USD Coin (devnet)',
-  symbol: 'USDC',
-  decimals: Solana.usdcDecimals,
-}
-
-/** The Bitcoin-family devnet chain as the API and the demo name it. */
-export const bitcoinChain = {
-  id: Regtest.caipNetworkId,
-  name: 'Airlock Bitcoin Devnet',
-  nativeCurrency: { name: 'Regtest Litecoin', symbol: 'rLTC', decimals: 8 },
-  testnet: true,
-} as const
 
 /**
  * Starts chains, API, modal origin and dApp; expects `npm run build` to have run.
@@ -233,98 +181,76 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     const onramp = await Onramp.start({ devnet, apiUrl, host: options.host, port: options.onrampPort })
     stops.push(onramp.sandbox.stop)
     const dataDir = options.dataDir ?? root('api/.airlock-data')
-    const db = await Database.open({ dataDir })
-    stops.push(() => db.close())
-    await seed(db, devnet, apiUrl)
-    await Prices.set(db, [
-      ...[
-        { address: Prices.native, price: demoPrices.SOL, ...solanaChain.nativeCurrency },
-        { address: usdc.address.toLowerCase(), price: demoPrices.USDC, name: usdc.name, symbol: usdc.symbol },
-      ].map(({ address, price, name, symbol }) => ({
-        chainId: solanaChain.id,
-        address,
-        currency: 'usd' as const,
-        price,
-        name,
-        symbol,
-        iconUrl: null,
-      })),
-      {
-        chainId: bitcoinChain.id,
-        address: Prices.native,
-        currency: 'usd',
-        price: demoPrices.rLTC,
-        name: bitcoinChain.nativeCurrency.name,
-        symbol: bitcoinChain.nativeCurrency.symbol,
-        iconUrl: null,
+    const api = await Api.start({
+      dataDir,
+      host: options.host,
+      port: apiPort,
+      seed: async (db) => {
+        await seed(db, devnet, apiUrl)
+        for (const [id, origins] of Object.entries(options.projects ?? {}))
+          await Projects.add(db, id, origins)
       },
-    ])
-    for (const [id, origins] of Object.entries(options.projects ?? {})) await Projects.add(db, id, origins)
-    const config = Config.parse({
-      apiUrl,
-      modalOrigin: modalUrl,
-      chains: [
-        ...devnet.chains.map((running, index) => ({
-          id: running.caipNetworkId,
-          name: running.chain.name,
-          rpcUrl: running.rpcUrl,
-          nativeCurrency: running.chain.nativeCurrency,
-          testnet: true,
-          tokens: Object.values(devnetTokens),
-          swaps: {
-            uniswapV2,
-            uniswapV3: {
-              factory: uniswapV3.factory,
-              quoter: uniswapV3.quoter,
-              router: uniswapV3.router,
-              weth: uniswapV2.weth,
+      settings: {
+        apiUrl,
+        modalOrigin: modalUrl,
+        chains: [
+          ...devnet.chains.map((running, index) => ({
+            id: running.caipNetworkId,
+            name: running.chain.name,
+            rpcUrl: running.rpcUrl,
+            nativeCurrency: running.chain.nativeCurrency,
+            testnet: true,
+            tokens: Object.values(devnetTokens),
+            swaps: {
+              uniswapV2,
+              uniswapV3: {
+                factory: uniswapV3.factory,
+                quoter: uniswapV3.quoter,
+                router: uniswapV3.router,
+                weth: uniswapV2.weth,
+              },
             },
-          },
-          accountAbstraction: Bundler.apiConfig(bundlers[index]),
+            accountAbstraction: Bundler.apiConfig(bundlers[index]),
+          })),
+          { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
+          { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
+        ],
+        limits: options.apiLimits,
+        // The demo's and the tests' projects: a new embedded account transacts with no ETH.
+        sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({
+          projectId,
+          ...demoSponsorship,
         })),
-        { ...solanaChain, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, tokens: [usdc] },
-        { ...bitcoinChain, rpcUrl: bitcoin.rpcUrl },
-      ],
-      limits: options.apiLimits,
-      // The demo's and the tests' projects: a new embedded account transacts with no ETH.
-      sponsorship: ['demo', ...Object.keys(options.projects ?? {})].map((projectId) => ({
-        projectId,
-        ...demoSponsorship,
-      })),
-      email: {
-        smtp: mail.smtp,
-        from: 'Airlock <login@airlock.localhost>',
-        // A new one each run: codes and sessions of an earlier run never verify.
-        secret: randomBytes(32).toString('hex'),
-        // Every visitor of the demo and every e2e journey is one client here, loopback: its caps are the
-        // suite's, not a stranger's (the address's own caps keep their defaults).
-        limits: {
-          codesPerClient: [{ max: 10_000, windowS: 3_600 }],
-          wrongCodesPerClient: [{ max: 10_000, windowS: 3_600 }],
+        email: {
+          smtp: mail.smtp,
+          from: 'Airlock <login@airlock.localhost>',
+          // A new one each run: codes and sessions of an earlier run never verify.
+          secret: randomBytes(32).toString('hex'),
+          // Every visitor of the demo and every e2e journey is one client here, loopback: its caps are the
+          // suite's, not a stranger's (the address's own caps keep their defaults).
+          limits: {
+            codesPerClient: [{ max: 10_000, windowS: 3_600 }],
+            wrongCodesPerClient: [{ max: 10_000, windowS: 3_600 }],
+          },
+        } satisfies Config.Config['email'],
+        social: Oidc.socialConfig(oidc),
+        farcaster: {
+          relayUrl: farcasterRelay.url,
+          idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
         },
-      } satisfies Config.Config['email'],
-      social: Oidc.socialConfig(oidc),
-      farcaster: {
-        relayUrl: farcasterRelay.url,
-        idRegistry: { chainId: devnet.chains[0].caipNetworkId, address: idRegistryAddress },
+        wallet: { key: walletKey(dataDir) },
+        names: {
+          suffix: Ens.defaultSuffix,
+          chainId: devnet.chains[0].caipNetworkId,
+          universalResolver: ens.universalResolver,
+          gatewayKey: Ens.devGatewayKey,
+          // The suffix's resolver asks this API, on loopback: the one internal gateway the API may ask.
+          internalGateways: [apiUrl],
+        },
+        onramp: { providers: onramp.providers },
       },
-      wallet: { key: walletKey(dataDir) },
-      names: {
-        suffix: Ens.defaultSuffix,
-        chainId: devnet.chains[0].caipNetworkId,
-        universalResolver: ens.universalResolver,
-        gatewayKey: Ens.devGatewayKey,
-        // The suffix's resolver asks this API, on loopback: the one internal gateway the API may ask.
-        internalGateways: [apiUrl],
-      },
-      onramp: { providers: onramp.providers },
     })
-    const indexer = History.Indexer.start({ db, config, log: () => {} })
-    stops.push(indexer.stop)
-    const sponsorship = Sponsorship.start({ db, config, log: () => {} })
-    stops.push(sponsorship.stop)
-    const running = await Service.listen(Service.create({ db, config }), { host: options.host, apiPort })
-    stops.push(running.stop)
+    stops.push(api.stop)
     await modal
     const relay = await Relay.start({ port: options.relayPort ?? Relay.defaultPort, host: options.host })
     stops.push(relay.stop)
@@ -349,55 +275,6 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     await stop()
     throw error
   }
-}
-
-/** The demo project, the wallet registry and devnet prices; safe to run on every start. */
-async function seed(db: Database.Database, devnet: Devnet.Instance, apiUrl: string) {
-  await Cache.clear(db)
-  await Projects.add(db, 'demo', demoOrigins)
-  await Projects.setAnalytics(db, 'demo', true)
-  await Registry.seed(db)
-  const tokens = Object.values(devnetTokens)
-  for (const token of tokens)
-    await Registry.putMonogram(db, 'token', token.symbol.toLowerCase(), token.symbol.toUpperCase())
-  await Prices.set(
-    db,
-    devnet.chains.flatMap((running) => [
-      {
-        chainId: running.caipNetworkId,
-        address: Prices.native,
-        currency: 'usd' as const,
-        price: demoPrices.ETH,
-        name: 'Ether',
-        symbol: 'ETH',
-        iconUrl: null,
-      },
-      ...tokens.map((token) => ({
-        chainId: running.caipNetworkId,
-        address: token.address,
-        currency: 'usd' as const,
-        price: demoPrices[token.symbol],
-        name: token.name,
-        symbol: token.symbol,
-        iconUrl: `${apiUrl}/public/getTokenImage/${token.symbol.toLowerCase()}?projectId=demo`,
-      })),
-    ]),
-  )
-}
-
-/**
- * The API's wallet key: kept in `<dataDir>/wallet.key` (made once, mode 0600), so the auth shares stored by
- * an earlier `npm start` still open; random with `memory://`, where no wallet outlives the run. A dev
- * convenience only: a deployment keeps its key apart from its database.
- */
-function walletKey(dataDir: string): string {
-  if (dataDir.startsWith('memory://')) return randomBytes(32).toString('hex')
-  const path = `${dataDir}/wallet.key`
-  if (!existsSync(path)) {
-    mkdirSync(dataDir, { recursive: true })
-    writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600 })
-  }
-  return readFileSync(path, 'utf8').trim()
 }
 
 function serve(dir: string, host: string, port: number): Promise<PreviewServer> {

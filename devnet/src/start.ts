@@ -8,6 +8,7 @@
 import { execSync } from 'node:child_process'
 import * as Accounts from './Accounts.ts'
 import { idRegistryAddress, testTokenAddress } from './Chains.ts'
+import * as Demo from './Demo.ts'
 import * as Foreground from './Foreground.ts'
 import * as Stack from './Stack.ts'
 
@@ -40,10 +41,10 @@ Airlock is running.
 ${stack.devnet.chains.map((c) => `  ${c.chain.name.padEnd(16)} ${c.rpcUrl}   ${c.caipNetworkId}`).join('\n')}
   Bundlers (4337)  ${stack.bundlers.map((bundler) => bundler.url).join(', ')}   (Alto for chains A and B; dApps use ${stack.apiUrl}/v1/bundler/{chainId})
   ALT token        ${testTokenAddress}
-  Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Stack.solanaChain.id}
+  Solana           ${stack.solana.rpcUrl} (ws ${stack.solana.wsUrl})   ${Demo.solanaChain.id}
   USDC (Solana)    ${stack.solana.usdcMint}
-  Bitcoin family   ${redacted(stack.bitcoin.rpcUrl)} (Litecoin regtest, a block every 5 s)   ${Stack.bitcoinChain.id}
-  Esplora          ${stack.apiUrl}/v1/bip122/${Stack.bitcoinChain.id.slice('bip122:'.length)}/esplora/blocks/tip/height
+  Bitcoin family   ${redacted(stack.bitcoin.rpcUrl)} (Litecoin regtest, a block every 5 s)   ${Demo.bitcoinChain.id}
+  Esplora          ${stack.apiUrl}/v1/bip122/${Demo.bitcoinChain.id.slice('bip122:'.length)}/esplora/blocks/tip/height
   Test account     ${first?.address}  key ${first?.privateKey}
 Press Ctrl-C to stop.`)
   return stack.stop

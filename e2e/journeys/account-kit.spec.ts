@@ -127,7 +127,7 @@ test('a transfer sent to the wallet by script shows in Activity within seconds, 
   expect((await fetch(`${balance}&chainId=eip155:${devnetA.id}`)).ok).toBe(true)
 
   const row = modal.getByTestId('transaction').filter({ hasText: `+0.${milli} ETH` })
-  await expect(row).toBeVisible({ timeout: 15_000 })
+  await expect(row).toBeVisible()
   await expect(row).toContainText('Received')
   // However the API cases the address, the row names the sender, shortened.
   const from = `From ${sender.address.slice(0, 6)}…${sender.address.slice(-4)}`

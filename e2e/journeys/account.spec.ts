@@ -140,6 +140,22 @@ test('with EVM and Solana both connected, the other one is listed under "Also co
 })
 
 /** The registry's names in the API's own order, `pages` pages of 40: what All Wallets must list. */
+/**
+ * Whether the grid's rendered rows reach its box's top and bottom edges (or the list's first and last wallet
+ * there): everything in view is rendered. Evaluated in the modal with the grid.
+ */
+const rowsCoverView = (grid: Element) => {
+  const items = [...grid.querySelectorAll('li')]
+  if (items.length === 0) return false
+  const view = grid.getBoundingClientRect()
+  const boxes = items.map((item) => item.getBoundingClientRect())
+  const position = (item: Element | undefined) => Number(item?.getAttribute('aria-posinset'))
+  const top = position(items[0]) === 1 || Math.min(...boxes.map((box) => box.top)) <= view.top
+  const size = Number(items[0]?.getAttribute('aria-setsize'))
+  const bottom = position(items.at(-1)) === size || Math.max(...boxes.map((box) => box.bottom)) >= view.bottom
+  return top && bottom
+}
+
 async function registryNames(pages: number): Promise<string[]> {
   const names: string[] = []
   for (let page = 1; page <= pages; page++) {
@@ -175,7 +191,8 @@ test('All Wallets loads the next 40 when scrolled to its end, with no wallet twi
   await grid.evaluate((element) => element.scrollTo({ top: 0 }))
   for (let top = 0; top < 20_000 && seen.filter(Boolean).length < 80; top += 200) {
     await grid.evaluate((element, top) => element.scrollTo({ top }), top)
-    await page.waitForTimeout(30)
+    // The rows re-render after the scroll event: read once they cover the grid's box from top to bottom.
+    await expect.poll(() => grid.evaluate(rowsCoverView)).toBe(true)
     // Read in one go: the rows re-render as the grid scrolls.
     const shown = await grid.evaluate((element) =>
       [...element.querySelectorAll('li')].map((li) => ({

@@ -100,10 +100,7 @@ test('a transfer made outside the modal is in the account history within 2 s', a
   await expect
     .poll(
       async () => ((await (await fetch(history)).json()) as Answer).data.find((item) => item.id === hash),
-      {
-        timeout: 5_000,
-        intervals: [100],
-      },
+      { intervals: [100] },
     )
     .toMatchObject({ metadata: { operationType: 'receive', sentFrom: sender.address.toLowerCase() } })
   expect(Date.now() - sent).toBeLessThan(2_000)
@@ -158,10 +155,7 @@ test('the Solana wallet signs a real transfer through Airlock: confirmed on the 
     .poll(
       async () =>
         ((await (await fetch(history)).json()) as Answer).data.find((item) => item.id === signature),
-      {
-        timeout: 5_000,
-        intervals: [100],
-      },
+      { intervals: [100] },
     )
     .toMatchObject({ metadata: { operationType: 'send' } })
   expect(Date.now() - sent).toBeLessThan(2_000)

@@ -38,11 +38,14 @@ test('the code reaches the mail catcher over SMTP and opens one session from the
     status: 200,
     body: { sent: true, retryAfter: 30 },
   })
-  // SPEC's throttle, word for word: 30 s, the seconds left rounded up.
-  expect(await call(frame, '/v1/auth/email', { email })).toEqual({
-    status: 429,
-    body: expect.objectContaining({ message: 'Please try again after 30 seconds' }),
-  })
+  // SPEC's throttle: the seconds left of 30, rounded up. How many are left depends on how long the first
+  // answer took to reach here, which a busy machine decides; the exact count at each instant is the API's
+  // test, on a clock it moves (api/src/features/auth/routes.test.ts).
+  const throttled = await call(frame, '/v1/auth/email', { email })
+  expect(throttled.status).toBe(429)
+  const seconds = Number(/^Please try again after (\d+) seconds$/.exec(String(throttled.body.message))?.[1])
+  expect(seconds).toBeGreaterThan(0)
+  expect(seconds).toBeLessThanOrEqual(30)
   const code = await mailCode(email)
   expect(code).toMatch(/^\d{6}$/)
 

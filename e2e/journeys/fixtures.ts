@@ -216,6 +216,26 @@ export async function createWalletByEmail(modal: FrameLocator, email: string, as
   await modal.getByRole('button', { name: 'Not now' }).click()
 }
 
+/**
+ * Records every message the modal's snackbar shows from now on, as `variant: text`; `shown()` reads them.
+ * What a snack said is asserted from the record at the end, not by looking at the snackbar after a pause.
+ */
+export async function snackLog(page: Page): Promise<{ shown(): Promise<string[]> }> {
+  const frame = await modalFrame(page)
+  await frame.evaluate(() => {
+    const region = document.querySelector('[data-testid="snackbar"]')
+    if (!region) throw new Error('the modal has no snackbar')
+    const log: string[] = []
+    ;(window as { snacks?: string[] }).snacks = log
+    new MutationObserver(() => {
+      const snack = region.querySelector('[data-variant]')
+      const said = snack && `${snack.getAttribute('data-variant')}: ${snack.textContent}`
+      if (said && said !== log.at(-1)) log.push(said)
+    }).observe(region, { childList: true, subtree: true, characterData: true })
+  })
+  return { shown: () => frame.evaluate(() => [...((window as { snacks?: string[] }).snacks ?? [])]) }
+}
+
 /** Presses Tab until the element has focus, as a keyboard user gets there. */
 export async function tabTo(page: Page, target: Locator) {
   for (let i = 0; i < 30; i++) {

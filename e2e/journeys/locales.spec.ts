@@ -48,7 +48,7 @@ test.describe('Arabic at 360 px', () => {
 
     await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
     await expect(modal.getByTestId('account-address')).toBeVisible()
-    await expect(modal.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 })
+    await expect(modal.locator('[aria-busy="true"]')).toHaveCount(0)
     await fits(page, 'ar', 'Account')
 
     await modal.getByTestId('account-network').click()

@@ -37,7 +37,7 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   )
   await modal.getByLabel('Receiver').fill('alice.eth')
   await page.keyboard.press('Enter')
-  await expect(modal.getByTestId('send-summary')).toContainText('alice.eth', { timeout: 15_000 })
+  await expect(modal.getByTestId('send-summary')).toContainText('alice.eth')
   await expect(modal.getByTestId('send-preview-to').locator(`[title="${alice}"]`)).toBeVisible()
   const send = modal.getByRole('button', { name: 'Send', exact: true })
   await tabTo(page, send)
@@ -53,7 +53,6 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   await page.keyboard.press('End')
   await expect(modal.locator(`[data-testid="transaction"][data-id="${hash}"]`).first()).toContainText(
     'To alice.eth',
-    { timeout: 15_000 },
   )
   await page.keyboard.press('Home')
 
@@ -86,7 +85,7 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   })
   await tabTo(page, modal.getByRole('button', { name: 'Done' }))
   await page.keyboard.press('Enter')
-  await expect(modal.locator('.account-name')).toHaveText('newcomer.airlock.id', { timeout: 15_000 })
+  await expect(modal.locator('.account-name')).toHaveText('newcomer.airlock.id')
 
   // ENS clients find it with no Airlock code: the universal resolver and the API's gateway (CCIP-read).
   const ens = createPublicClient({ chain: devnetA, transport: http(devnetA.rpcUrls.default.http[0]) })

@@ -166,7 +166,7 @@ async function settle(page: Page) {
 
 /** Account's balances come from the API a moment after the view: waited for, so axe sees the final view. */
 async function settledAccount(modal: FrameLocator) {
-  await expect(modal.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 })
+  await expect(modal.locator('[aria-busy="true"]')).toHaveCount(0)
 }
 
 async function check(page: Page, view: string) {

@@ -2,8 +2,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Config from '../Config.ts'
-import * as Database from '../Database.ts'
+import type * as Database from '../Database.ts'
 import * as Projects from '../features/projects/Projects.ts'
+import { memoryDatabase } from '../internal/memoryDatabase.ts'
 import { configOf, ether, modalOrigin } from '../internal/testApi.ts'
 import * as Service from '../Service.ts'
 import { messages } from './errors.ts'
@@ -72,7 +73,7 @@ let db: Database.Database
 let rpc: Awaited<ReturnType<typeof silentRpc>>
 const running: Service.Running[] = []
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   await Projects.add(db, 'other', [])
   rpc = await silentRpc()
@@ -83,10 +84,14 @@ afterAll(async () => {
   await db?.close()
 })
 
-/** The API with these limits, listening on a free loopback port; its URL. */
-async function serve(limits: NonNullable<Config.Config['limits']>): Promise<string> {
-  const chains = [{ id: 'eip155:999', name: 'Silent', rpcUrl: rpc.url, nativeCurrency: ether }]
-  const server = await Service.listen(Service.create({ db, config: { ...configOf(chains), limits } }), {
+/**
+ * The API with these limits, listening on a free loopback port; its URL. Its budgets refill on a clock that
+ * stands still: what they hold is what the test spent, however long the machine took.
+ */
+async function serve(limits: NonNullable<Config.Config['limits']>, node = rpc): Promise<string> {
+  const chains = [{ id: 'eip155:999', name: 'Silent', rpcUrl: node.url, nativeCurrency: ether }]
+  const now = () => Date.UTC(2026, 0, 1)
+  const server = await Service.listen(Service.create({ db, config: { ...configOf(chains), limits }, now }), {
     apiPort: 0,
   })
   running.push(server)
@@ -141,12 +146,15 @@ describe('rate limits', () => {
   })
 
   it('bounds what a client holds in flight, and frees the slot when the answer is out', async () => {
-    const api = await serve({ perClient: { inFlight: 2 }, requestTimeoutMs: 1_000 })
+    // The two slow requests wait on a node of their own until the test lets them fail.
+    const node = await silentRpc()
+    const api = await serve({ perClient: { inFlight: 2 } }, node)
     const slow = [call(api, slowBalance), call(api, slowBalance)]
     await expect.poll(async () => (await call(api, '/health')).status).toBe(429)
     const third = await call(api, '/health')
     expect(third.headers['retry-after']).toBe('1')
-    expect((await Promise.all(slow)).map((answer) => answer.status)).toEqual([503, 503])
+    await node.close()
+    expect((await Promise.all(slow)).map((answer) => answer.status)).toEqual([502, 502])
     expect((await call(api, '/health')).status).toBe(200)
   })
 })
@@ -154,10 +162,9 @@ describe('rate limits', () => {
 describe('request time-out', () => {
   it('answers a request still running after the time-out with 503 and a JSON message', async () => {
     const api = await serve({ requestTimeoutMs: 300 })
-    const started = performance.now()
+    // The chain's node never answers: only the time-out can.
     const answer = await call(api, slowBalance)
     expect(answer).toMatchObject({ status: 503, body: { message: messages.timedOut } })
-    expect(performance.now() - started).toBeLessThan(2_000)
     // The process is not stuck behind the abandoned work.
     expect((await call(api, '/health')).status).toBe(200)
   })

@@ -4,6 +4,7 @@
  * Each opened database is a fresh one, dropped afterwards.
  */
 import * as Database from '../Database.ts'
+import { memoryDatabase } from './memoryDatabase.ts'
 
 export type TestDatabase = { engine: string; open(): Promise<Database.Database> }
 
@@ -13,7 +14,7 @@ export function databases(): TestDatabase[] {
   const url = process.env.AIRLOCK_TEST_DATABASE_URL
   const pglite: TestDatabase = {
     engine: 'pglite',
-    open: () => Database.open({ url: undefined, dataDir: 'memory://' }),
+    open: memoryDatabase,
   }
   if (!url) return [pglite]
   return [

@@ -25,7 +25,7 @@ describe('Bundler', () => {
   let devnet: Devnet.Instance
   beforeAll(async () => {
     devnet = await Devnet.start({ ports: [0, 0] })
-  }, 120_000)
+  })
   afterAll(() => devnet?.stop())
 
   it('serves both EntryPoints on the chain until stopped, paying with keys of its own', async () => {
@@ -44,7 +44,7 @@ describe('Bundler', () => {
       await Promise.all([bundler.stop(), bundler.stop()])
     }
     await expect(call(bundler.url, 'eth_chainId')).rejects.toThrow()
-  }, 90_000)
+  })
 
   it('listens on the interface it is given, not on every one', async () => {
     const bundler = await Bundler.start({ rpcUrl: devnet.chains[1].rpcUrl, port: 0 })
@@ -56,7 +56,7 @@ describe('Bundler', () => {
     } finally {
       await bundler.stop()
     }
-  }, 90_000)
+  })
 
   it('reports Alto refusing a chain without the EntryPoints', async () => {
     const bare = await Anvil.start({ port: 0, chainId: 4337 })
@@ -65,5 +65,5 @@ describe('Bundler', () => {
     } finally {
       await bare.stop()
     }
-  }, 90_000)
+  })
 })

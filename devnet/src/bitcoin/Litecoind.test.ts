@@ -90,7 +90,7 @@ describe('Litecoind', () => {
   it('mines a block every mineEveryMs, and more on demand', async ({ skip }) => {
     if (!node) return skip(missing)
     const start = await node.rpc<number>('getblockcount')
-    await expect.poll(() => node?.rpc<number>('getblockcount'), { timeout: 5_000 }).toBeGreaterThan(start)
+    await expect.poll(() => node?.rpc<number>('getblockcount')).toBeGreaterThan(start)
     const hashes = await node.mine(3)
     expect(hashes).toHaveLength(3)
     expect(await node.rpc('getblockhash', [await node.rpc<number>('getblockcount')])).toBe(hashes[2])

@@ -154,5 +154,5 @@ describe('the universal resolver artifact', () => {
     // A difference means the source changed: run `npm run -w @airlock/devnet compile`.
     const artifact = output.contracts['UniversalResolver.sol']?.UniversalResolver
     expect(`0x${artifact?.evm.bytecode.object}`).toBe(universalResolverBytecode)
-  }, 60_000)
+  })
 })

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { Config, Database, Projects, Service } from '@airlock/api'
+import { Config, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Anvil from '../Anvil.ts'
@@ -23,7 +24,7 @@ describe('Sign In With Farcaster on the devnet', () => {
     const address = await Farcaster.IdRegistry.deploy(anvil.rpcUrl)
     const custody = privateKeyToAccount(generatePrivateKey())
     await Farcaster.IdRegistry.register({ rpcUrl: anvil.rpcUrl, address }, custody.address, 31337n)
-    const db = await Database.open({ dataDir: 'memory://' })
+    const db = await memoryDatabase()
     try {
       await Projects.add(db, 'demo')
       const config = Config.parse({

@@ -1,7 +1,8 @@
 // Send's Bitcoin family against the devnet's chain: a real litecoind in regtest, the API's Esplora served
 // from this process (the whole API, as the stack runs it), and a wallet that signs the PSBT with a local
 // key exactly as the e2e test wallet does (bitcoinjs `signInput` over noble).
-import { Config, Database, Service } from '@airlock/api'
+import { Config, type Database, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import * as SendChain from '@airlock/modal-app/send/chain'
 import { family, feeRates } from '@airlock/modal-app/send/families/bitcoin'
@@ -115,7 +116,7 @@ describe('Send on the Bitcoin family (litecoind regtest, the API’s Esplora)', 
     if (!LitecoindBinary.find()) return
     node = await Litecoind.start({ rpcPort: 0, p2pPort: 0, mineEveryMs: 0 })
     // PGlite in memory even where DATABASE_URL names a shared PostgreSQL: Esplora keeps nothing there.
-    db = await Database.open({ url: undefined, dataDir: 'memory://' })
+    db = await memoryDatabase()
     const config = Config.parse({
       apiUrl: 'http://127.0.0.1:8787',
       modalOrigin: 'http://127.0.0.1:5174',
@@ -139,7 +140,7 @@ describe('Send on the Bitcoin family (litecoind regtest, the API’s Esplora)', 
     it(name, async ({ skip }) => {
       if (!node) return skip(missing)
       await test()
-    }, 60_000)
+    })
 
   const unspents = async (addr: string) =>
     (

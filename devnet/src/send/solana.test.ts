@@ -427,7 +427,7 @@ describe('submit and settle', () => {
 
     expect(await family.settle(dropping, signature)).toBe('failed')
     expect(await lamports(from)).toBe(10n * BigInt(LAMPORTS_PER_SOL))
-  }, 20_000)
+  })
 })
 
 describe('failure texts', () => {

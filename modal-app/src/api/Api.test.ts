@@ -1,4 +1,5 @@
-import { Database, Identity, Projects, Service } from '@airlock/api'
+import { type Database, Identity, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Api from './Api.ts'
@@ -9,7 +10,7 @@ let running: Service.Running
 let dead: string
 beforeAll(async () => {
   dead = `http://127.0.0.1:${await closedPort()}`
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
   const service = Service.create({

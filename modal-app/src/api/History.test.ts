@@ -1,4 +1,5 @@
-import { Database, History, Projects, Service } from '@airlock/api'
+import { type Database, History, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { createWalletClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,7 +18,7 @@ const sent: string[] = []
 
 beforeAll(async () => {
   anvil = await Anvil.start({ port: await closedPort(), chainId: 41_777 })
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
   const config = {
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const wallet = createWalletClient({ account: alice.address, transport: http(anvil.rpcUrl) })
   for (let i = 0; i < 25; i++)
     sent.push(await wallet.sendTransaction({ chain: null, to: bob.address, value: parseEther('0.001') }))
-}, 60_000)
+})
 afterAll(async () => {
   await running?.stop()
   await indexer?.stop()

@@ -29,11 +29,12 @@ export type Provider = {
 }
 
 /**
- * Each call to a provider may take this long: the callback makes up to three in a row (token, then keys
- * or the user endpoints, GitHub's two at once), and all of them end before the API's 10 s request time-out,
- * so a slow provider still ends in a redirect to the modal rather than a bare 503.
+ * The share of the API's request time-out each call to a provider may take: the callback makes up to three
+ * in a row (token, then keys or the user endpoints, GitHub's two at once), and all of them end before the
+ * request times out (3 s each under the default 10 s), so a slow provider still ends in a redirect to the
+ * modal rather than a bare 503.
  */
-const timeoutS = 3
+const shareOfRequest = 0.3
 
 // GitHub's API refuses a request without a User-Agent; every provider is told who asks.
 const userAgent = 'airlock-api'
@@ -79,11 +80,13 @@ const kinds: Record<SocialProviderConfig['kind'], Kind> = {
 /**
  * A provider's client; it reads the issuer's discovery document at the first login (again after a
  * failure), unless the configuration names the endpoints. Plain http is allowed only for an issuer on
- * loopback: the development provider.
- * @example const google = Providers.create('google', config.social.providers.google)
+ * loopback: the development provider. `requestTimeoutMs` is the API's (`limits.requestTimeoutMs`).
+ * @example const google = Providers.create('google', config.social.providers.google, 10_000)
  */
-export function create(id: SocialProvider, config: SocialProviderConfig): Provider {
+export function create(id: SocialProvider, config: SocialProviderConfig, requestTimeoutMs: number): Provider {
   const settings: Settings = { ...config, id }
+  // openid-client counts its time-outs in seconds.
+  const timeoutS = (requestTimeoutMs * shareOfRequest) / 1000
   const kind = kinds[settings.kind]
   const preset = presets[id]
   const scope = settings.scope ?? preset.scope

@@ -30,6 +30,7 @@ import type { Config } from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
 import type { Database } from '../../Database.ts'
 import { HttpError } from '../../http/errors.ts'
+import * as Limits from '../../http/limits.ts'
 import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
 import * as Handoffs from './Handoffs.ts'
@@ -67,13 +68,14 @@ const redirectHeaders = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-re
  */
 export function create(options: SocialOptions): Hono<Env> {
   const { db, config, now } = options
+  const { requestTimeoutMs } = Limits.resolve(config.limits)
   // The configuration refuses a social block without the email one, whose secret is the sessions'.
   const social = config.social &&
     config.email && {
       secret: config.email.secret,
       providers: new Map(
         Object.entries(config.social.providers).flatMap(([id, settings]) =>
-          isProvider(id) && settings ? [[id, Providers.create(id, settings)] as const] : [],
+          isProvider(id) && settings ? [[id, Providers.create(id, settings, requestTimeoutMs)] as const] : [],
         ),
       ),
     }

@@ -38,7 +38,7 @@ beforeAll(async () => {
     // Unconfirmed coins count too: the visitor sees them arrive.
     await bitcoin.fund(bitcoinAddress, '0.25')
   }
-}, 60_000)
+})
 afterAll(async () => {
   await solana?.stop()
   await bitcoin?.stop()

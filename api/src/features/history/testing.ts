@@ -12,6 +12,7 @@ import * as Database from '../../Database.ts'
 import { onError } from '../../http/errors.ts'
 import * as Project from '../../http/project.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { ether } from '../../internal/testApi.ts'
 import type { PriceSource } from '../balances/Prices.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -100,11 +101,14 @@ export async function historyApp(db: Database.Database, chains: Config.Chain[], 
   return app
 }
 
-/** Polls `check` every 25 ms until it returns something other than undefined/false, or fails after `ms`. */
+/**
+ * Polls `check` every 25 ms until it returns something other than undefined/false, or fails after `ms`: a
+ * limit that only catches what never comes, which a machine busy with other work must not reach.
+ */
 export async function waitFor<T>(
   check: () => Promise<T | undefined | false>,
-  ms = 10_000,
   what = 'a condition',
+  ms = 60_000,
 ) {
   const deadline = Date.now() + ms
   for (;;) {
@@ -116,7 +120,7 @@ export async function waitFor<T>(
 }
 
 /** Waits until the store has indexed the chain's current head (same height and hash). */
-export async function caughtUp(db: Database.Database, chain: TestChain, ms = 10_000) {
+export async function caughtUp(db: Database.Database, chain: TestChain, ms = 60_000) {
   await waitFor(
     async () => {
       const [head, at] = await Promise.all([
@@ -125,8 +129,8 @@ export async function caughtUp(db: Database.Database, chain: TestChain, ms = 10_
       ])
       return at?.height === Number(head.number) && at.hash === head.hash
     },
-    ms,
     `${chain.chain.id} to be indexed`,
+    ms,
   )
 }
 
@@ -167,7 +171,7 @@ export function engines(): { engine: string; open(): Promise<TestDatabase> }[] {
   const pglite = {
     engine: 'pglite',
     async open(): Promise<TestDatabase> {
-      const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+      const db = await memoryDatabase()
       return { db, lockUrl: undefined, close: () => db.close() }
     },
   }

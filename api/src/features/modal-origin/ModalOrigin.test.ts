@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import * as Projects from '../projects/Projects.ts'
 import * as ModalOrigin from './ModalOrigin.ts'
 import * as Origins from './Origins.ts'
@@ -16,7 +17,7 @@ const refusalOf = (html: string) => /<meta name="airlock:refusal" content="([a-z
 let db: Database.Database
 let modal: ModalOrigin.ModalOrigin
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*', 'https://*.shop.example'])
   await Projects.add(db, 'lonely')
   // No memo, so a test sees an admin's change at once.

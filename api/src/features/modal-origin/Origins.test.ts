@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { configOf } from '../../internal/testApi.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -14,7 +15,7 @@ let db: Database.Database
 let api: Service.Running
 let apiTime = Date.UTC(2026, 10, 25)
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   await Projects.add(db, 'shop', ['https://shop.example'])
   api = await Service.listen(Service.create({ db, config: configOf(), now: () => apiTime }), { apiPort: 0 })
@@ -142,10 +143,9 @@ describe('the origins of a project, from the API', () => {
     })
 
     it('is unreachable, not a refusal of the project', async () => {
+      // The API holds the question forever: only the time-out answers it.
       const origins = Origins.fromApi(url, { timeoutMs: 200 })
-      const started = Date.now()
       expect(await origins('held')).toEqual({ kind: 'unreachable' })
-      expect(Date.now() - started).toBeLessThan(2_000)
       expect(await origins('proxy')).toEqual({ kind: 'unreachable' })
       expect(await origins('odd')).toEqual({ kind: 'unreachable' })
     })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { configOf } from '../../internal/testApi.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
@@ -13,12 +14,12 @@ let db: Database.Database
 let api: Service.Running
 let modal: Server.Spawned
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   await Projects.add(db, 'other', ['https://other.example'])
   api = await Service.listen(Service.create({ db, config: configOf() }), { apiPort: 0 })
   modal = await Server.spawn({ dir, apiUrl: api.apiUrl, port: 0 })
-}, 30_000)
+})
 afterAll(async () => {
   await modal?.stop()
   await api?.stop()
@@ -70,11 +71,11 @@ describe('the modal origin in a process of its own', () => {
     expect((await fetch(`${orphan.url}/airlock.js`)).status).toBe(200)
     // What the child sees when its parent dies, however it dies: its IPC channel closes.
     orphan.child.disconnect()
-    await vi.waitFor(() => expect(orphan.child.exitCode).toBe(0), { timeout: 5_000 })
+    await vi.waitFor(() => expect(orphan.child.exitCode).toBe(0))
     await expect(fetch(`${orphan.url}/airlock.js`)).rejects.toThrow()
-    expect(logged).toHaveBeenCalledWith('[airlock-modal-origin] the modal origin exited (code 0)')
+    expect(logged).toHaveBeenCalledWith('[airlock] The modal origin exited (code 0)')
     logged.mockRestore()
-  }, 30_000)
+  })
 
   it('fails to start with the reason when the build is missing', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
@@ -82,5 +83,5 @@ describe('the modal origin in a process of its own', () => {
       /The modal origin exited \(code 1\): .*ENOENT/s,
     )
     stderr.mockRestore()
-  }, 30_000)
+  })
 })

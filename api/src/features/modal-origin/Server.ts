@@ -4,11 +4,11 @@
  * {@link listen} serves it in this process; {@link spawn} runs `cli.ts` in a child process, as the dev stack
  * does.
  */
-import { type ChildProcess, spawn as spawnChild } from 'node:child_process'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
+import * as Child from '../../internal/child.ts'
 import * as ModalOrigin from './ModalOrigin.ts'
 import * as Origins from './Origins.ts'
 
@@ -58,19 +58,13 @@ export async function listen(options: ListenOptions): Promise<Running> {
   }
 }
 
-export type SpawnOptions = ListenOptions & {
-  /** Called with the child at once, e.g. to kill it if this process exits first (devnet's `Reaper.track`). */
-  track?: ((child: ChildProcess) => () => void) | undefined
-  /** How long to wait for the child to listen. @default 15_000 */
-  timeoutMs?: number | undefined
-}
+export type SpawnOptions = ListenOptions & Pick<Child.SpawnOptions, 'track' | 'timeoutMs'>
 
-export type Spawned = Running & { child: ChildProcess }
+export type Spawned = Child.Spawned
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url))
 // The child runs TypeScript as every script of this repo does; by path, so any working directory works.
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
-const stopGraceMs = 3_000
 
 /**
  * Runs the modal origin in a child process and resolves once it listens. The child writes its errors to
@@ -82,46 +76,10 @@ const stopGraceMs = 3_000
 export function spawn(options: SpawnOptions): Promise<Spawned> {
   const args = ['--dir', options.dir, '--api-url', options.apiUrl, '--port', String(options.port ?? 5174)]
   if (options.host) args.push('--host', options.host)
-  const child = spawnChild(process.execPath, ['--import', tsx, cli, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  })
-  const untrack = options.track?.(child)
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4_000)
-    process.stderr.write(chunk)
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  let state: 'starting' | 'running' | 'stopping' = 'starting'
-  const stop = async () => {
-    state = 'stopping'
-    // A child that never ran (no pid) has nothing to end, and will never report an exit.
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      const escalate = setTimeout(() => child.kill('SIGKILL'), stopGraceMs)
-      await exited
-      clearTimeout(escalate)
-    }
-  }
-  return new Promise<Spawned>((resolve, reject) => {
-    const fail = (reason: string) => {
-      if (state !== 'starting') return
-      clearTimeout(timer)
-      void stop().then(() => reject(new Error(`The modal origin ${reason}: ${stderr.trim() || 'no output'}`)))
-    }
-    const timer = setTimeout(() => fail('did not start in time'), options.timeoutMs ?? 15_000)
-    child.once('error', (error) => fail(`could not start (${error.message})`))
-    child.once('exit', (code, signal) => {
-      untrack?.()
-      const how = signal ?? `code ${code}`
-      if (state === 'running') console.error(`[airlock-modal-origin] the modal origin exited (${how})`)
-      fail(`exited (${how})`)
-    })
-    child.once('message', (message: { url?: unknown }) => {
-      if (typeof message.url !== 'string') return fail('said something unexpected')
-      clearTimeout(timer)
-      state = 'running'
-      resolve({ url: message.url, child, stop })
-    })
+  return Child.spawn({
+    name: 'The modal origin',
+    args: ['--import', tsx, cli, ...args],
+    track: options.track,
+    timeoutMs: options.timeoutMs,
   })
 }

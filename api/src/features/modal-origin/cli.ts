@@ -8,6 +8,7 @@
  * with an IPC channel (the dev stack), it sends `{ url }` there once it listens, and ends with the parent.
  */
 import { parseArgs } from 'node:util'
+import * as Child from '../../internal/child.ts'
 import * as Server from './Server.ts'
 
 async function main(): Promise<void> {
@@ -36,11 +37,8 @@ async function main(): Promise<void> {
     process.exit(0)
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop)
-  if (process.send) {
-    // The parent's death closes the channel: nothing else would end a child whose parent was killed.
-    process.once('disconnect', stop)
-    process.send({ url: running.url })
-  } else console.log(`Airlock modal origin on ${running.url}, asking ${values['api-url']}`)
+  if (!Child.announce(running.url, stop))
+    console.log(`Airlock modal origin on ${running.url}, asking ${values['api-url']}`)
 }
 
 main().catch((error: unknown) => {

@@ -25,8 +25,9 @@ import * as Ens from '../../../../devnet/src/ens/Ens.ts'
 import { Accounts, Devnet, ens } from '../../../../devnet/src/index.ts'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { type Answer, calls, configOf, shop } from '../../internal/testApi.ts'
 import { databases } from '../../internal/testing.ts'
 import { testSignerAbi, testSignerBytecode } from '../../internal/testSigner.ts'
@@ -420,7 +421,7 @@ describe.each(databases())('names on $engine', ({ open }) => {
 
 describe('names without the configuration’s names block', () => {
   it('answers 404 on every names route', async () => {
-    const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+    const db = await memoryDatabase()
     try {
       await Projects.add(db, 'demo', [shop])
       const { json } = calls(() => Service.create({ db, config: configOf() }).api)

@@ -33,7 +33,7 @@ import { entryPoint08Abi, formatUserOperationRequest, toPackedUserOperation } fr
 import * as UserOperation from './UserOperation.ts'
 
 /** Over the API's reckoning of `preVerificationGas`: Alto estimates 110% of the same reckoning. */
-export const preVerificationGasMarginPercent = 15n
+const preVerificationGasMarginPercent = 15n
 /** The EntryPoint v0.8 charges nothing for unused call gas up to this (`PENALTY_GAS_THRESHOLD`). */
 export const penaltyThreshold = 40_000n
 

@@ -63,7 +63,7 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': 64 * 1024 * 1024 })
     response.flushHeaders()
   })
-}, 30_000)
+})
 
 afterAll(async () => {
   for (const server of [endless, declared]) {
@@ -118,10 +118,9 @@ describe('Relay', () => {
   })
 
   it('refuses an answer whose stated length is over the cap without waiting for it', async () => {
+    // The node states its length and never sends a byte of the body: only the length can refuse it.
     const url = await listen(declared)
-    const started = performance.now()
     await expect(relayTo(url)(returning(1))).rejects.toMatchObject(tooLarge)
-    expect(performance.now() - started).toBeLessThan(2_000)
     await expect.poll(() => declaredClosed).toBe(true)
   })
 })

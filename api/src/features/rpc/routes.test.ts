@@ -36,6 +36,7 @@ let anvil: Anvil.Instance
 let solana: Solana.Instance
 let db: Database
 let api: Service.Running
+let config: Config.Config
 /** Upstreams that fail in ways a real node may: an HTML error page, one answer to anything, and silence. */
 let nonJson: Server
 let confused: Server
@@ -77,10 +78,12 @@ beforeAll(async () => {
   if (!pglite) throw new Error('no test database')
   db = await pglite.open()
   await Projects.add(db, 'demo', ['http://localhost:*'])
-  const config = { ...configOf(chains), limits: { requestTimeoutMs: 1_000 } }
+  // A request's own time-out, long: the 4 MiB answers and batches must not meet it on a busy machine. The
+  // silent node's test has an API of its own with a short one.
+  config = { ...configOf(chains), limits: { requestTimeoutMs: 120_000 } }
   api = await Service.listen(Service.create({ db, config }), { apiPort: 0, modalPort: 0 })
   await direct(anvil.rpcUrl, 'anvil_setCode', [returner, '0x6000356000f3'])
-}, 60_000)
+})
 
 afterAll(async () => {
   await api?.stop()
@@ -92,12 +95,17 @@ afterAll(async () => {
   await db?.close()
 })
 
-const relayUrl = (chainId: string, query = 'projectId=demo') => `${api.apiUrl}/v1/rpc/${chainId}?${query}`
+const relayUrl = (chainId: string, query = 'projectId=demo', at = api.apiUrl) =>
+  `${at}/v1/rpc/${chainId}?${query}`
 
 type Answer = { status: number; text: string; body: unknown; headers: Headers }
 
-async function post(chainId: string, body: unknown, init: { query?: string; raw?: boolean } = {}) {
-  const response = await fetch(relayUrl(chainId, init.query), {
+async function post(
+  chainId: string,
+  body: unknown,
+  init: { query?: string; raw?: boolean; at?: string } = {},
+) {
+  const response = await fetch(relayUrl(chainId, init.query, init.at), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: init.raw ? (body as string) : JSON.stringify(body),
@@ -469,13 +477,20 @@ describe('POST /v1/rpc/{chainId}', () => {
   })
 
   it('lets go of a silent node at the request time-out', async () => {
-    const started = performance.now()
-    expect(await post('eip155:997', call('eth_chainId'))).toMatchObject({
-      status: 503,
-      body: { message: httpMessages.timedOut },
-    })
-    expect(performance.now() - started).toBeLessThan(3_000)
-    await expect.poll(() => silentRequests).toEqual({ received: 1, closed: 1 })
+    const short = await Service.listen(
+      Service.create({ db, config: { ...config, limits: { requestTimeoutMs: 1_000 } } }),
+      { apiPort: 0 },
+    )
+    try {
+      // The node never answers: only the time-out can.
+      expect(await post('eip155:997', call('eth_chainId'), { at: short.apiUrl })).toMatchObject({
+        status: 503,
+        body: { message: httpMessages.timedOut },
+      })
+      await expect.poll(() => silentRequests).toEqual({ received: 1, closed: 1 })
+    } finally {
+      await short.stop()
+    }
   })
 
   it('requires a configured project', async () => {

@@ -369,7 +369,7 @@ describe.each(databases())('sign-in routes on $engine', ({ open }) => {
       expect((await signIn(wallet)).status).toBe(201)
       expect(await sessionsOf(wallet)).toHaveLength(2)
       expect((await signIn(stranger)).body).toEqual({ message: messages.invalidSignature })
-    }, 30_000)
+    })
 
     it('checks EOAs offline, and answers 502 when a contract account needs a dead RPC', async () => {
       expect((await signIn(evmWallet('eip155:999'))).status).toBe(201)

@@ -26,9 +26,10 @@ import {
 } from '../../../../devnet/src/index.ts'
 import type * as Config from '../../Config.ts'
 import * as Contract from '../../contract/index.ts'
-import * as Database from '../../Database.ts'
+import type * as Database from '../../Database.ts'
 import { messages } from '../../http/errors.ts'
 import { closedPort } from '../../internal/closedPort.ts'
+import { memoryDatabase } from '../../internal/memoryDatabase.ts'
 import { type Answer, calls, configOf, ether, shop } from '../../internal/testApi.ts'
 import * as Service from '../../Service.ts'
 import * as Prices from '../balances/Prices.ts'
@@ -59,7 +60,7 @@ beforeAll(async () => {
   devnet = await Devnet.start({ ports: [await closedPort(), await closedPort()] })
   deadRpc = `http://127.0.0.1:${await closedPort()}`
   ;({ side, dry, lone } = await seedTestTokens(devnet.chains[0]))
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', [shop])
   const price = (address: string, value: number, name: string, symbol: string, iconUrl: string | null) => ({
     chainId: A,

@@ -21,7 +21,7 @@ export class PasskeyError extends Error {
 type Policy = { allowsFeature(feature: string): boolean }
 
 /** Whether this document may run `kind`'s ceremony itself (Permissions Policy; Chromium tells, others do not). */
-export function here(kind: Ceremony.Request['kind'], self: Window = window): boolean {
+function here(kind: Ceremony.Request['kind'], self: Window = window): boolean {
   if (self.top === self) return true
   const policy = (self.document as Document & { featurePolicy?: Policy }).featurePolicy
   return (

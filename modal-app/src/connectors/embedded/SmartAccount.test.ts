@@ -94,7 +94,7 @@ beforeAll(async () => {
     // The API's routes stand for the bundler (proxied as it is) and a paymaster that refuses (not there).
     endpoint: (path) => (path.startsWith('/v1/bundler/') ? bundler.url : down),
   }
-}, 180_000)
+})
 afterAll(async () => {
   await bundler?.stop()
   await devnet?.stop()
@@ -190,7 +190,7 @@ describe('the embedded wallet’s smart accounts', () => {
     expect(
       await client.verifyMessage({ address: smart.account.address, message, signature: deployedSignature }),
     ).toBe(true)
-  }, 120_000)
+  })
 
   it('shows why an operation would revert before anything is signed, and does not send it', async () => {
     const wallet = await newWallet()
@@ -213,7 +213,7 @@ describe('the embedded wallet’s smart accounts', () => {
     await accounts.preview(request, chainId, empty)
     await expect(accounts.sign(request, chainId)).rejects.toBeInstanceOf(UserOps.WouldRevertError)
     expect(await smart.deployed()).toBe(false)
-  }, 60_000)
+  })
 
   it('refuses clearly: a bundler that is down, a paymaster that refuses an account with no ETH, raw signatures', async () => {
     const wallet = await newWallet()
@@ -253,7 +253,7 @@ describe('the embedded wallet’s smart accounts', () => {
         message: 'This application might not support Smart Accounts',
       })
     }
-  }, 60_000)
+  })
 
   it('upgrades the EOA with EIP-7702 on its first operation, keeping its address', async () => {
     const wallet = await newWallet()
@@ -281,7 +281,7 @@ describe('the embedded wallet’s smart accounts', () => {
     )
     expect(await smart.deployed()).toBe(true)
     expect(await client.readContract({ ...token, functionName: 'balanceOf', args: [recipient] })).toBe(20n)
-  }, 60_000)
+  })
 
   it('answers EIP-5792 for the account type: atomic where a smart account serves, nothing for the EOA', async () => {
     const wallet = await newWallet()
@@ -317,7 +317,7 @@ describe('the embedded wallet’s smart accounts', () => {
     await expect(
       accounts.callsStatus({ namespace: 'eip155', method: 'wallet_getCallsStatus', params: ['nope'] }),
     ).rejects.toMatchObject({ code: 5730 })
-  }, 60_000)
+  })
 
   it('defaults to the host’s preferredAccountTypes.eip155, and the visitor’s choice wins over it', async () => {
     const wallet = await newWallet()
@@ -348,5 +348,5 @@ describe('the embedded wallet’s smart accounts', () => {
     plain.choose('smartAccount')
     expect(plain.type()).toBe('smartAccount')
     expect(await plain.address(chainId)).not.toBe(wallet.addresses.eip155)
-  }, 60_000)
+  })
 })

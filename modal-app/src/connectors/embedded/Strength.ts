@@ -12,10 +12,10 @@ import { ZxcvbnFactory } from '@zxcvbn-ts/core'
 import * as common from '@zxcvbn-ts/language-common'
 
 /** log10 of the guesses a password must need. */
-export const strongGuessesLog10 = 10
+const strongGuessesLog10 = 10
 
 /** Why zxcvbn finds a password weak (its warning keys), when it says. */
-export type Weakness =
+type Weakness =
   | 'straightRow'
   | 'keyPattern'
   | 'simpleRepeat'

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Config as ApiConfig, Database, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { Errors, type PageWallet, type State } from '@airlock/bridge-protocol'
 import { type Address, type Hex, toHex, verifyMessage } from 'viem'
@@ -257,7 +258,9 @@ async function serve(
     email: { smtp: mail.smtp, from: 'login@airlock.example', secret: randomBytes(24).toString('base64') },
     wallet: { key: randomBytes(32).toString('hex') },
   }
-  const db = await Database.open({ url: undefined, dataDir: options.dataDir ?? 'memory://' })
+  const db = await (options.dataDir
+    ? Database.open({ url: undefined, dataDir: options.dataDir })
+    : memoryDatabase())
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const running = await Service.listen(Service.create({ db, config, now: options.now }), { apiPort: port })
   const api = Api.create({ baseUrl: running.apiUrl, projectId: 'demo' })

@@ -5,8 +5,9 @@
  * exchange with the login's binding), so the sessions tests use are ones the API issued.
  */
 import { randomBytes } from 'node:crypto'
-import { type Config, Database, Projects, Service } from '@airlock/api'
+import { type Config, type Database, Projects, Service } from '@airlock/api'
 import * as Contract from '@airlock/api/contract'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import * as Oidc from '@airlock/api/oidc-dev'
 import { closedPort } from '@airlock/api/testing'
 import * as S from '@airlock/bridge-protocol/Shape'
@@ -54,7 +55,7 @@ export type Stack = {
 export async function start(options: StartOptions = {}): Promise<Stack> {
   // The API's address goes into the provider's redirect URIs, so it is chosen before either starts.
   const apiUrl = `http://127.0.0.1:${await closedPort()}`
-  const db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  const db = await memoryDatabase()
   const walletKey = randomBytes(32).toString('hex')
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const op = await Oidc.start({ apiUrl, port: 0 })

@@ -1,4 +1,5 @@
-import { Database, Projects, Registry, Service } from '@airlock/api'
+import { type Database, Projects, Registry, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Api from '../../api/Api.ts'
@@ -11,7 +12,7 @@ let running: Service.Running
 let api: Api.Client
 let total: number
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   total = await Registry.seed(db)
   const config = { apiUrl: 'http://127.0.0.1:0', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
@@ -132,11 +133,8 @@ describe('WalletRegistry', () => {
     const { registry } = setup({ api: down })
     registry.open()
     // The client retries a dead API (150 ms, then 300 ms) before the registry may say so.
-    await vi.waitFor(
-      () => expect(registry.state()).toMatchObject({ failed: true, loading: false, items: [] }),
-      {
-        timeout: 5_000,
-      },
+    await vi.waitFor(() =>
+      expect(registry.state()).toMatchObject({ failed: true, loading: false, items: [] }),
     )
   })
 })

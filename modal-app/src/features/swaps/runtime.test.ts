@@ -1,4 +1,5 @@
-import { type Config, Database, Projects, Service } from '@airlock/api'
+import { type Config, type Database, Projects, Service } from '@airlock/api'
+import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as Api from '../../api/Api.ts'
@@ -17,7 +18,7 @@ const address = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 let running: Awaited<ReturnType<typeof Service.listen>>
 let db: Database.Database
 beforeAll(async () => {
-  db = await Database.open({ url: undefined, dataDir: 'memory://' })
+  db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const config: Config.Config = {
     apiUrl: 'http://127.0.0.1:0',

@@ -6,9 +6,9 @@
 import type { Database } from '../../../Database.ts'
 
 /** A ceremony takes at most this long, authenticator prompt included. */
-export const challengeTtlMs = 5 * 60_000
+const challengeTtlMs = 5 * 60_000
 
-export type Purpose = 'register' | 'login'
+type Purpose = 'register' | 'login'
 
 /** A challenge handed out: base64url, as the options carry it. */
 export type Challenge = {

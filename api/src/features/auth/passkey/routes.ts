@@ -53,7 +53,7 @@ export type PasskeyOptions = {
   now: () => number
 }
 
-export const messages = {
+const messages = {
   unavailable: 'Passkeys are not available here',
   invalidSession: 'Invalid session',
   challenge: 'This passkey request expired or was already used',

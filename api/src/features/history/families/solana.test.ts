@@ -57,11 +57,7 @@ describe.each(engines())('Solana history on $engine', ({ engine, open }) => {
     return parsed.value
   }
   const itemOf = (account: string, id: string) =>
-    waitFor(
-      async () => (await page(account)).data.find((item) => item.id === id),
-      5_000,
-      `${id} for ${account}`,
-    )
+    waitFor(async () => (await page(account)).data.find((item) => item.id === id), `${id} for ${account}`)
   const moved = (item: Contract.HistoryItem) =>
     item.transfers.map((t) => [t.direction, t.quantity.numeric, t.fungible_info?.symbol])
 
@@ -137,18 +133,5 @@ describe.each(engines())('Solana history on $engine', ({ engine, open }) => {
     // Carol was never asked about: she is a party of the transfer, not a followed wallet.
     const followed = await db.query('select address from history_watched where owner = $1', [carol.address])
     expect(followed).toEqual([])
-  })
-
-  it('shows a transfer to a followed wallet within 2 s (p50 of ten)', async () => {
-    const times: number[] = []
-    for (let i = 0; i < 10; i++) {
-      const sentAt = performance.now()
-      const id = await sendSol(solana.rpcUrl, bob, alice.address, 1_000n)
-      await itemOf(alice.address, id)
-      times.push(performance.now() - sentAt)
-    }
-    const p50 = [...times].sort((a, b) => a - b)[5] ?? Number.NaN
-    console.info(`solana transfer → history item on ${engine}: p50 ${Math.round(p50)} ms`)
-    expect(p50).toBeLessThan(2_000)
   })
 })
