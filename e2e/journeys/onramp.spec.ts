@@ -30,7 +30,7 @@ test('buys ETH with the test card: the webhook completes the order, the ETH is o
 }) => {
   await expect(modal.getByTestId('onramp-network')).toHaveValue('eip155:31337')
   await modal.getByRole('button', { name: '100 USD' }).click()
-  await expect(modal.getByTestId('onramp-total')).toHaveText('100.00 USD', { timeout: 15_000 })
+  await expect(modal.getByTestId('onramp-total')).toHaveText('100.00 USD')
   await expect(modal.getByTestId('onramp-fee')).toHaveText('1.50 USD')
   expect(await axeViolations(tab)).toEqual([])
   const before = await clients.a.getBalance({ address: account })
@@ -57,7 +57,7 @@ test('buys ETH with the test card: the webhook completes the order, the ETH is o
   await modal.getByTestId('onramp-done').click()
   await modal.getByRole('tab', { name: 'Activity' }).click()
   const bought = modal.getByTestId('activity').getByRole('listitem').filter({ hasText: 'Bought' })
-  await expect(bought).toHaveCount(1, { timeout: 15_000 })
+  await expect(bought).toHaveCount(1)
   await expect(bought).toContainText('ETH')
 })
 
@@ -108,7 +108,7 @@ test('a provider that is down: the fallback options, an estimate said as such, a
     await expect(modal.getByTestId('onramp-asset').locator('option')).toHaveText([/^USDC/, /^ETH/])
     await expect(modal.getByTestId('onramp-currency').locator('option')).toHaveText(['USD', 'EUR'])
     await modal.getByTestId('onramp-amount').fill('100')
-    await expect(modal.getByTestId('onramp-estimate')).toBeVisible({ timeout: 15_000 })
+    await expect(modal.getByTestId('onramp-estimate')).toBeVisible()
     await expect(modal.getByTestId('onramp-receive')).toHaveText('≈ 100 USD')
     await expect(modal.getByTestId('onramp-continue')).toBeDisabled()
     expect(await axeViolations(tab)).toEqual([])
@@ -159,7 +159,7 @@ test('a blocked checkout window says how to allow it, and Try again opens it', a
   modal,
 }) => {
   await modal.getByTestId('onramp-amount').fill('50')
-  await expect(modal.getByTestId('onramp-continue')).toBeEnabled({ timeout: 15_000 })
+  await expect(modal.getByTestId('onramp-continue')).toBeEnabled()
   // A pop-up blocker, as the browser's own answers: window.open gives nothing.
   const frame =
     tab.frames().find((f) => f.url().startsWith('http://airlock.localhost:5174')) ?? tab.mainFrame()

@@ -100,7 +100,7 @@ export async function reviewing(tab: Page, modal: FrameLocator, account: Address
   await connectFunded(tab, modal, account, { path: payPage })
   const to = recipient()
   await pay(tab, { to, amount, chain: 'eip155:31337' })
-  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review', { timeout: 15_000 })
+  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review')
   return to
 }
 
@@ -127,7 +127,7 @@ export async function sandboxDown(down: boolean) {
 /** Presses Continue on Buy and answers the checkout window it opens, on the provider's own origin. */
 export async function openCheckout(page: Page, modal: FrameLocator): Promise<Page> {
   const continued = modal.getByTestId('onramp-continue')
-  await expect(continued).toBeEnabled({ timeout: 15_000 })
+  await expect(continued).toBeEnabled()
   const [popup] = await Promise.all([page.waitForEvent('popup'), continued.click()])
   await popup.waitForURL((url) => url.origin === sandboxUrl)
   return popup

@@ -247,7 +247,7 @@ test('rLTC on Litecoin regtest: the PSBT previewed and signed by the wallet; Act
   // while, and the API's index (mined transactions only) cannot list it yet: the pending row is the modal's.
   const height = async () => Number(await (await fetch(`${esplora}/blocks/tip/height`)).text())
   const tip = await height()
-  await expect.poll(height, { intervals: [100], timeout: 15_000 }).toBeGreaterThan(tip)
+  await expect.poll(height, { intervals: [100] }).toBeGreaterThan(tip)
   await tabTo(page, modal.getByRole('button', { name: 'Send', exact: true }))
   await page.keyboard.press('Enter')
   const status = modal.getByTestId('send-status')

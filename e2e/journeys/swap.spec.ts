@@ -134,7 +134,7 @@ async function openSwap(page: Page, modal: FrameLocator) {
 
 /** Waits for a fresh quote of the form. */
 async function quoted(modal: FrameLocator) {
-  await expect(modal.getByTestId('swap-quote')).toHaveAttribute('data-stale', 'false', { timeout: 15_000 })
+  await expect(modal.getByTestId('swap-quote')).toHaveAttribute('data-stale', 'false')
 }
 
 /** Presses the review's action (Approve, then Swap) by keyboard. */
@@ -183,7 +183,7 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
 
   // The review: through v2 (v3 has ALT only at 1 %), an approval of exactly 100 ALT first, and the
   // simulation's balance changes.
-  await expect(modal.getByTestId('swap-summary')).toBeVisible({ timeout: 15_000 })
+  await expect(modal.getByTestId('swap-summary')).toBeVisible()
   await expect(modal.getByTestId('swap-preview-venue')).toHaveText('Uniswap v2')
   await expect(modal.getByTestId('swap-preview-route')).toHaveText('ALT → ETH (0.3 %)')
   await expect(modal.getByRole('radio', { name: /^Exactly 100 ALT/ })).toBeChecked()
@@ -230,7 +230,7 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   await expect(modal.getByTestId('swap-from-amount')).toHaveValue(/^0\.100\d+$/)
   const usdBefore = await balanceOf(tusd)
   await page.keyboard.press('Enter')
-  await expect(modal.getByTestId('swap-summary')).toBeVisible({ timeout: 15_000 })
+  await expect(modal.getByTestId('swap-summary')).toBeVisible()
   await expect(modal.getByTestId('swap-preview-venue')).toHaveText('Uniswap v3')
   await expect(modal.getByTestId('swap-preview-route')).toHaveText('ETH → tUSD (0.05 %)')
   await expect(modal.getByRole('radio')).toHaveCount(0)
@@ -259,7 +259,7 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   await expect(modal.getByTestId('swap-from-amount')).not.toHaveValue(/^0\.100\d+$/)
   await tabTo(page, modal.getByTestId('swap-to-amount'))
   await page.keyboard.press('Enter')
-  await expect(modal.getByTestId('swap-summary')).toBeVisible({ timeout: 15_000 })
+  await expect(modal.getByTestId('swap-summary')).toBeVisible()
   await press(page, modal, 'Swap')
   const second = await confirmed(modal)
   const bought = (await balanceOf(tusd)) - usdBefore
@@ -277,8 +277,6 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   await tabTo(page, modal.getByRole('tab', { name: 'Tokens' }))
   await page.keyboard.press('End')
   for (const hash of [first, second])
-    await expect(modal.locator(`[data-testid="transaction"][data-id="${hash}"]`).first()).toBeVisible({
-      timeout: 15_000,
-    })
+    await expect(modal.locator(`[data-testid="transaction"][data-id="${hash}"]`).first()).toBeVisible()
   expect(await axeViolations(page)).toEqual([])
 })
