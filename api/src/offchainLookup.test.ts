@@ -36,13 +36,15 @@ pragma solidity ^0.8.20;
 
 contract OffchainLookupTrap {
   error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData);
-  event SessionGranted(address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil);
+  event SessionGranted(
+    address indexed key, address target, bytes4 selector, uint128 limit, uint48 validUntil, uint128 gasAllowance
+  );
   string[] private urls;
 
   constructor(string[] memory urls_) {
     for (uint256 i = 0; i < urls_.length; i++) urls.push(urls_[i]);
     // As an account that granted a session key: the API's list reads sessionOf(key) here.
-    emit SessionGranted(address(0xBEEF), address(this), 0xa9059cbb, 1, type(uint48).max);
+    emit SessionGranted(address(0xBEEF), address(this), 0xa9059cbb, 1, type(uint48).max, 1);
   }
 
   fallback(bytes calldata input) external returns (bytes memory) {

@@ -22,6 +22,20 @@ describe('Buckets', () => {
     expect(buckets.take('a').ok).toBe(false)
   })
 
+  it('takes nothing away when the clock steps back, and refills from the latest reading once it passes it', () => {
+    const time = clock()
+    const buckets = Buckets.create({ burst: 2, perSecond: 1, inFlight: 100 }, { now: time.now })
+    expect(buckets.take('a').ok).toBe(true)
+    time.advance(-600_000)
+    expect(buckets.take('a').ok).toBe(true)
+    expect(refused(buckets.take('a'))).toBe(1)
+    // Back to where it was: no time has passed since the last reading that counts, so nothing came back.
+    time.advance(600_000)
+    expect(buckets.take('a').ok).toBe(false)
+    time.advance(1_000)
+    expect(buckets.take('a').ok).toBe(true)
+  })
+
   it('says when to come back, in whole seconds rounded up', () => {
     const time = clock()
     const buckets = Buckets.create({ burst: 1, perSecond: 0.25, inFlight: 100 }, { now: time.now })

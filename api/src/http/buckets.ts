@@ -60,7 +60,10 @@ export function create(budget: Budget, options: BucketsOptions = {}): Buckets {
   // A Map iterates in insertion order; re-inserting on every use keeps the least recently seen first.
   const entries = new Map<string, Entry>()
 
+  // A clock that steps back (NTP, or a test's clock) refills nothing until it passes the last reading again,
+  // rather than taking tokens away: a negative interval would refuse a client that did nothing.
   const refill = (entry: Entry, at: number) => {
+    if (at <= entry.at) return
     entry.tokens = Math.min(budget.burst, entry.tokens + ((at - entry.at) / 1000) * budget.perSecond)
     entry.at = at
   }

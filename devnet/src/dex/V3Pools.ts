@@ -111,12 +111,15 @@ export function deployments(): (Step & { expected: Address })[] {
   ]
 }
 
+/** What account 0 mints of `side` (or wraps, for ETH) for the v3 pools, over all of them. */
+export function minted(side: Side): bigint {
+  return pools
+    .filter((pool) => pool.sides.includes(side))
+    .reduce((sum, pool) => sum + amountOf(side, pool.depthUsd), 0n)
+}
+
 /** Account 0 wraps the ETH and mints the tokens the pools will hold, and lets the position manager take them. */
 export function funding(): Step[] {
-  const total = (side: Side) =>
-    pools
-      .filter((pool) => pool.sides.includes(side))
-      .reduce((sum, pool) => sum + amountOf(side, pool.depthUsd), 0n)
   const approve = (token: Address, what: string): Step => ({
     what: `approving the position manager for ${what}`,
     send: (client) =>
@@ -136,7 +139,7 @@ export function funding(): Step[] {
           address: uniswapV2.weth,
           abi: UniswapV3.wethAbi,
           functionName: 'deposit',
-          value: total('ETH'),
+          value: minted('ETH'),
         }),
     },
     approve(uniswapV2.weth, 'WETH'),
@@ -148,7 +151,7 @@ export function funding(): Step[] {
             address: devnetTokens[side].address,
             abi: testTokenAbi,
             functionName: 'mint',
-            args: [client.account.address, total(side)],
+            args: [client.account.address, minted(side)],
           }),
       },
       approve(devnetTokens[side].address, side),

@@ -289,7 +289,7 @@ describe.each(databases())('wallet routes on $engine', ({ open }) => {
       expect(await post(bad, { token }), message).toEqual(refused(400, message))
     const response = await api.request('/v1/wallet?projectId=demo', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, Origin: modalOrigin },
+      headers: { Authorization: `Bearer ${token}`, Origin: modalOrigin, 'Content-Type': 'application/json' },
       body: '{',
     })
     expect([response.status, await response.json()]).toEqual([400, { message: 'The body is not valid JSON' }])

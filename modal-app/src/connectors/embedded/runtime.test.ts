@@ -31,8 +31,8 @@ import * as Account from './Account.ts'
 import * as Embedded from './testing.ts'
 import { approveView, codeView, walletView } from './views.ts'
 
-/** The modal origin the API serves wallet shares to (the one `testing.ts` configures). */
-const modalOrigin = 'http://127.0.0.1:5174'
+/** The modal origin the API serves wallet shares to: the one `testing.ts` configures. */
+const { modalOrigin } = Embedded
 /** The dApp page the modal serves, as the handshake reported it. */
 const page = 'http://localhost:5173'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
@@ -386,7 +386,7 @@ describe('the email login', () => {
 
   it('says when the mail server is down, throttles nothing, and mails the same address at once when it is back', async () => {
     const port = await closedPort()
-    const down = await Embedded.start({ smtp: { host: '127.0.0.1', port } })
+    const down = await Embedded.start({ smtp: { host: '127.0.0.1', port, requireTLS: false } })
     let back: Mail.Instance | undefined
     try {
       const context = await modalOf(down.api)
