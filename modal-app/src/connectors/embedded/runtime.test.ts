@@ -12,6 +12,7 @@ import { type Config as ApiConfig, Database, Projects, Service } from '@airlock/
 import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { Errors, type PageWallet, type State } from '@airlock/bridge-protocol'
+import { IDBFactory } from 'fake-indexeddb'
 import { type Address, type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
@@ -24,6 +25,7 @@ import * as Modal from '../../core/Modal.ts'
 import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
+import * as Wrapping from '../../core/Wrapping.ts'
 import * as Features from '../../features/index.ts'
 import { manualClock } from '../../testing/clock.ts'
 import type { Host } from '../Connector.ts'
@@ -913,6 +915,50 @@ describe('signing out', () => {
       expect(context.slice().recovery).toBeUndefined()
       expect(keptSession()?.token).not.toBe(session.token)
     } finally {
+      await own.stop()
+    }
+  })
+})
+
+describe('what this browser keeps, where the modal origin has IndexedDB', () => {
+  beforeEach(newBrowser)
+
+  it('is wrapped: neither the bearer token nor the share is in localStorage, and the next login opens the wallet with them', async () => {
+    const idb = new IDBFactory()
+    vi.stubGlobal('indexedDB', idb)
+    const clock = manualClock(Date.now())
+    const own = await serve({ now: clock.now })
+    try {
+      const context = await modalOf(own.api, clock)
+      const address = newAddress()
+      await emailLogin(context, address)
+      await createWallet(context)
+      const addresses = context.connected()
+      const kept = () => browser.keys('embedded/').map((name) => [name, browser.getItem(name) ?? ''] as const)
+      await until(() => expect(kept().map(([, value]) => Wrapping.isWrapped(value))).toEqual([true, true]))
+      // What they are, as only script of the modal origin can learn it: through the key it cannot export.
+      const key = (await Wrapping.key(idb)) ?? expect.fail('no wrapping key')
+      const opened = async (part: string) => {
+        const [name, value] = kept().find(([at]) => at.includes(part)) ?? expect.fail(`nothing at ${part}`)
+        return Wrapping.unwrap(key, name, value)
+      }
+      const { token } = JSON.parse(await opened('embedded/session')) as Account.Session
+      const share = await opened('embedded/share/')
+      const dump = JSON.stringify(kept())
+      expect(dump).not.toContain(token)
+      expect(dump).not.toContain(share)
+      expect(await own.account.me(token)).toMatchObject({ email: address })
+
+      // Signed out and back in: this browser's share, unwrapped, opens the wallet without the password.
+      await context.kernel.disconnect()
+      clock.advance(30_000)
+      context.modal.api.open(undefined)
+      await emailLogin(context, address, 2)
+      await until(() => expect(context.connected().every(Boolean)).toBe(true))
+      expect(context.connected()).toEqual(addresses)
+      expect(context.slice().recovery).toBeUndefined()
+    } finally {
+      vi.stubGlobal('indexedDB', undefined)
       await own.stop()
     }
   })
