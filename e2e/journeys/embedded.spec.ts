@@ -12,7 +12,17 @@ import type { Browser, FrameLocator, Page } from '@playwright/test'
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { type Address, type Hex, parseEther, toHex, verifyMessage } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
-import { axeViolations, clients, expect, mailCode, request, rpc, tabTo, test } from './fixtures.ts'
+import {
+  axeViolations,
+  clients,
+  expect,
+  mailCode,
+  modalOrigin,
+  request,
+  rpc,
+  tabTo,
+  test,
+} from './fixtures.ts'
 
 const networks = ['eip155:31337', solanaDevnetId].join(',')
 // The plain key's journeys (its address is the recovery phrase's): the smart accounts built on it, the
@@ -68,6 +78,27 @@ async function askCode(page: Page, modal: FrameLocator, email: string) {
   expect(seconds).toBeLessThanOrEqual(30)
   await page.waitForTimeout(seconds * 1000 + 500)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
+}
+
+/**
+ * In a page of the modal origin: the wrapping key from its IndexedDB (`core/Wrapping.ts`), exported; resolves
+ * with the error's name where WebCrypto refuses.
+ */
+async function exportWrappingKey(): Promise<string> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const opening = indexedDB.open('airlock-secrets')
+    opening.onsuccess = () => resolve(opening.result)
+    opening.onerror = () => reject(opening.error)
+  })
+  const key = await new Promise<CryptoKey>((resolve, reject) => {
+    const reading = db.transaction('keys').objectStore('keys').get('wrap/v1')
+    reading.onsuccess = () => resolve(reading.result as CryptoKey)
+    reading.onerror = () => reject(reading.error)
+  })
+  return crypto.subtle.exportKey('raw', key).then(
+    () => 'exported',
+    (error: Error) => error.name,
+  )
 }
 
 async function freshContext(browser: Browser) {
@@ -148,6 +179,22 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   await modal.getByRole('button', { name: 'Continue with your saved login' }).click()
   await connected(page)
   expect((await request(page, 'eth_accounts')).result).toEqual([address])
+
+  // What the window keeps is ciphertext: a script that copies the modal origin's localStorage gets neither the
+  // session (its token, its email) nor the share, and the key it is wrapped under cannot be exported.
+  const origin = await page.context().newPage()
+  try {
+    await origin.goto(`${modalOrigin}/approve.html`)
+    const kept = await origin.evaluate(() =>
+      Object.entries(localStorage).filter(([name]) => name.startsWith('airlock-kept:embedded ')),
+    )
+    expect(kept.map(([name]) => name.split(':').at(-1)).sort()).toEqual(['session', 'share'])
+    for (const [, value] of kept) expect(value).toMatch(/^w1:[A-Za-z0-9+/]+=*$/)
+    expect(JSON.stringify(kept)).not.toContain(email)
+    expect(await origin.evaluate(exportWrappingKey)).toBe('InvalidAccessError')
+  } finally {
+    await origin.close()
+  }
 
   // Another browser: the same email, then the recovery password, gives the same wallet.
   const other = await freshContext(browser)
