@@ -235,6 +235,27 @@ async function createWallet(context: Harness) {
   await until(() => expect(context.connected().every(Boolean)).toBe(true))
 }
 
+/** A new visitor's first email login, which creates their wallet: their address and the accounts connected. */
+async function newVisitor(context: Harness) {
+  const address = newAddress()
+  await emailLogin(context, address)
+  await createWallet(context)
+  return { address, addresses: context.connected() }
+}
+
+/**
+ * A later login of `address` on the same modal (the `n`th code), past SPEC's 30 s on the API's clock too: this
+ * browser's share opens the wallet with no recovery password, at the `addresses` it had.
+ */
+async function loginAgain(context: Harness, address: string, addresses: unknown[], n = 2) {
+  context.clock.advance(30_000)
+  context.modal.api.open(undefined)
+  await emailLogin(context, address, n)
+  await until(() => expect(context.connected().every(Boolean)).toBe(true))
+  expect(context.connected()).toEqual(addresses)
+  expect(context.slice().recovery).toBeUndefined()
+}
+
 /** What a request to the modal ended with: its result, or its error's code and message. */
 const outcome = (call: Promise<unknown>) =>
   call.then(
@@ -882,10 +903,7 @@ describe('signing out', () => {
     const own = await serve({ now: clock.now })
     try {
       const context = await modalOf(own.api, clock)
-      const address = newAddress()
-      await emailLogin(context, address)
-      await createWallet(context)
-      const addresses = context.connected()
+      const { address, addresses } = await newVisitor(context)
       const session = keptSession()
       if (!session) return expect.fail('no session kept')
       const [shareKey = ''] = browser.keys('embedded/share/')
@@ -905,14 +923,7 @@ describe('signing out', () => {
       expect(context.state().user).toBeUndefined()
       expect(browser.getItem(shareKey)).toBe(share)
 
-      // Past SPEC's 30 s (the API's clock too), a new code logs in again and this browser's share opens the
-      // wallet: no recovery password.
-      clock.advance(30_000)
-      context.modal.api.open(undefined)
-      await emailLogin(context, address, 2)
-      await until(() => expect(context.connected().every(Boolean)).toBe(true))
-      expect(context.connected()).toEqual(addresses)
-      expect(context.slice().recovery).toBeUndefined()
+      await loginAgain(context, address, addresses)
       expect(keptSession()?.token).not.toBe(session.token)
     } finally {
       await own.stop()
@@ -930,10 +941,7 @@ describe('what this browser keeps, where the modal origin has IndexedDB', () => 
     const own = await serve({ now: clock.now })
     try {
       const context = await modalOf(own.api, clock)
-      const address = newAddress()
-      await emailLogin(context, address)
-      await createWallet(context)
-      const addresses = context.connected()
+      const { address, addresses } = await newVisitor(context)
       const kept = () => browser.keys('embedded/').map((name) => [name, browser.getItem(name) ?? ''] as const)
       await until(() => expect(kept().map(([, value]) => Wrapping.isWrapped(value))).toEqual([true, true]))
       // What they are, as only script of the modal origin can learn it: through the key it cannot export.
@@ -951,12 +959,7 @@ describe('what this browser keeps, where the modal origin has IndexedDB', () => 
 
       // Signed out and back in: this browser's share, unwrapped, opens the wallet without the password.
       await context.kernel.disconnect()
-      clock.advance(30_000)
-      context.modal.api.open(undefined)
-      await emailLogin(context, address, 2)
-      await until(() => expect(context.connected().every(Boolean)).toBe(true))
-      expect(context.connected()).toEqual(addresses)
-      expect(context.slice().recovery).toBeUndefined()
+      await loginAgain(context, address, addresses)
     } finally {
       vi.stubGlobal('indexedDB', undefined)
       await own.stop()
