@@ -13,6 +13,7 @@ import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@sol
 import { type Address, type Hex, parseEther, toHex, verifyMessage } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import {
+  askCode,
   axeViolations,
   clients,
   expect,
@@ -64,20 +65,6 @@ async function connected(page: Page) {
 
 async function approve(modal: FrameLocator) {
   await modal.getByRole('button', { name: 'Approve' }).click()
-}
-
-/** Asks for a code; an address that had one under 30 s ago is told so in SPEC's words, then waits it out. */
-async function askCode(page: Page, modal: FrameLocator, email: string) {
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  const throttled = modal.getByText(/^Please try again after \d+ seconds$/)
-  await expect(modal.getByLabel('Code').or(throttled)).toBeVisible()
-  if (!(await throttled.isVisible())) return
-  const seconds = Number(/(\d+)/.exec((await throttled.textContent()) ?? '')?.[1])
-  expect(seconds).toBeGreaterThan(0)
-  expect(seconds).toBeLessThanOrEqual(30)
-  await page.waitForTimeout(seconds * 1000 + 500)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
 }
 
 /**
