@@ -34,7 +34,7 @@ import * as Embedded from './testing.ts'
 import { approveView, codeView, walletView } from './views.ts'
 
 /** The modal origin the API serves wallet shares to (the one `testing.ts` configures). */
-const modalOrigin = 'http://127.0.0.1:5174'
+const { modalOrigin } = Embedded
 /** The dApp page the modal serves, as the handshake reported it. */
 const page = 'http://localhost:5173'
 const solanaDevnet = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
