@@ -12,7 +12,18 @@ import type { Browser, FrameLocator, Page } from '@playwright/test'
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { type Address, type Hex, parseEther, toHex, verifyMessage } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
-import { axeViolations, clients, expect, mailCode, request, rpc, tabTo, test } from './fixtures.ts'
+import {
+  askCode,
+  axeViolations,
+  clients,
+  expect,
+  mailCode,
+  modalOrigin,
+  request,
+  rpc,
+  tabTo,
+  test,
+} from './fixtures.ts'
 
 const networks = ['eip155:31337', solanaDevnetId].join(',')
 // The plain key's journeys (its address is the recovery phrase's): the smart accounts built on it, the
@@ -56,18 +67,25 @@ async function approve(modal: FrameLocator) {
   await modal.getByRole('button', { name: 'Approve' }).click()
 }
 
-/** Asks for a code; an address that had one under 30 s ago is told so in SPEC's words, then waits it out. */
-async function askCode(page: Page, modal: FrameLocator, email: string) {
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  const throttled = modal.getByText(/^Please try again after \d+ seconds$/)
-  await expect(modal.getByLabel('Code').or(throttled)).toBeVisible()
-  if (!(await throttled.isVisible())) return
-  const seconds = Number(/(\d+)/.exec((await throttled.textContent()) ?? '')?.[1])
-  expect(seconds).toBeGreaterThan(0)
-  expect(seconds).toBeLessThanOrEqual(30)
-  await page.waitForTimeout(seconds * 1000 + 500)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
+/**
+ * In a page of the modal origin: the wrapping key from its IndexedDB (`core/Wrapping.ts`), exported; resolves
+ * with the error's name where WebCrypto refuses.
+ */
+async function exportWrappingKey(): Promise<string> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const opening = indexedDB.open('airlock-secrets')
+    opening.onsuccess = () => resolve(opening.result)
+    opening.onerror = () => reject(opening.error)
+  })
+  const key = await new Promise<CryptoKey>((resolve, reject) => {
+    const reading = db.transaction('keys').objectStore('keys').get('wrap/v1')
+    reading.onsuccess = () => resolve(reading.result as CryptoKey)
+    reading.onerror = () => reject(reading.error)
+  })
+  return crypto.subtle.exportKey('raw', key).then(
+    () => 'exported',
+    (error: Error) => error.name,
+  )
 }
 
 async function freshContext(browser: Browser) {
@@ -148,6 +166,22 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   await modal.getByRole('button', { name: 'Continue with your saved login' }).click()
   await connected(page)
   expect((await request(page, 'eth_accounts')).result).toEqual([address])
+
+  // What the window keeps is ciphertext: a script that copies the modal origin's localStorage gets neither the
+  // session (its token, its email) nor the share, and the key it is wrapped under cannot be exported.
+  const origin = await page.context().newPage()
+  try {
+    await origin.goto(`${modalOrigin}/approve.html`)
+    const kept = await origin.evaluate(() =>
+      Object.entries(localStorage).filter(([name]) => name.startsWith('airlock-kept:embedded ')),
+    )
+    expect(kept.map(([name]) => name.split(':').at(-1)).sort()).toEqual(['session', 'share'])
+    for (const [, value] of kept) expect(value).toMatch(/^w1:[A-Za-z0-9+/]+=*$/)
+    expect(JSON.stringify(kept)).not.toContain(email)
+    expect(await origin.evaluate(exportWrappingKey)).toBe('InvalidAccessError')
+  } finally {
+    await origin.close()
+  }
 
   // Another browser: the same email, then the recovery password, gives the same wallet.
   const other = await freshContext(browser)
@@ -252,14 +286,16 @@ test('the same wallet signs on Solana: a message and a transfer the chain confir
   await page.evaluate(() => window.airlock?.open())
   await modal.getByRole('button', { name: `Airlock wallet: ${email}` }).click()
   await expect(modal.getByTestId('embedded-user')).toHaveText(`Logged in as ${email}.`)
-  // Only once the visitor read the warnings and says so.
-  await expect(modal.getByRole('button', { name: 'Show recovery phrase' })).toBeDisabled()
-  await modal.getByLabel('I understand: whoever has these words has my wallet.').check()
-  await modal.getByLabel('Recovery password').fill('not the password at all')
-  await modal.getByRole('button', { name: 'Show recovery phrase' }).click()
-  await expect(modal.getByText('This recovery password does not open the wallet.')).toBeVisible()
-  await modal.getByLabel('Recovery password').fill(password)
-  await modal.getByRole('button', { name: 'Show recovery phrase' }).click()
+  // Only once the visitor read the warnings and says so. (The page also offers the move to a passkey, with a
+  // password field of its own: the phrase's is the one in its section.)
+  const phraseSection = modal.getByRole('region', { name: 'Recovery phrase' })
+  await expect(phraseSection.getByRole('button', { name: 'Show recovery phrase' })).toBeDisabled()
+  await phraseSection.getByLabel('I understand: whoever has these words has my wallet.').check()
+  await phraseSection.getByLabel('Recovery password').fill('not the password at all')
+  await phraseSection.getByRole('button', { name: 'Show recovery phrase' }).click()
+  await expect(phraseSection.getByText('This recovery password does not open the wallet.')).toBeVisible()
+  await phraseSection.getByLabel('Recovery password').fill(password)
+  await phraseSection.getByRole('button', { name: 'Show recovery phrase' }).click()
   const phrase = modal.getByRole('list', { name: 'Your recovery phrase' }).getByRole('listitem')
   await expect(phrase).toHaveCount(24)
   const words = await phrase.allInnerTexts()

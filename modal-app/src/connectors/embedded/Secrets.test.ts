@@ -1,5 +1,8 @@
+import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import * as FrameStorage from '../../core/FrameStorage.ts'
+import * as Wrapping from '../../core/Wrapping.ts'
+import * as base64 from '../../shared/encoding/base64.ts'
 import type { Session } from './Account.ts'
 import * as Secrets from './Secrets.ts'
 
@@ -29,12 +32,27 @@ function webStorage(denied = false) {
       touch(`remove ${key}`)
       entries.delete(key)
     },
+    key: (index: number) => [...entries.keys()][index] ?? null,
+    get length() {
+      return entries.size
+    },
   }
 }
 
-/** The secrets of a frame serving `page` (or a page not known while the getter says undefined). */
-function frame(page: string | (() => string | undefined), storage?: ReturnType<typeof webStorage>) {
-  return Secrets.create(typeof page === 'string' ? () => page : page, () => storage)
+/**
+ * The secrets of a frame serving `page` (or a page not known while the getter says undefined); `idb` is the
+ * IndexedDB of its origin in this browser profile, none by default.
+ */
+function frame(
+  page: string | (() => string | undefined),
+  storage?: ReturnType<typeof webStorage>,
+  idb?: IDBFactory,
+) {
+  return Secrets.create(
+    typeof page === 'string' ? () => page : page,
+    () => storage,
+    () => Wrapping.key(idb),
+  )
 }
 
 const shop = 'https://shop.example'
@@ -207,6 +225,153 @@ describe('the embedded wallet’s secrets', () => {
     const secrets = frame(shop, full)
     secrets.keep('user-1', share)
     expect(secrets.share('user-1')).toEqual(share)
+  })
+})
+
+describe('the embedded wallet’s secrets, wrapped under a key of the modal origin’s IndexedDB', () => {
+  const at = (name: string) => FrameStorage.scopedKey(shop, `${FrameStorage.prefix}embedded/${name}`)
+  /** Everything the storage holds, as one text: what a script that reads `localStorage` can copy. */
+  const dump = (storage: ReturnType<typeof webStorage>) => JSON.stringify([...storage.entries])
+  const inClear = [session.token, base64.encode(share), JSON.stringify(session.user)]
+
+  /** A browser profile where the visitor logged in: its `localStorage` and its IndexedDB. */
+  async function loggedIn() {
+    const storage = webStorage()
+    const idb = new IDBFactory()
+    const secrets = frame(shop, storage, idb)
+    await secrets.ready()
+    secrets.keepSession(session)
+    secrets.keep('user-1', share)
+    secrets.keepAccountType('user-1', 'eip7702')
+    // At once for this page load; in the storage once wrapped.
+    expect(secrets.session()).toEqual(session)
+    await expect.poll(() => storage.entries.size).toBe(3)
+    return { storage, idb }
+  }
+
+  it('keeps neither the bearer token nor the share in clear, and a reload in the same browser opens them', async () => {
+    const { storage, idb } = await loggedIn()
+    for (const text of inClear) expect(dump(storage)).not.toContain(text)
+    for (const value of storage.entries.values()) expect(value).toMatch(/^w1:[A-Za-z0-9+/]+=*$/)
+    const reloaded = frame(shop, storage, idb)
+    expect(reloaded.session()).toBeUndefined()
+    expect(await reloaded.ready()).toEqual([])
+    expect(reloaded.session()).toEqual(session)
+    expect(reloaded.share('user-1')).toEqual(share)
+    expect(reloaded.accountType('user-1')).toBe('eip7702')
+  })
+
+  it('an attacker who copies localStorage elsewhere opens nothing, and cannot take the key out of the origin', async () => {
+    const { storage, idb } = await loggedIn()
+    // The copy, opened where the attacker's script runs: another origin, or another browser profile.
+    const copy = webStorage()
+    for (const [name, value] of storage.entries) copy.entries.set(name, value)
+    const elsewhere = frame(shop, copy, new IDBFactory())
+    const unreadable = await elsewhere.ready()
+    expect(unreadable.map((error) => error.at).sort()).toEqual([...storage.entries.keys()].sort())
+    expect(elsewhere.session()).toBeUndefined()
+    expect(elsewhere.share('user-1')).toBeUndefined()
+    // Nor does the key leave the origin that holds it: WebCrypto refuses to export it in any format.
+    const key = (await Wrapping.key(idb)) ?? fail()
+    expect(key.extractable).toBe(false)
+    for (const format of ['raw', 'jwk', 'pkcs8'] as const)
+      await expect(crypto.subtle.exportKey(format, key)).rejects.toThrow()
+    // A wrapped value moved to another name (the share into the session's slot) does not open there.
+    const moved = webStorage()
+    for (const [name, value] of storage.entries) moved.entries.set(name, value)
+    moved.entries.set(at('session'), storage.entries.get(at('share/user-1')) ?? '')
+    const swapped = frame(shop, moved, idb)
+    expect((await swapped.ready()).map((error) => error.at)).toEqual([at('session')])
+    expect(swapped.session()).toBeUndefined()
+  })
+
+  it('wraps what an earlier version kept in clear on the first load, and the visitor keeps the wallet', async () => {
+    const storage = webStorage()
+    // The earlier version: plain values, as `ready` was never asked.
+    const earlier = frame(shop, storage)
+    earlier.keepSession(session)
+    earlier.keep('user-1', share)
+    expect(dump(storage)).toContain(session.token)
+    const idb = new IDBFactory()
+    const upgraded = frame(shop, storage, idb)
+    await upgraded.ready()
+    expect(upgraded.session()).toEqual(session)
+    expect(upgraded.share('user-1')).toEqual(share)
+    await expect.poll(() => [...storage.entries.values()].every(Wrapping.isWrapped)).toBe(true)
+    for (const text of inClear) expect(dump(storage)).not.toContain(text)
+    const next = frame(shop, storage, idb)
+    await next.ready()
+    expect(next.session()).toEqual(session)
+    expect(next.share('user-1')).toEqual(share)
+  })
+
+  it('says which value an altered ciphertext was, leaves it where it is, and still opens the rest', async () => {
+    const { storage, idb } = await loggedIn()
+    const wrapped = storage.entries.get(at('share/user-1')) ?? fail()
+    const flipped = wrapped.slice(0, 10) + (wrapped[10] === 'A' ? 'B' : 'A') + wrapped.slice(11)
+    storage.entries.set(at('share/user-1'), flipped)
+    const reloaded = frame(shop, storage, idb)
+    const [error, ...more] = await reloaded.ready()
+    expect(more).toEqual([])
+    expect(error).toBeInstanceOf(Wrapping.UnwrapError)
+    expect(error?.message).toBe(
+      `The kept value “${at('share/user-1')}” could not be unwrapped: it was altered, or wrapped by another browser profile.`,
+    )
+    // The share reads as absent (the recovery opens the wallet again); the rest is untouched and opens.
+    expect(reloaded.share('user-1')).toBeUndefined()
+    expect(reloaded.session()).toEqual(session)
+    expect(reloaded.accountType('user-1')).toBe('eip7702')
+    expect(storage.entries.get(at('share/user-1'))).toBe(flipped)
+    expect(storage.entries.size).toBe(3)
+  })
+
+  it('a login while it unwraps is newer than what it unwraps', async () => {
+    const { storage, idb } = await loggedIn()
+    const next = { ...session, token: 'N'.repeat(43) }
+    const before = storage.entries.get(at('session'))
+    const reloaded = frame(shop, storage, idb)
+    const ready = reloaded.ready()
+    reloaded.keepSession(next)
+    await ready
+    expect(reloaded.session()).toEqual(next)
+    await expect.poll(() => storage.entries.get(at('session'))).not.toBe(before)
+    const after = frame(shop, storage, idb)
+    await after.ready()
+    expect(after.session()).toEqual(next)
+  })
+
+  it('keeps them as before where IndexedDB is refused, and in memory only where storage is', async () => {
+    const storage = webStorage()
+    // IndexedDB refused (as private modes may): kept in clear, as every version before did.
+    const refused = () => Promise.reject(new DOMException('The user denied permission.', 'InvalidStateError'))
+    const secrets = Secrets.create(
+      () => shop,
+      () => storage,
+      refused,
+    )
+    expect(await secrets.ready()).toEqual([])
+    secrets.keepSession(session)
+    await expect.poll(() => storage.entries.get(at('session'))).toBe(JSON.stringify(session))
+    const reloaded = Secrets.create(
+      () => shop,
+      () => storage,
+      refused,
+    )
+    await reloaded.ready()
+    expect(reloaded.session()).toEqual(session)
+    // No storage at all (a third-party frame here): the page load keeps them, nothing else does.
+    for (const store of [() => webStorage(true), () => undefined]) {
+      const alone = Secrets.create(
+        () => shop,
+        store,
+        () => Wrapping.key(new IDBFactory()),
+      )
+      expect(await alone.ready()).toEqual([])
+      alone.keepSession(session)
+      alone.keep('user-1', share)
+      expect(alone.session()).toEqual(session)
+      expect(alone.share('user-1')).toEqual(share)
+    }
   })
 })
 

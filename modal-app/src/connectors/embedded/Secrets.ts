@@ -3,10 +3,14 @@
  * visitor's wallet. Secrets, so only in the modal origin's own or granted storage, never with the host page
  * (`FrameStorage.secretStore`); where neither exists they last the page load. Kept under the page served, as
  * the browser reported it, like the rest of the modal's state: a login on one site is not a login on another.
+ * Where this document has IndexedDB beside that storage (its own, not a grant's handle), they are kept wrapped
+ * under a non-extractable key kept there (`core/Wrapping.ts`): {@link Secrets.ready} unwraps them for the page
+ * load. Where it has none, or refuses it (private modes), they are kept as they were before, in clear.
  */
 import * as Contract from '@airlock/api/contract'
 import * as S from '@airlock/bridge-protocol/Shape'
 import * as FrameStorage from '../../core/FrameStorage.ts'
+import * as Wrapping from '../../core/Wrapping.ts'
 import * as base64 from '../../shared/encoding/base64.ts'
 import type { Session } from './Account.ts'
 import { type AccountType, accountTypes } from './AccountType.ts'
@@ -28,6 +32,13 @@ const session = S.object({
 })
 
 export type Secrets = ShareStore & {
+  /**
+   * Learns whether this document has a wrapping key (`core/Wrapping.ts`) and unwraps what is kept under it,
+   * for this page load; wraps what an earlier version kept in clear. Writes from then on are wrapped. Before it
+   * settles, wrapped values read as absent. Resolves with the values that did not unwrap (each left in the
+   * storage as it was, reading as absent); never rejects.
+   */
+  ready(): Promise<readonly Wrapping.UnwrapError[]>
   session(): Session | undefined
   keepSession(session: Session | undefined): void
   /** The EVM account type the visitor chose (`SmartAccounts.ts`); undefined for the default. */
@@ -50,29 +61,43 @@ export type Secrets = ShareStore & {
  */
 export function create(
   origin: () => string | undefined,
-  store: () =>
-    | Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>
-    | undefined = FrameStorage.secretStore,
+  store: () => Stored | undefined = FrameStorage.secretStore,
+  // The wrapping key is in this document's IndexedDB, beside its own localStorage. A grant's handle brings
+  // first-party localStorage without it (Chromium's handle would need `indexedDB` asked too): kept in clear there.
+  keyring: Wrapping.Keyring = async () => {
+    const target = store()
+    return target && target !== FrameStorage.granted() ? Wrapping.key() : undefined
+  },
 ): Secrets {
-  /** What this page load wrote and the storage refused (undefined: removed): it wins over the storage. */
+  /**
+   * What this page load wrote and the storage refused (undefined: removed), and what it unwrapped: it wins
+   * over the storage.
+   */
   const memory = new Map<string, string | undefined>()
-  const scoped = (key: string) => {
+  let key: CryptoKey | undefined
+  let loaded: Promise<readonly Wrapping.UnwrapError[]> | undefined
+  /** Wrapped writes, in order, so the last one lands last. */
+  let writes = Promise.resolve()
+  const scoped = (name: string) => {
     const page = origin()
-    return page === undefined ? undefined : FrameStorage.scopedKey(page, key)
+    return page === undefined ? undefined : FrameStorage.scopedKey(page, name)
   }
-  const read = (key: string) => {
-    const at = scoped(key)
+  const read = (name: string) => {
+    const at = scoped(name)
     if (at === undefined) return undefined
     if (memory.has(at)) return memory.get(at)
     try {
-      return store()?.getItem(at) ?? undefined
+      const kept = store()?.getItem(at) ?? undefined
+      // Wrapped, and not unwrapped by `ready` (another key, or not yet): nothing this page load can use.
+      return kept && Wrapping.isWrapped(kept) ? undefined : kept
     } catch {
       return undefined
     }
   }
-  const write = (key: string, value: string | undefined) => {
-    const at = scoped(key)
+  const write = (name: string, value: string | undefined) => {
+    const at = scoped(name)
     if (at === undefined) return
+    if (loaded) return persist(at, value)
     try {
       const target = store()
       if (!target) throw new Error('No storage for this frame.')
@@ -84,7 +109,51 @@ export function create(
       memory.set(at, value)
     }
   }
+  /**
+   * Once {@link Secrets.ready} was asked: kept in memory for the page load at once, and in the storage once
+   * it is known whether to wrap (and wrapped, where a key exists), in the order written.
+   */
+  const persist = (at: string, value: string | undefined) => {
+    memory.set(at, value)
+    writes = writes
+      .then(() => loaded)
+      .then(async () => {
+        const target = store()
+        if (value === undefined) return target?.removeItem(at)
+        target?.setItem(at, key ? await Wrapping.wrap(key, at, value) : value)
+      })
+      .catch(() => {})
+  }
   return {
+    ready() {
+      loaded ??= (async () => {
+        key = await keyring().catch(() => undefined)
+        const target = store()
+        if (!key || !target) return []
+        const unreadable: Wrapping.UnwrapError[] = []
+        // Every page's, as the page served may not be known yet: the frame starts before the handshake.
+        const names = Array.from({ length: target.length }, (_, index) => target.key(index) ?? '')
+        for (const at of names.filter(isSecret)) {
+          const kept = target.getItem(at)
+          if (kept === null || memory.has(at)) continue
+          // Kept in clear by an earlier version: wrapped now, in place.
+          if (!Wrapping.isWrapped(kept)) {
+            persist(at, kept)
+            continue
+          }
+          try {
+            const text = await Wrapping.unwrap(key, at, kept)
+            // A write while it unwrapped is newer.
+            if (!memory.has(at)) memory.set(at, text)
+          } catch (error) {
+            // Left as it is in the storage: it reads as absent, and the rest of what is kept still opens.
+            if (error instanceof Wrapping.UnwrapError) unreadable.push(error)
+          }
+        }
+        return unreadable
+      })().catch(() => [])
+      return loaded
+    },
     session: () => parseSession(read(sessionKey)),
     keepSession: (value) => write(sessionKey, value && JSON.stringify(value)),
     share(userId) {
@@ -120,6 +189,14 @@ export function create(
     },
   }
 }
+
+/** Whether the storage name `at` is one of these secrets, of whichever page (`FrameStorage.scopedKey`). */
+function isSecret(at: string): boolean {
+  return at.startsWith(FrameStorage.prefix) && at.includes('/embedded/')
+}
+
+/** The storage secrets go to: `localStorage`'s calls, and its keys to find them by. */
+type Stored = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>
 
 function parseSession(text: string | undefined): Session | undefined {
   if (!text) return undefined

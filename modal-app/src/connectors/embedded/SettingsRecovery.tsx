@@ -129,7 +129,9 @@ export function SettingsRecovery({
                   label={texts.wallet.password}
                   action={texts.settings.show}
                   testId="reveal-password"
-                  page={{ ...page, busy: page.busy || !page.understood }}
+                  page={page}
+                  // Until the warnings are acknowledged: disabled, not busy (nothing is under way).
+                  ready={page.understood}
                   min={min}
                   submit={(value) => ui.revealPhrase(value)}
                 />
@@ -149,6 +151,8 @@ function PasswordForm(props: {
   testId: string
   page: ProtectionPage
   min: number
+  /** Whether the button may be used yet, busy or not. @default true */
+  ready?: boolean
   submit(password: string): void
 }) {
   const id = useId()
@@ -159,7 +163,7 @@ function PasswordForm(props: {
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        if (password.length >= props.min) props.submit(password)
+        if (password.length >= props.min && props.ready !== false) props.submit(password)
       }}
     >
       <label className="label" htmlFor={`${id}-password`}>
@@ -184,7 +188,7 @@ function PasswordForm(props: {
         type="submit"
         className="button"
         data-testid={props.testId}
-        disabled={page.busy}
+        disabled={page.busy || props.ready === false}
         aria-busy={page.busy || undefined}
       >
         {page.busy ? texts.wallet.working : props.action}

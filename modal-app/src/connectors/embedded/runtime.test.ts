@@ -12,6 +12,7 @@ import { type Config as ApiConfig, Database, Projects, Service } from '@airlock/
 import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { Errors, type PageWallet, type State } from '@airlock/bridge-protocol'
+import { IDBFactory } from 'fake-indexeddb'
 import { type Address, type Hex, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
@@ -24,6 +25,7 @@ import * as Modal from '../../core/Modal.ts'
 import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
+import * as Wrapping from '../../core/Wrapping.ts'
 import * as Features from '../../features/index.ts'
 import { manualClock } from '../../testing/clock.ts'
 import type { Host } from '../Connector.ts'
@@ -231,6 +233,27 @@ async function createWallet(context: Harness) {
   await until(() => expect(context.slice().recovery?.mode).toBe('create'))
   await context.ui.submitRecovery(password)
   await until(() => expect(context.connected().every(Boolean)).toBe(true))
+}
+
+/** A new visitor's first email login, which creates their wallet: their address and the accounts connected. */
+async function newVisitor(context: Harness) {
+  const address = newAddress()
+  await emailLogin(context, address)
+  await createWallet(context)
+  return { address, addresses: context.connected() }
+}
+
+/**
+ * A later login of `address` on the same modal (the `n`th code), past SPEC's 30 s on the API's clock too: this
+ * browser's share opens the wallet with no recovery password, at the `addresses` it had.
+ */
+async function loginAgain(context: Harness, address: string, addresses: unknown[], n = 2) {
+  context.clock.advance(30_000)
+  context.modal.api.open(undefined)
+  await emailLogin(context, address, n)
+  await until(() => expect(context.connected().every(Boolean)).toBe(true))
+  expect(context.connected()).toEqual(addresses)
+  expect(context.slice().recovery).toBeUndefined()
 }
 
 /** What a request to the modal ended with: its result, or its error's code and message. */
@@ -880,10 +903,7 @@ describe('signing out', () => {
     const own = await serve({ now: clock.now })
     try {
       const context = await modalOf(own.api, clock)
-      const address = newAddress()
-      await emailLogin(context, address)
-      await createWallet(context)
-      const addresses = context.connected()
+      const { address, addresses } = await newVisitor(context)
       const session = keptSession()
       if (!session) return expect.fail('no session kept')
       const [shareKey = ''] = browser.keys('embedded/share/')
@@ -903,16 +923,45 @@ describe('signing out', () => {
       expect(context.state().user).toBeUndefined()
       expect(browser.getItem(shareKey)).toBe(share)
 
-      // Past SPEC's 30 s (the API's clock too), a new code logs in again and this browser's share opens the
-      // wallet: no recovery password.
-      clock.advance(30_000)
-      context.modal.api.open(undefined)
-      await emailLogin(context, address, 2)
-      await until(() => expect(context.connected().every(Boolean)).toBe(true))
-      expect(context.connected()).toEqual(addresses)
-      expect(context.slice().recovery).toBeUndefined()
+      await loginAgain(context, address, addresses)
       expect(keptSession()?.token).not.toBe(session.token)
     } finally {
+      await own.stop()
+    }
+  })
+})
+
+describe('what this browser keeps, where the modal origin has IndexedDB', () => {
+  beforeEach(newBrowser)
+
+  it('is wrapped: neither the bearer token nor the share is in localStorage, and the next login opens the wallet with them', async () => {
+    const idb = new IDBFactory()
+    vi.stubGlobal('indexedDB', idb)
+    const clock = manualClock(Date.now())
+    const own = await serve({ now: clock.now })
+    try {
+      const context = await modalOf(own.api, clock)
+      const { address, addresses } = await newVisitor(context)
+      const kept = () => browser.keys('embedded/').map((name) => [name, browser.getItem(name) ?? ''] as const)
+      await until(() => expect(kept().map(([, value]) => Wrapping.isWrapped(value))).toEqual([true, true]))
+      // What they are, as only script of the modal origin can learn it: through the key it cannot export.
+      const key = (await Wrapping.key(idb)) ?? expect.fail('no wrapping key')
+      const opened = async (part: string) => {
+        const [name, value] = kept().find(([at]) => at.includes(part)) ?? expect.fail(`nothing at ${part}`)
+        return Wrapping.unwrap(key, name, value)
+      }
+      const { token } = JSON.parse(await opened('embedded/session')) as Account.Session
+      const share = await opened('embedded/share/')
+      const dump = JSON.stringify(kept())
+      expect(dump).not.toContain(token)
+      expect(dump).not.toContain(share)
+      expect(await own.account.me(token)).toMatchObject({ email: address })
+
+      // Signed out and back in: this browser's share, unwrapped, opens the wallet without the password.
+      await context.kernel.disconnect()
+      await loginAgain(context, address, addresses)
+    } finally {
+      vi.stubGlobal('indexedDB', undefined)
       await own.stop()
     }
   })

@@ -31,6 +31,11 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   if (!endpoint) return undefined
   const account = Account.create({ endpoint, timers: kernel.timers })
   const secrets = Secrets.create(kernel.origin)
+  // Unwrapping what this browser keeps starts now; reads wait for it (`restore`, `loggedIn`). A value that does
+  // not open reads as absent: a share so lost is asked for again as the recovery (passkey or password).
+  void secrets.ready().then((unreadable) => {
+    for (const error of unreadable) console.warn('[airlock]', error.message)
+  })
   const rpc = Rpc.relay(endpoint)
   const custody = () => import('./custody.ts')
   // Only the providers the API can log in with get a button: one it has no client for would open a window
@@ -102,6 +107,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     opening = true
     changed()
     try {
+      await secrets.ready()
       const { Vault } = await custody()
       const found = await Vault.find({ account, store: secrets }, next)
       if (found.kind === 'open') return ready(found.wallet)
@@ -223,6 +229,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     embeddedConnector = connector(context, {
       wallet: () => wallet,
       async restore() {
+        await secrets.ready()
         const kept = secrets.session()
         if (!kept) return undefined
         session = kept

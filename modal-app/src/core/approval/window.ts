@@ -10,10 +10,8 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import * as Dwell from '../ui/Dwell.ts'
 import { passkey } from './passkeyProtocol.ts'
 import * as PasskeyWindow from './passkeyWindow.ts'
-import { type Ask, ask, type Keep, keep } from './protocol.ts'
-
-/** Where kept entries live in this origin's `localStorage`, per page served. */
-const keptPrefix = (scope: string) => `airlock-kept:${scope}:`
+import { type Ask, ask, keep } from './protocol.ts'
+import * as WindowStore from './windowStore.ts'
 
 function start(self: Window) {
   const opener = self.opener as Window | null
@@ -23,8 +21,10 @@ function start(self: Window) {
     const keeping = S.parse(keep, event.data)
     if (keeping.ok) {
       port1.onmessage = null
-      port1.postMessage({ type: 'airlock:kept', entries: store(self.localStorage, keeping.value) })
-      self.close()
+      void WindowStore.keep(self.localStorage, keeping.value).then((entries) => {
+        port1.postMessage({ type: 'airlock:kept', entries })
+        self.close()
+      })
       return
     }
     const ceremony = S.parse(passkey, event.data)
@@ -46,26 +46,6 @@ function start(self: Window) {
   }
   // Pinned to this origin: were the opener anything but the modal frame, the port would go nowhere.
   opener.postMessage({ type: 'airlock:approval' }, self.location.origin, [port2])
-}
-
-/** Does the put, if any, and answers what is kept under the scope. */
-function store(local: Storage, { scope, put }: Keep): Record<string, string> {
-  const prefix = keptPrefix(scope)
-  const names = Array.from({ length: local.length }, (_, index) => local.key(index) ?? '')
-    .filter((key) => key.startsWith(prefix))
-    .map((key) => key.slice(prefix.length))
-  try {
-    if (put) {
-      for (const name of names) local.removeItem(prefix + name)
-      for (const [name, value] of Object.entries(put)) local.setItem(prefix + name, value)
-      return put
-    }
-  } catch {
-    // Over quota: nothing half-kept stays.
-    for (const name of Object.keys(put ?? {})) local.removeItem(prefix + name)
-    return {}
-  }
-  return Object.fromEntries(names.map((name) => [name, local.getItem(prefix + name) ?? '']))
 }
 
 function render(doc: Document, question: Ask, answer: (id: string | null) => void) {

@@ -12,6 +12,8 @@ import * as Authenticator from './testing.ts'
 
 const modalOrigin = 'http://airlock.localhost:5174'
 const salt = new TextEncoder().encode('airlock/recovery-prf/v1')
+/** A page project `demo` lists, which frames the modal. */
+const listedPage = 'http://localhost:5173'
 type Answer = { status: number; body: Record<string, unknown> }
 
 describe.each(databases())('passkey routes on $engine', ({ open }) => {
@@ -29,7 +31,7 @@ describe.each(databases())('passkey routes on $engine', ({ open }) => {
 
   beforeAll(async () => {
     db = await open()
-    await Projects.add(db, 'demo')
+    await Projects.add(db, 'demo', [listedPage])
     await Projects.add(db, 'other')
     api = Service.create({ db, config: configWith(modalOrigin), now: () => clock }).api
   })
@@ -98,6 +100,19 @@ describe.each(databases())('passkey routes on $engine', ({ open }) => {
       headers: { Authorization: `Bearer ${token}` },
     })
     expect(await me.json()).toEqual({ user: { id: user.id, email } })
+  })
+
+  it('signs in from the modal’s frame on a page the project lists, and refuses it on a page it does not', async () => {
+    const { user, authenticator } = await registered()
+    const framed = authenticator.assert(await loginOptions(), salt, { topOrigin: listedPage })
+    expect(await call('/v1/auth/passkey/login', { response: framed.response })).toMatchObject({
+      status: 200,
+      body: { user: { id: user.id } },
+    })
+    const unlisted = authenticator.assert(await loginOptions(), salt, { topOrigin: 'https://evil.example' })
+    expect(await call('/v1/auth/passkey/login', { response: unlisted.response })).toEqual(
+      refused(401, "The passkey's answer does not check out"),
+    )
   })
 
   it('refuses a replayed assertion: its challenge was taken by the first', async () => {

@@ -38,6 +38,7 @@ import type { Database } from '../../../Database.ts'
 import { HttpError } from '../../../http/errors.ts'
 import { type Env, known } from '../../../http/project.ts'
 import { json, parse } from '../../../http/validate.ts'
+import * as Projects from '../../projects/Projects.ts'
 import * as Sessions from '../Sessions.ts'
 import { sessionUserOf } from '../SessionUser.ts'
 import * as Users from '../Users.ts'
@@ -80,7 +81,7 @@ export function create(options: PasskeyOptions): Hono<Env> {
   const setup = (c: Context<Env>) => {
     const { project } = known(c, Contract.commonQuery)
     if (!available || !config.email) throw new HttpError(404, messages.unavailable)
-    return { projectId: project.id, secret: config.email.secret }
+    return { projectId: project.id, secret: config.email.secret, project }
   }
   const signedIn = async (c: Context<Env>) => {
     const context = setup(c)
@@ -159,7 +160,7 @@ export function create(options: PasskeyOptions): Hono<Env> {
   })
 
   app.post('/v1/auth/passkey/login', async (c) => {
-    const { projectId, secret } = setup(c)
+    const { projectId, secret, project } = setup(c)
     const { response } = parse(Contract.passkeyLoginBody, await json(c))
     const challenge = await take(response.response.clientDataJSON, { purpose: 'login', projectId })
     const passkey = await Passkeys.find(db, response.id)
@@ -174,6 +175,9 @@ export function create(options: PasskeyOptions): Hono<Env> {
         expectedChallenge: challenge,
         expectedOrigin: origin,
         expectedRPID: rpID,
+        // Run in the modal's frame, the assertion names the page on top (WebAuthn L3 `topOrigin`): one of the
+        // project's pages, or the library refuses it as it refuses any cross-origin answer without one.
+        expectedTopOrigin: listedTopOrigin(response.response.clientDataJSON, project),
         credential: {
           id: passkey.credentialId,
           publicKey: passkey.publicKey,
@@ -212,15 +216,26 @@ function userHandle(userId: string): Uint8Array<ArrayBuffer> {
   )
 }
 
-/** The challenge the client data carries (base64url), or undefined when it is not readable. */
-function challengeOf(clientDataJSON: string): string | undefined {
+/** The top origin the client data names, where the project lists it; undefined otherwise. */
+function listedTopOrigin(clientDataJSON: string, project: Projects.Project): string | undefined {
+  const top = clientDataOf(clientDataJSON)?.topOrigin
+  return typeof top === 'string' && Projects.allows(project, top) ? top : undefined
+}
+
+/** The client data (base64url JSON), or undefined when it is not readable. */
+function clientDataOf(clientDataJSON: string): { challenge?: unknown; topOrigin?: unknown } | undefined {
   try {
     const data: unknown = JSON.parse(new TextDecoder().decode(base64urlnopad.decode(clientDataJSON)))
-    const challenge = (data as { challenge?: unknown }).challenge
-    return typeof challenge === 'string' && challenge.length <= 128 ? challenge : undefined
+    return typeof data === 'object' && data !== null ? data : undefined
   } catch {
     return undefined
   }
+}
+
+/** The challenge the client data carries (base64url), or undefined when it is not readable. */
+function challengeOf(clientDataJSON: string): string | undefined {
+  const challenge = clientDataOf(clientDataJSON)?.challenge
+  return typeof challenge === 'string' && challenge.length <= 128 ? challenge : undefined
 }
 
 /** Runs the library's check; any error it throws (another origin, RP ID, signature …) is a 401. */

@@ -27,6 +27,8 @@ export type Ceremony = {
   rpId?: string
   /** The credential to use. @default the first allowed, or the first of the RP */
   credentialId?: string
+  /** The page on top, for a ceremony in a cross-origin frame (the modal's). @default none: top-level */
+  topOrigin?: string
 }
 
 export type Authenticator = ReturnType<typeof create>
@@ -48,8 +50,15 @@ export function create(origin: string, options: { counters?: boolean } = {}) {
     counter.writeUInt32BE(counting ? credential.counter : 0)
     return Buffer.concat([sha256(Buffer.from(rpId)), Buffer.of(flags), counter, attested ?? Buffer.alloc(0)])
   }
-  const clientData = (type: string, challenge: string, at: string) =>
-    Buffer.from(JSON.stringify({ type, challenge, origin: at, crossOrigin: false }))
+  /** As the browser writes it; in a cross-origin frame, with the page on top. */
+  const clientData = (type: string, challenge: string, at: string, topOrigin?: string) =>
+    Buffer.from(
+      JSON.stringify(
+        topOrigin
+          ? { type, challenge, origin: at, crossOrigin: true, topOrigin }
+          : { type, challenge, origin: at, crossOrigin: false },
+      ),
+    )
   const prfOf = (credential: Credential, salt: Uint8Array) =>
     new Uint8Array(
       createHmac('sha256', credential.prfSecret)
@@ -116,7 +125,12 @@ export function create(origin: string, options: { counters?: boolean } = {}) {
       )
       if (!credential) throw new Error('No credential of this authenticator matches.')
       const data = authData(ceremony.rpId ?? asked.rpId, credential)
-      const client = clientData('webauthn.get', asked.challenge, ceremony.origin ?? origin)
+      const client = clientData(
+        'webauthn.get',
+        asked.challenge,
+        ceremony.origin ?? origin,
+        ceremony.topOrigin,
+      )
       const signature = sign('sha256', Buffer.concat([data, sha256(client)]), credential.privateKey)
       const response: Contract.AuthenticationResponse = {
         id: b64(credential.id),
