@@ -46,7 +46,7 @@ function setup(storage: Storage = createStorage(memory())) {
     walletGrace: 10,
     networks: () => [],
     namespaces: () => new Set(['eip155', 'solana']),
-    activeNetworkId: () => undefined,
+    fallbackIn: () => undefined,
     changed: () => {},
     onTransition: () => {},
   })
