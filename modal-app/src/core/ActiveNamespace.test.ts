@@ -113,10 +113,16 @@ function active(context: Awaited<ReturnType<typeof setup>>) {
     caipNetworkId: state.caipNetworkId,
     address: state.address,
     account: context.modal.getSnapshot().account?.namespace,
+    // Every state the host was given while connected: on the way too, no other namespace was the active one.
+    reported: [
+      ...new Set(
+        context.states.filter((s) => s.status === 'connected').map((s) => s.caipNetworkId?.split(':')[0]),
+      ),
+    ],
   }
 }
 
-const onEvm = { caipNetworkId: 'eip155:31337', address: evmAddress, account: 'eip155' }
+const onEvm = { caipNetworkId: 'eip155:31337', address: evmAddress, account: 'eip155', reported: ['eip155'] }
 
 describe('active namespace after a connection of several namespaces', () => {
   it.each([
@@ -147,7 +153,12 @@ describe('active namespace after a connection of several namespaces', () => {
     context.pair.finish('eip155')
     context.pair.finish('solana')
     await settle()
-    expect(active(context)).toEqual({ caipNetworkId: networks[1], address: solAddress, account: 'solana' })
+    expect(active(context)).toEqual({
+      caipNetworkId: networks[1],
+      address: solAddress,
+      account: 'solana',
+      reported: ['solana'],
+    })
     expect(context.pair.fallbacks).toEqual([
       ['eip155', 'eip155:31337'],
       ['solana', networks[1]],

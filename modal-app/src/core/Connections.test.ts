@@ -47,6 +47,7 @@ function setup(storage: Storage = createStorage(memory())) {
     networks: () => [],
     namespaces: () => new Set(['eip155', 'solana']),
     fallbackIn: () => undefined,
+    chosenNamespace: () => undefined,
     changed: () => {},
     onTransition: () => {},
   })

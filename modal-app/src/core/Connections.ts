@@ -52,6 +52,11 @@ export type Options = {
    * EVM network the dApp is on.
    */
   fallbackIn: (namespace: Caip.Namespace) => Caip.ChainId | undefined
+  /**
+   * The namespace the dApp is on. A wallet connecting it and others at once connects it first, so the host
+   * never sees another namespace's account as the active one on the way.
+   */
+  chosenNamespace: () => Caip.Namespace | undefined
   /** The page's wallet list changed. */
   changed: () => void
   /** Every transition of a namespace's machine, with the snapshot before it. */
@@ -126,13 +131,19 @@ export function create(options: Options) {
             })
             const timedOut = () => new Errors.InternalError(texts.errors.walletTimeout)
             Async.withTimeout(connecting, options.reconnectTimeout, timedOut, timers)
-              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .then(async (connection) => {
+                await chosenFirst(namespace, wallet)
+                self.send({ type: 'SUCCEEDED', attempt, connection })
+              })
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           prompt: ({ self }, { wallet, attempt }) => {
             connectorOf(wallet)
               .connect(wallet, { silent: false, fallback: options.fallbackIn(namespace) })
-              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .then(async (connection) => {
+                await chosenFirst(namespace, wallet)
+                self.send({ type: 'SUCCEEDED', attempt, connection })
+              })
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           remember: (_, { wallet }) => {
@@ -169,6 +180,25 @@ export function create(options: Options) {
       value === 'reconnecting' ? context.candidates[0] : undefined,
     ]
     return wallets.some((other) => other?.id === wallet.id)
+  }
+
+  /** Resolves once the dApp's namespace, if the same wallet is connecting it too, has connected or failed. */
+  function chosenFirst(namespace: Caip.Namespace, wallet: PageWallet): Promise<void> {
+    const chosen = options.chosenNamespace()
+    if (!chosen || chosen === namespace) return Promise.resolve()
+    const actor = actors[chosen]
+    const waiting = () => {
+      const { value } = actor.getSnapshot()
+      return (value === 'prompting' || value === 'reconnecting') && servedBy(chosen, wallet)
+    }
+    if (!waiting()) return Promise.resolve()
+    return new Promise((resolve) => {
+      const subscription = actor.subscribe(() => {
+        if (waiting()) return
+        subscription.unsubscribe()
+        resolve()
+      })
+    })
   }
 
   /** This connector's other live connections. */

@@ -107,6 +107,7 @@ export function create(options: Options): Modal {
     networks: () => networks.list(),
     namespaces: () => networks.namespaces(),
     fallbackIn: (namespace) => networks.currentIn(namespace),
+    chosenNamespace: () => networks.chosenNamespace(),
     changed: () => changed(),
     onTransition: (namespace, before, next) => {
       const pageWallet = (step: typeof next) => step.context.prompt?.wallet ?? step.context.connection?.wallet
