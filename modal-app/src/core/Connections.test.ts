@@ -46,7 +46,8 @@ function setup(storage: Storage = createStorage(memory())) {
     walletGrace: 10,
     networks: () => [],
     namespaces: () => new Set(['eip155', 'solana']),
-    activeNetworkId: () => undefined,
+    fallbackIn: () => undefined,
+    chosenNamespace: () => undefined,
     changed: () => {},
     onTransition: () => {},
   })

@@ -46,7 +46,17 @@ export type Options = {
   walletGrace: number
   networks: () => readonly Network[]
   namespaces: () => ReadonlySet<Caip.Namespace>
-  activeNetworkId: () => Caip.ChainId | undefined
+  /**
+   * The namespace's network a connector reports when its wallet names none that is configured. Always one of
+   * that namespace: a login that connects EVM and Solana at once must not put its Solana account on the
+   * EVM network the dApp is on.
+   */
+  fallbackIn: (namespace: Caip.Namespace) => Caip.ChainId | undefined
+  /**
+   * The namespace the dApp is on. A wallet connecting it and others at once connects it first, so the host
+   * never sees another namespace's account as the active one on the way.
+   */
+  chosenNamespace: () => Caip.Namespace | undefined
   /** The page's wallet list changed. */
   changed: () => void
   /** Every transition of a namespace's machine, with the snapshot before it. */
@@ -117,17 +127,23 @@ export function create(options: Options) {
           reconnect: ({ self }, { wallet, attempt }) => {
             const connecting = connectorOf(wallet).connect(wallet, {
               silent: true,
-              fallback: options.activeNetworkId(),
+              fallback: options.fallbackIn(namespace),
             })
             const timedOut = () => new Errors.InternalError(texts.errors.walletTimeout)
             Async.withTimeout(connecting, options.reconnectTimeout, timedOut, timers)
-              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .then(async (connection) => {
+                await chosenFirst(namespace, wallet)
+                self.send({ type: 'SUCCEEDED', attempt, connection })
+              })
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           prompt: ({ self }, { wallet, attempt }) => {
             connectorOf(wallet)
-              .connect(wallet, { silent: false, fallback: options.activeNetworkId() })
-              .then((connection) => self.send({ type: 'SUCCEEDED', attempt, connection }))
+              .connect(wallet, { silent: false, fallback: options.fallbackIn(namespace) })
+              .then(async (connection) => {
+                await chosenFirst(namespace, wallet)
+                self.send({ type: 'SUCCEEDED', attempt, connection })
+              })
               .catch((error: unknown) => self.send({ type: 'FAILED', attempt, failure: failureOf(error) }))
           },
           remember: (_, { wallet }) => {
@@ -151,6 +167,39 @@ export function create(options: Options) {
   }
 
   const connectionOf = (namespace: Caip.Namespace) => Connection.connectionOf(actors[namespace].getSnapshot())
+
+  /**
+   * Whether the namespace is connected to the wallet, or being connected to it (prompted, or tried as the
+   * reconnect's current candidate): one wallet that serves several namespaces connects each in turn.
+   */
+  function servedBy(namespace: Caip.Namespace, wallet: { id: string }): boolean {
+    const { value, context } = actors[namespace].getSnapshot()
+    const wallets = [
+      context.connection?.wallet,
+      value === 'prompting' ? context.prompt?.wallet : undefined,
+      value === 'reconnecting' ? context.candidates[0] : undefined,
+    ]
+    return wallets.some((other) => other?.id === wallet.id)
+  }
+
+  /** Resolves once the dApp's namespace, if the same wallet is connecting it too, has connected or failed. */
+  function chosenFirst(namespace: Caip.Namespace, wallet: PageWallet): Promise<void> {
+    const chosen = options.chosenNamespace()
+    if (!chosen || chosen === namespace) return Promise.resolve()
+    const actor = actors[chosen]
+    const waiting = () => {
+      const { value } = actor.getSnapshot()
+      return (value === 'prompting' || value === 'reconnecting') && servedBy(chosen, wallet)
+    }
+    if (!waiting()) return Promise.resolve()
+    return new Promise((resolve) => {
+      const subscription = actor.subscribe(() => {
+        if (waiting()) return
+        subscription.unsubscribe()
+        resolve()
+      })
+    })
+  }
 
   /** This connector's other live connections. */
   const othersOf = (namespace: Caip.Namespace, connector: Connector) =>
@@ -204,6 +253,7 @@ export function create(options: Options) {
     actors,
     connectionOf,
     connectorOf,
+    servedBy,
     anyConnected: () => Caip.namespaces.some((namespace) => connectionOf(namespace)),
     send: (namespace: Caip.Namespace, event: Connection.ConnectionEvent) => actors[namespace].send(event),
     sendAll: (event: Connection.ConnectionEvent) => {

@@ -106,7 +106,8 @@ export function create(options: Options): Modal {
     walletGrace: options.walletGrace ?? 600,
     networks: () => networks.list(),
     namespaces: () => networks.namespaces(),
-    activeNetworkId: () => networks.activeId(),
+    fallbackIn: (namespace) => networks.currentIn(namespace),
+    chosenNamespace: () => networks.chosenNamespace(),
     changed: () => changed(),
     onTransition: (namespace, before, next) => {
       const pageWallet = (step: typeof next) => step.context.prompt?.wallet ?? step.context.connection?.wallet

@@ -126,6 +126,8 @@ export function create(options: {
     },
     activeId: () => activeId,
     activeNamespace,
+    /** The namespace the dApp is on, connected or not: the chosen network's, else the first configured one's. */
+    chosenNamespace: () => namespaceOf(activeId) ?? list[0]?.namespace,
     /** The network of the active account, else the chosen one, else the first configured. */
     current(): Caip.ChainId | undefined {
       const namespace = activeNamespace()

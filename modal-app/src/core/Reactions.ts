@@ -71,9 +71,14 @@ export function create(options: Options) {
   }
 
   function onConnected(namespace: Caip.Namespace, connection: Connection.Connection, byUser: boolean) {
-    // A connection the user just made becomes the active one; a reconnect keeps the stored choice.
+    // A connection the user just made becomes the active one; a reconnect keeps the stored choice. A wallet
+    // that connects several namespaces at once (a login, a WalletConnect session, either reconnecting) leaves
+    // the dApp on the namespace it was on, whichever of them connects last.
+    const chosen = networks.chosenNamespace()
+    const alongside =
+      chosen !== undefined && chosen !== namespace && connections.servedBy(chosen, connection.wallet)
     const active = networks.namespaceOf(networks.activeId())
-    if (byUser || !active || active === namespace)
+    if (!alongside && (byUser || !active || active === namespace))
       networks.setActive(networks.configured(connection.chainId)?.id)
     const answered = hostApi.answer(namespace, connection)
     // Also on reconnect, so the next open lands on UnsupportedChain.

@@ -101,7 +101,7 @@ export default function Buy({
           onChange={(value) => ui.editOnramp?.('currency', value)}
         />
       </AmountField>
-      <fieldset className="tags">
+      <fieldset className="presets">
         <legend className="sr-only">{onrampTexts.presets}</legend>
         {presets.map((amount) => (
           <button
