@@ -88,7 +88,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Names.create({ db, config, now }))
   app.route('/', Onramp.create({ db, config, findProject, now }))
   app.route('/', Projects.create())
-  app.route('/', Registry.create({ db }))
+  app.route('/', Registry.create({ db, now }))
   app.route('/', Rpc.create({ config }))
   app.route('/', Bundler.create({ config }))
   app.route('/', Paymaster.create({ config, db, now }))
