@@ -6,22 +6,30 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
 import { closedPort } from '@airlock/api/testing'
 
-export type Postgres = { url: string; stop(): void }
+export type Postgres = {
+  url: string
+  /** Another database on the same server, by name: its URL. */
+  createDatabase(name: string): Promise<string>
+  stop(): void
+}
 
 /** Starts one, or says why not (not installed, or it would not start). */
 export async function startPostgres(): Promise<Postgres | { missing: string }> {
+  // initdb on PATH, else the newest of Debian's (which keeps it off PATH, in a folder per version).
   const root = '/usr/lib/postgresql'
-  const version = existsSync(root)
+  const debian = existsSync(root)
     ? readdirSync(root)
         .filter((name) => existsSync(join(root, name, 'bin/initdb')))
         .sort((a, b) => Number(a) - Number(b))
-        .at(-1)
-    : undefined
-  if (!version) return { missing: 'PostgreSQL is not installed (Debian: apt-get install postgresql)' }
-  const bin = join(root, version, 'bin')
+        .map((name) => join(root, name, 'bin'))
+    : []
+  const bin = [...(process.env.PATH ?? '').split(delimiter), ...debian.reverse()].find(
+    (folder) => folder && existsSync(join(folder, 'initdb')),
+  )
+  if (!bin) return { missing: 'PostgreSQL is not installed (Debian: apt-get install postgresql)' }
   const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-postgres-'))
   const port = await closedPort()
   // initdb refuses root: as root, the server runs as the `postgres` user, which must own its folder.
@@ -38,10 +46,15 @@ export async function startPostgres(): Promise<Postgres | { missing: string }> {
     run('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', options, 'start'])
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
-    return { missing: `PostgreSQL ${version} did not start: ${(error as Error).message}` }
+    return { missing: `PostgreSQL (${bin}) did not start: ${(error as Error).message}` }
   }
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url,
+    async createDatabase(name) {
+      run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name])
+      return url.replace(/\/postgres$/, `/${name}`)
+    },
     stop: () => {
       run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop'])
       rmSync(dir, { recursive: true, force: true })

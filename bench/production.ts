@@ -13,7 +13,7 @@
  * fast as the cached route, not queued.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiProcess, Database, Projects } from '@airlock/api'
 import { devnetTokens } from '@airlock/devnet/chains'
@@ -26,7 +26,10 @@ export type ProductionOptions = {
   seconds?: number
   /** @default 200 */
   connections?: number
-  /** Node processes serving, for `serve --workers`. @default 1 */
+  /**
+   * PostgreSQL is flooded once more with this many processes (`serve --workers`), when above 1; PGlite is
+   * one process's database. @default os.availableParallelism()
+   */
   workers?: number
 }
 
@@ -64,10 +67,18 @@ export async function productionFlood(
   const results: Record<string, number | string> = {}
   Object.assign(results, await onDatabase('pglite', stack, options, undefined))
   const postgres = await startPostgres()
-  if ('missing' in postgres) results.prodPostgres = postgres.missing
-  else
+  if ('missing' in postgres) {
+    results.prodPostgres = postgres.missing
+    console.warn(`[bench] The flood on PostgreSQL is skipped: ${postgres.missing}`)
+  } else
     try {
       Object.assign(results, await onDatabase('postgres', stack, options, postgres.url))
+      const workers = options.workers ?? availableParallelism()
+      // A database of its own, so its writes start from nothing too.
+      if (workers > 1) {
+        const url = await postgres.createDatabase(`flood_workers_${workers}`)
+        Object.assign(results, await onDatabase(`postgres_w${workers}`, stack, options, url, workers))
+      }
     } finally {
       postgres.stop()
     }
@@ -75,10 +86,11 @@ export async function productionFlood(
 }
 
 async function onDatabase(
-  engine: 'pglite' | 'postgres',
+  engine: string,
   stack: Stack.Stack,
   options: ProductionOptions,
   databaseUrl: string | undefined,
+  workers = 1,
 ): Promise<Record<string, number>> {
   const run = mkdtempSync(join(tmpdir(), 'airlock-bench-api-'))
   try {
@@ -116,7 +128,7 @@ async function onDatabase(
       config,
       env: databaseUrl ? { DATABASE_URL: databaseUrl } : { AIRLOCK_DATA: dataDir, DATABASE_URL: undefined },
       port: 0,
-      args: options.workers && options.workers > 1 ? ['--workers', String(options.workers)] : [],
+      args: workers > 1 ? ['--workers', String(workers)] : [],
     })
     try {
       return await floods(engine, api.url, api.child.pid, options)
