@@ -4,9 +4,9 @@
  * where PostgreSQL is installed: nothing is installed here.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { closedPort } from '@airlock/api/testing'
 
 export type Postgres = {
@@ -26,9 +26,11 @@ export async function startPostgres(): Promise<Postgres | { missing: string }> {
         .sort((a, b) => Number(a) - Number(b))
         .map((name) => join(root, name, 'bin'))
     : []
-  const bin = [...(process.env.PATH ?? '').split(delimiter), ...debian.reverse()].find(
+  const found = [...(process.env.PATH ?? '').split(delimiter), ...debian.reverse()].find(
     (folder) => folder && existsSync(join(folder, 'initdb')),
   )
+  // Its own folder, where createdb lies beside it too (PATH may hold a link to initdb alone).
+  const bin = found && dirname(realpathSync(join(found, 'initdb')))
   if (!bin) return { missing: 'PostgreSQL is not installed (Debian: apt-get install postgresql)' }
   const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-postgres-'))
   const port = await closedPort()

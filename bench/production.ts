@@ -48,11 +48,19 @@ const registry = (projectId: string) => ({
   path: `/getWallets?projectId=${projectId}&st=bench&sv=0&search=wal`,
 })
 
-/** Resident memory of a process, MB: now and its peak so far. */
+/**
+ * Resident memory of the server, MB: now and its peak so far, summed over the process and its children
+ * (the workers of `--workers`; each one's own peak, so the sum may exceed what was ever resident at once).
+ */
 function memory(pid: number | undefined): { rss: number; peak: number } {
-  const status = pid ? readFileSync(`/proc/${pid}/status`, 'utf8') : ''
+  if (!pid) return { rss: Number.NaN, peak: Number.NaN }
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
+  const pids = [pid, ...(children ? children.split(' ').map(Number) : [])]
   const kb = (field: string) =>
-    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
+    pids.reduce((sum, each) => {
+      const status = readFileSync(`/proc/${each}/status`, 'utf8')
+      return sum + Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
+    }, 0)
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) }
 }
 
