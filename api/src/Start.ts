@@ -4,6 +4,7 @@
  * history indexer, the follower of sponsored operations' costs and the listeners. `server.ts` (the built `dist/server.js`) and `airlock-api serve` run it.
  */
 import { parseArgs } from 'node:util'
+import * as Cluster from './Cluster.ts'
 import * as ConfigFile from './ConfigFile.ts'
 import * as Database from './Database.ts'
 import * as History from './features/history/index.ts'
@@ -23,6 +24,8 @@ type StartOptions = {
   apiPort?: number | undefined
   /** @default 5174 */
   modalPort?: number | undefined
+  /** Processes serving (`Cluster.ts`). @default 1 */
+  workers?: number | undefined
   env: ConfigFile.Env
 }
 
@@ -105,6 +108,7 @@ function options(args: readonly string[], env: ConfigFile.Env): StartOptions {
         host: { type: 'string' },
         'api-port': { type: 'string' },
         'modal-port': { type: 'string' },
+        workers: { type: 'string' },
       },
     }).values
   } catch (error) {
@@ -116,13 +120,21 @@ function options(args: readonly string[], env: ConfigFile.Env): StartOptions {
     host: values.host,
     apiPort: port(values['api-port'], '--api-port'),
     modalPort: port(values['modal-port'], '--modal-port'),
+    workers: workerCount(values.workers),
     env,
   }
 }
 
 /** The flags {@link options} reads, for usage texts. */
 export const flags =
-  '--config <file> [--modal-dir <dir>] [--host 127.0.0.1] [--api-port 8787] [--modal-port 5174]'
+  '--config <file> [--modal-dir <dir>] [--host 127.0.0.1] [--api-port 8787] [--modal-port 5174] [--workers 1]'
+
+function workerCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1)
+    throw new ConfigFile.ConfigError(`--workers ${value}: expected a number of processes, 1..999`)
+  return Number(value)
+}
 
 function port(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined
@@ -139,7 +151,10 @@ function port(value: string | undefined, flag: string): number | undefined {
 export async function serve(args: readonly string[]): Promise<number> {
   let started: Started
   try {
-    started = await start(options(args, process.env))
+    const parsed = options(args, process.env)
+    if (!Cluster.isWorker && (parsed.workers ?? 1) > 1)
+      return Cluster.primary(parsed.workers ?? 1, parsed.config)
+    started = await start(parsed)
   } catch (error) {
     console.error(`[airlock-api] ${error instanceof Error ? error.message : String(error)}`)
     return 1
@@ -151,7 +166,7 @@ export async function serve(args: readonly string[]): Promise<number> {
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  // Started by a parent (the dev stack, the bench), it tells the parent instead.
+  // Started by a parent (the dev stack, the bench, the primary of `--workers`), it tells the parent instead.
   if (!Child.announce(apiUrl, stop))
     console.log(`Airlock API on ${apiUrl}${modalUrl ? `, modal origin on ${modalUrl}` : ''} (${engine})`)
   return new Promise<number>(() => {})

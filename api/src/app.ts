@@ -70,14 +70,14 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.use(Project.middleware(findProject))
   app.use(preflight)
   app.use(Limits.perProject(Buckets.create(limits.perProject, { now })))
-  app.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: () => {
-        throw new HttpError(413, messages.tooLarge)
-      },
-    }),
-  )
+  const limitBody = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: () => {
+      throw new HttpError(413, messages.tooLarge)
+    },
+  })
+  // A GET or HEAD has no body to limit; asking for it would build a whole fetch Request per request.
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
   app.use(timeout(limits.requestTimeoutMs))
   app.get('/health', (c) => c.json({ ok: true }))
 
@@ -88,7 +88,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Names.create({ db, config, now }))
   app.route('/', Onramp.create({ db, config, findProject, now }))
   app.route('/', Projects.create())
-  app.route('/', Registry.create({ db }))
+  app.route('/', Registry.create({ db, now }))
   app.route('/', Rpc.create({ config }))
   app.route('/', Bundler.create({ config }))
   app.route('/', Paymaster.create({ config, db, now }))

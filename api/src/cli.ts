@@ -3,7 +3,7 @@ import { ConfigError } from './ConfigFile.ts'
 /**
  * The service's command line, `airlock-api` (built: `node api/dist/cli.js`).
  *
- *   serve     --config <file> [--modal-dir <dir>] [--host 127.0.0.1] [--api-port 8787] [--modal-port 5174]
+ *   serve     --config <file> [--modal-dir <dir>] [--host 127.0.0.1] [--api-port 8787] [--modal-port 5174] [--workers 1]
  *   project   add <id> [origin...] | remove <id> [origin] | list | analytics <id> on|off
  *   prices    set <symbol> <usd> [--chain <caip2>] | list | remove <symbol> [--chain <caip2>]
  *   config    check          networks list          tokens list [<chain>]

@@ -70,11 +70,14 @@ async function ethPrice(url: string): Promise<number | undefined> {
   return ((await response.json()) as { fungibles: { price: number }[] }).fungibles[0]?.price
 }
 
-/** Starts the built server on a free port and waits for its health check. */
-async function serve(port: number): Promise<{ url: string; stop(): Promise<number | null> }> {
+/** Starts the built server on a free port (with more of `serve`'s flags) and waits for its health check. */
+async function serve(
+  port: number,
+  ...args: string[]
+): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
   const child = spawn(
     process.execPath,
-    [join(dist, 'server.js'), '--config', config, '--api-port', `${port}`],
+    [join(dist, 'server.js'), '--config', config, '--api-port', `${port}`, ...args],
     {
       cwd: tmpdir(),
       env: { PATH: process.env.PATH, ...env },
@@ -101,6 +104,7 @@ async function serve(port: number): Promise<{ url: string; stop(): Promise<numbe
     .toBe(200)
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', (code) => resolve(code))
@@ -139,6 +143,14 @@ describe('the built server (node api/dist/server.js)', () => {
     expect((await node('server.js', '--api-port', 'eighty')).out).toContain(
       '--api-port eighty: expected a port',
     )
+    expect((await node('server.js', '--workers', '0')).out).toContain(
+      '--workers 0: expected a number of processes',
+    )
+    expect(await node('server.js', '--workers', '2', '--api-port', `${port}`)).toEqual({
+      code: 1,
+      out: '[airlock-api] --workers needs PostgreSQL (DATABASE_URL): PGlite is one process’s database.\n',
+    })
+    expect(await fetch(`http://127.0.0.1:${port}/health`).catch(() => 'refused')).toBe('refused')
   })
 
   it('names an unreachable PostgreSQL (without its password) and a port in use', async () => {
@@ -191,7 +203,7 @@ const reason = server ? '' : ' (skipped: needs AIRLOCK_TEST_DATABASE_URL)'
 
 describe('the built server on PostgreSQL', () => {
   it.skipIf(!server)(
-    `serves a price the CLI sets while it runs${reason}`,
+    `serves a price the CLI sets while it runs, from two workers${reason}`,
     async () => {
       const { default: pg } = await import('pg')
       const admin = new pg.Client({ connectionString: server })
@@ -203,11 +215,15 @@ describe('the built server on PostgreSQL', () => {
       env = { DATABASE_URL: url.toString() }
       try {
         expect((await node('cli.js', 'project', 'add', 'shop', 'https://shop.example')).code).toBe(0)
-        const running = await serve(await closedPort())
+        const running = await serve(await closedPort(), '--workers', '2')
+        // The primary forked two processes, which answer on its port (Linux lists a process's children).
+        const workers = readFileSync(`/proc/${running.pid}/task/${running.pid}/children`, 'utf8').trim()
+        expect(workers.split(' ')).toHaveLength(2)
         expect(await ethPrice(running.url)).toBeUndefined()
         expect((await node('cli.js', 'prices', 'set', 'ETH', '2999')).code).toBe(0)
         expect(await ethPrice(running.url)).toBe(2999)
         expect(await running.stop()).toBe(0)
+        for (const pid of workers.split(' ')) expect(() => process.kill(Number(pid), 0)).toThrow()
       } finally {
         env = {}
         await admin.query(`drop database if exists ${name} with (force)`)

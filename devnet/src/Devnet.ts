@@ -150,10 +150,11 @@ type Client = ReturnType<typeof wallet>
 
 function wallet(chain: Chain, rpcUrl: string) {
   // Account 0 is unlocked in anvil, so it signs server-side; the fast polling suits a chain that mines instantly.
+  // anvil answers in milliseconds, but a machine busy with other work has kept a deployment past viem's 10 s.
   return createWalletClient({
     account: deployer(),
     chain,
-    transport: http(rpcUrl),
+    transport: http(rpcUrl, { timeout: 120_000 }),
     pollingInterval: 50,
   }).extend(publicActions)
 }

@@ -41,11 +41,23 @@ export function cors(modalOrigin: string): Cors {
   return {
     async headers(c, next) {
       await next()
-      c.header('Vary', 'Origin', { append: true })
       const origin = allowed(c)
-      if (!origin) return
-      c.header('Access-Control-Allow-Origin', origin)
-      c.header('Access-Control-Expose-Headers', 'Retry-After')
+      const marks: [string, string][] = origin
+        ? [
+            ['Access-Control-Allow-Origin', origin],
+            ['Access-Control-Expose-Headers', 'Retry-After'],
+          ]
+        : []
+      // On the answer's own headers: Hono's c.header on a finished answer copies it whole (@hono/node-server
+      // then builds a full fetch Response and streams its body, ~3× the CPU of the answer itself under a
+      // flood). An answer whose headers are immutable (one passed on from fetch) is copied, as before.
+      try {
+        c.res.headers.append('Vary', 'Origin')
+        for (const [name, value] of marks) c.res.headers.set(name, value)
+      } catch {
+        c.header('Vary', 'Origin', { append: true })
+        for (const [name, value] of marks) c.header(name, value)
+      }
     },
     async preflight(c, next) {
       if (c.req.method !== 'OPTIONS' || !c.req.header('Access-Control-Request-Method')) return next()

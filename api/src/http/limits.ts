@@ -87,8 +87,17 @@ export function weigh(c: Context, weight: number): void {
 /** The admissions a request holds, by its context: one per budget, in the order they were taken. */
 const admitted = new WeakMap<Context, Buckets.Taken[]>()
 
-async function admit(c: Context, admission: Buckets.Admission, next: () => Promise<void>): Promise<void> {
-  if (!admission.ok) throw tooMany(admission)
+async function admit(
+  c: Context,
+  admission: Buckets.Admission,
+  next: () => Promise<void>,
+): Promise<Response | undefined> {
+  // Answered here, not thrown: a refusal under a flood is the commonest answer, and an Error's stack costs
+  // more than the rest of it.
+  if (!admission.ok)
+    return c.json({ message: messages.tooManyRequests }, 429, {
+      'Retry-After': String(admission.retryAfterS),
+    })
   admitted.set(c, [...(admitted.get(c) ?? []), admission])
   try {
     await next()

@@ -25,7 +25,7 @@ export type ClientOptions = {
   url: string
   user: string
   password: string
-  /** @default 30_000 (mining or a wallet send on a slow machine can take seconds) */
+  /** @default 120_000 (mining or a wallet send on a machine busy with other work has taken over 30 s) */
   timeoutMs?: number
 }
 
@@ -63,7 +63,7 @@ function post(options: ClientOptions, body: string): Promise<{ status: number; t
       agent: false,
       auth: `${options.user}:${options.password}`,
       headers: { 'content-type': 'application/json' },
-      timeout: options.timeoutMs ?? 30_000,
+      timeout: options.timeoutMs ?? 120_000,
     })
     request.once('timeout', () => request.destroy(new Error(`${options.url} did not answer in time`)))
     request.once('error', reject)

@@ -133,6 +133,25 @@ describe.each(databases())('registry routes on $engine', ({ open }) => {
     })
   })
 
+  it('answers a page from memory for a minute, then shows the registry as it is now', async () => {
+    let at = time
+    const app = Service.create({ db, config: configOf(), now: () => at }).api
+    const names = async () => {
+      const response = await app.request('/getWallets?projectId=demo&search=METAm')
+      return ((await response.json()) as { data: Registry.Wallet[] }).data.map((wallet) => wallet.name)
+    }
+    expect(await names()).toEqual(['MetaMask'])
+    await db.query(`update wallets set name = 'MetaMask Renamed' where name = 'MetaMask'`)
+    try {
+      at += 59_999
+      expect(await names()).toEqual(['MetaMask'])
+      at += 1
+      expect(await names()).toEqual(['MetaMask Renamed'])
+    } finally {
+      await db.query(`update wallets set name = 'MetaMask' where name = 'MetaMask Renamed'`)
+    }
+  })
+
   it('answers in the shape of the contract the modal parses with', async () => {
     const { body } = await json('/getWallets?projectId=demo&entries=100')
     expect(S.parse(Contract.walletsAnswer, body)).toMatchObject({ ok: true })

@@ -11,7 +11,20 @@ import { type Env, known } from '../../http/project.ts'
 import { parse } from '../../http/validate.ts'
 import * as Registry from './Registry.ts'
 
-export type RegistryOptions = { db: Pick<Database, 'query'> }
+export type RegistryOptions = {
+  db: Pick<Database, 'query'>
+  /** The clock of the answers kept. @default Date.now */
+  now?: (() => number) | undefined
+}
+
+/**
+ * How long a page of the registry is answered from memory: it changes only when an operator seeds it again
+ * (`airlock-api seed registry`), which every process shows within a minute. A flood of one search (the
+ * modal's first page, a popular word) is then one query a minute, and each answer a string already written.
+ */
+const answerTtlMs = 60_000
+/** Pages kept at most (a search per keystroke makes many); past them the store starts afresh. */
+const maxAnswers = 1_000
 
 const imageId = S.string(80, 1, /^[A-Za-z0-9_-]+$/)
 
@@ -26,12 +39,28 @@ const imageHeaders = {
 
 export function create(options: RegistryOptions): Hono<Env> {
   const { db } = options
+  const now = options.now ?? Date.now
   const app = new Hono<Env>()
+  const answers = new Map<string, { at: number; body: Promise<string> }>()
+  /** The page's JSON: from memory while fresh, one query for all the requests that ask meanwhile. */
+  const answer = (query: Registry.Query) => {
+    const key = JSON.stringify(query)
+    const kept = answers.get(key)
+    if (kept && now() - kept.at < answerTtlMs) return kept.body
+    if (answers.size >= maxAnswers) answers.clear()
+    const body = Registry.wallets(db, query).then((page) =>
+      JSON.stringify(page satisfies Contract.WalletsAnswer),
+    )
+    answers.set(key, { at: now(), body })
+    // A failed query is not kept.
+    body.catch(() => answers.delete(key))
+    return body
+  }
 
   app.get('/getWallets', async (c) => {
     const query = known(c, Contract.walletsQuery)
     const split = (value: string | undefined) => (value ? value.split(',') : undefined)
-    const page = await Registry.wallets(db, {
+    const body = await answer({
       page: Number(query.page ?? 1),
       entries: Number(query.entries ?? 40),
       include: split(query.include),
@@ -40,7 +69,7 @@ export function create(options: RegistryOptions): Hono<Env> {
       search: query.search?.trim() || undefined,
       badgeType: query.badge_type,
     })
-    return c.json(page satisfies Contract.WalletsAnswer)
+    return c.body(body, 200, { 'Content-Type': 'application/json' })
   })
 
   const imageRoute = (path: string, kind: Registry.ImageKind) =>
