@@ -24,7 +24,7 @@ export type StartOptions = {
   /** The chains the API relays. @default [] */
   chains?: Config.Config['chains'] | undefined
   /** Where the API mails login codes. @default a closed port: only social logins work */
-  smtp?: { host: string; port: number } | undefined
+  smtp?: NonNullable<Config.Config['email']>['smtp'] | undefined
 }
 
 export type Stack = {
