@@ -54,6 +54,7 @@ export const texts = define('core', {
     whatIsWallet:
       'A wallet holds your crypto and signs in for you, in place of a password. Pick one, install it, then come back here.',
     getWallet: 'Get a wallet',
+    continueWithWallet: 'Continue with a wallet',
     agree: 'I agree to the terms of service and the privacy policy',
     terms: 'Terms of Service',
     privacy: 'Privacy Policy',

@@ -68,6 +68,7 @@ export default function Account({
       </Header>
       <Tabs
         account={account}
+        shown={snapshot.accountTabs ?? tabs}
         current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'}
         recent={[...(snapshot.sends?.recent ?? []), ...(snapshot.swapped?.recent ?? [])].sort(
           (a, b) => b.time - a.time,
@@ -95,7 +96,7 @@ export default function Account({
           }}
         />
       )}
-      {/* Names are EVM's (SPEC §9); an account with a name has it in the header already. */}
+      {/* Names are EVM's (docs/behaviour.md#account); an account with a name has it in the header already. */}
       {'showRegisterName' in ui && account.namespace === 'eip155' && !account.profileName && (
         <button type="button" className="row" onClick={() => ui.showRegisterName?.()}>
           <span className="row-label">{tabTexts.chooseName}</span>
@@ -216,21 +217,23 @@ const tabLabels: Record<Tab, string> = {
   activity: tabTexts.activity,
 }
 
-/** SPEC §2's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
+/** The account's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
 function Tabs({
   account,
+  shown,
   current,
   recent,
   ui,
 }: {
   account: AccountInfo
+  shown: readonly Tab[]
   current: Tab
   /** The Send feature's sends of this page load, when it is on. */
   recent?: readonly RecentSend[] | undefined
   ui: Partial<TabsUi> & ReceiveUi
 }) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const next = tabAfter(current, event.key)
+    const next = tabAfter(current, event.key, shown)
     if (!next) return
     event.preventDefault()
     ui.selectTab?.(next)
@@ -240,7 +243,7 @@ function Tabs({
   return (
     <>
       <div className="tabs" role="tablist" aria-label={tabTexts.label} onKeyDown={onKeyDown}>
-        {tabs.map((tab) => (
+        {shown.map((tab) => (
           <button
             key={tab}
             type="button"
@@ -292,7 +295,7 @@ function Tabs({
 
 /**
  * Activity's pages, the first with the account's on-ramp purchases when Buy is on: read fresh each time
- * (SPEC §7), each in place of the chain's own item for its delivery (same transaction).
+ * (never from a cache), each in place of the chain's own item for its delivery (same transaction).
  */
 function withPurchases(history: TabsUi['history'], ui: ReceiveUi): TabsUi['history'] {
   if (!('onrampPurchases' in ui)) return history
