@@ -101,6 +101,8 @@ export const texts = define('core', {
     /** The wallet's chain by name when the modal knows it, else by its CAIP-2 id. */
     current:
       'Your wallet is on {network}, which this app doesn’t support. Switch to an available option to continue.',
+    /** On Account, where the host leaves such a wallet where it is (allowUnsupportedChain, enableNetworkSwitch). */
+    stays: 'Your wallet is on {network}, which this app doesn’t support.',
   },
   walletConnect: {
     name: 'WalletConnect',

@@ -12,7 +12,7 @@ import { truncateAddress } from '../../shared/format.ts'
 import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
-import type { NetworksUi } from '../networks/types.ts'
+import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
 import { Header } from './Header.tsx'
@@ -48,8 +48,15 @@ export default function Account({
     Partial<TabsSlice> &
     Partial<RecentSendsSlice> &
     Partial<RecentSwapsSlice> &
-    Partial<EmbeddedSlice>
-  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi & Partial<EmbeddedUi>
+    Partial<EmbeddedSlice> &
+    Partial<NetworksSlice>
+  ui: CoreUi &
+    AccountUi &
+    Partial<NetworksUi> &
+    Partial<PairingUi> &
+    Partial<TabsUi> &
+    ReceiveUi &
+    Partial<EmbeddedUi>
 }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -61,11 +68,22 @@ export default function Account({
       ui.copied(false)
     }
   }
+  const networkRow = (
+    <>
+      <span className="network-dot" aria-hidden="true" />
+      <span className="row-label">{account.network?.name ?? account.chainId}</span>
+    </>
+  )
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
         <Actions order={snapshot.walletFeatures} namespace={account.namespace} ui={ui} />
       </Header>
+      {account.namespace === 'eip155' && snapshot.unsupportedNetwork && (
+        <p className="notice" role="status" data-testid="unsupported-chain-notice">
+          {texts.unsupportedChain.stays(snapshot.unsupportedNetwork)}
+        </p>
+      )}
       <Tabs
         account={account}
         shown={snapshot.accountTabs ?? tabs}
@@ -76,10 +94,16 @@ export default function Account({
         ui={ui}
       />
       <p className="label">{texts.account.network}</p>
-      <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
-        <span className="network-dot" aria-hidden="true" />
-        <span className="row-label">{account.network?.name ?? account.chainId}</span>
-      </button>
+      {/* A button only where the visitor may switch networks (the host's enableNetworkSwitch). */}
+      {ui.showNetworks ? (
+        <button type="button" className="row" data-testid="account-network" onClick={ui.showNetworks}>
+          {networkRow}
+        </button>
+      ) : (
+        <p className="row" data-testid="account-network">
+          {networkRow}
+        </p>
+      )}
       {account.explorerUrl && (
         <a className="row" href={account.explorerUrl} target="_blank" rel="noopener noreferrer">
           <span className="row-label">{texts.account.explorer}</span>
