@@ -26,7 +26,7 @@ export function onUnsupportedChain(connections: Connections, networks: Networks)
  * rather than sent to UnsupportedChain: where the host allows unsupported chains, or switched network
  * switching off (the modal then cannot offer the way out UnsupportedChain is for).
  */
-export function staysOnChain(config: Pick<Config, 'allowUnsupportedChain' | 'enableNetworkSwitch'>): boolean {
+function staysOnChain(config: Pick<Config, 'allowUnsupportedChain' | 'enableNetworkSwitch'>): boolean {
   return config.allowUnsupportedChain === true || config.enableNetworkSwitch === false
 }
 

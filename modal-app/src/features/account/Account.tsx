@@ -95,7 +95,7 @@ export default function Account({
       />
       <p className="label">{texts.account.network}</p>
       {/* A button only where the visitor may switch networks (the host's enableNetworkSwitch). */}
-      {ui.showNetworks ? (
+      {'showNetworks' in ui ? (
         <button type="button" className="row" data-testid="account-network" onClick={ui.showNetworks}>
           {networkRow}
         </button>

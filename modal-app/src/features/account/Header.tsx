@@ -17,7 +17,10 @@ const avatarSize = 56
 
 export type HeaderProps = {
   account: AccountInfo & Partial<BalanceFields>
-  /** Without `showNetworks` (the host switched network switching off), the network is named, not a button. */
+  /**
+   * Without `showNetworks` (the host switched network switching off), the network is named, not a button.
+   * The actions are a proxy that has every name, so `in` tells whether a feature gave it.
+   */
   ui: Partial<Pick<NetworksUi, 'showNetworks'>>
   /** Copies the address (and says so). */
   onCopy(): void
@@ -63,7 +66,7 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
               </a>
             )}
           </div>
-          {ui.showNetworks ? (
+          {'showNetworks' in ui ? (
             <button type="button" className="network-badge" onClick={ui.showNetworks}>
               <NetworkBadge account={account} />
             </button>
