@@ -155,6 +155,11 @@ export async function connectThenLeaveForDevnetB(page: Page, modal: FrameLocator
   await page.goto('/plain.html')
   await connectEvm(page, modal)
   await page.evaluate(() => window.airlock?.close())
+  await leaveForDevnetB(page)
+}
+
+/** The EVM test wallet moves to devnet B inside the wallet itself, as a visitor does in an extension. */
+export async function leaveForDevnetB(page: Page): Promise<void> {
   await page.evaluate(
     (chain) =>
       window.__airlockTestWallets?.evm?.provider.request({

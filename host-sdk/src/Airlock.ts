@@ -1,8 +1,10 @@
 import type { Errors, PublicView, Session, State } from '@airlock/bridge-protocol'
 import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
+import type { Features } from '@airlock/bridge-protocol/Features'
 import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { CustomNetwork } from './CustomNetwork.ts'
+import type { CustomWallet } from './CustomWallet.ts'
 import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { checkOptions } from './internal/checkOptions.ts'
@@ -16,6 +18,7 @@ import { type Payment, pay } from './internal/pay.ts'
 import { own } from './internal/registry.ts'
 import { registerWallet, standardWallet } from './internal/walletStandard.ts'
 import type { PreferredAccountTypes } from './PreferredAccountTypes.ts'
+import type { SignInOptions } from './SignInOptions.ts'
 import type { Wallet } from './WalletStandard.ts'
 
 /** Options of {@link createAirlock}. */
@@ -46,13 +49,21 @@ export type AirlockOptions = {
   themeVariables?: Record<string, string>
   /**
    * Feature switches by name (`{ allWallets: false }`; a feature left out keeps its default) and orders
-   * (`{ connectorTypeOrder: ['walletConnect', 'recent', 'injected', 'featured', 'recommended'] }`).
+   * (`{ connectorTypeOrder: ['walletConnect', 'recent', 'injected', 'featured', 'recommended'] }`). A name
+   * or value the modal does not know is an Invalid Configuration naming it.
    */
-  features?: Record<string, boolean | string[]>
+  features?: Features
   /** Render inline in this element (or the element this selector finds) instead of as a modal. */
   embedded?: HTMLElement | string
   /** The embedded wallet's account type per namespace; the visitor's choice in Settings wins. */
   preferredAccountTypes?: PreferredAccountTypes
+  /**
+   * A wallet on a network `networks` does not list stays connected there, with a notice, instead of being
+   * sent to UnsupportedChain. @default false
+   */
+  allowUnsupportedChain?: boolean
+  /** The visitor may switch networks in the modal; `false` leaves the wallet where it is. @default true */
+  enableNetworkSwitch?: boolean
   /** Time-outs in ms. @default { load: 20_000, request: 30_000 } */
   timeouts?: Partial<Timeouts>
   /** Called when the modal frame fails to load or a call times out. */
@@ -65,8 +76,10 @@ export type AirlockOptions = {
   relayUrl?: string
   /** Registry ids of wallets to show first on Connect. */
   featuredWalletIds?: string[]
-  /** Registry ids of wallets never to show. */
+  /** Wallets never to show, by registry id, rdns (`io.metamask`) or name: on the page, in the registry, recent. */
   excludeWalletIds?: string[]
+  /** Wallets of your own in Connect's `custom` group, paired over WalletConnect through their links. */
+  customWallets?: CustomWallet[]
   /** Your terms of service, linked at Connect's foot (and ticked first with `features.legalCheckbox`). */
   termsConditionsUrl?: string
   /** Your privacy policy, linked beside the terms. */
@@ -75,18 +88,6 @@ export type AirlockOptions = {
   siweConfig?: SignInOptions
   /** Sign in with any connected account: EIP-4361 for EVM, CAIP-122 for Solana and Bitcoin. */
   siwx?: SignInOptions
-}
-
-/** Sign-in options; sessions are issued and verified by the Airlock API. */
-export type SignInOptions = {
-  /** Without a session the visitor cannot stay connected: cancelling the sign-in disconnects. @default false */
-  required?: boolean
-  /** One line shown in the message the wallet signs. */
-  statement?: string
-  /** URIs the session covers, listed in the message. */
-  resources?: string[]
-  /** Seconds until the session expires. @default 86_400 */
-  expiresIn?: number
 }
 
 /** What {@link createAirlock} returns. */

@@ -4,9 +4,10 @@
  * frame-load and request time-outs,
  * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
  * `?networks=<caip2,…>` the networks, `?customNetworks=<JSON array>` declares networks of the page's own, and
- * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (SPEC §1: off by default).
+ * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (SPEC §1: off by default),
+ * and `?options=<JSON object>` adds any other options (features, excludeWalletIds, customWallets, …).
  */
-import { type CustomNetwork, createAirlock } from '@airlock/host-sdk'
+import { type AirlockOptions, type CustomNetwork, createAirlock } from '@airlock/host-sdk'
 
 const query = new URLSearchParams(location.search)
 const timeouts: string[] = []
@@ -37,6 +38,8 @@ const airlock = createAirlock({
   ...(query.get('accountType') && {
     preferredAccountTypes: { eip155: query.get('accountType') as 'smartAccount' | 'eip7702' | 'eoa' },
   }),
+  // Passed on unchecked too, last so that they win: the modal judges them.
+  ...(JSON.parse(query.get('options') ?? '{}') as Partial<AirlockOptions>),
 })
 Object.assign(window, { airlock, airlockTimeouts: timeouts })
 ;(document.getElementById('open') as HTMLElement).onclick = () => airlock.open()

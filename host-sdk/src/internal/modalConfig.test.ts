@@ -56,6 +56,34 @@ describe('the modal’s config', () => {
     })
   })
 
+  it('passes the modal every option but the page’s own: callbacks, time-outs, ids it sends apart', () => {
+    const config = modalConfig(
+      {
+        projectId: 'demo',
+        modalUrl: 'https://modal.example',
+        networks: ['eip155:1'],
+        features: { history: false },
+        allowUnsupportedChain: true,
+        excludeWalletIds: ['io.metamask'],
+        customWallets: [{ id: 'acme', name: 'Acme', iconUrl: 'https://acme.example/i.png' }],
+        timeouts: { load: 1 },
+        onTimeout: () => {},
+        announce: false,
+        walletConnectProjectId: 'wc',
+        relayUrl: 'ws://127.0.0.1:8790',
+      },
+      false,
+    )
+    expect(sent(config)).toEqual({
+      networks: ['eip155:1'],
+      features: { history: false },
+      allowUnsupportedChain: true,
+      excludeWalletIds: ['io.metamask'],
+      customWallets: [{ id: 'acme', name: 'Acme', iconUrl: 'https://acme.example/i.png' }],
+      walletConnect: { projectId: 'wc', relayUrl: 'ws://127.0.0.1:8790' },
+    })
+  })
+
   it('names the Telegram mini-app platform the page runs in, so the modal can filter its logins', () => {
     const global = globalThis as { Telegram?: unknown }
     global.Telegram = { WebApp: { platform: 'ios' } }

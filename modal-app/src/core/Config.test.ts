@@ -193,4 +193,77 @@ describe('Config.parse', () => {
       expect(message('smartAccount')).toBe('Invalid config: preferredAccountTypes: expected an object')
     })
   })
+
+  describe('the options that switch and hide', () => {
+    const read = (options: Record<string, unknown>) => {
+      const parsed = parse(search({ networks: ['eip155:1'], ...options }))
+      return parsed.ok ? parsed.config : parsed.message
+    }
+    const acme = {
+      id: 'acme',
+      name: 'Acme Wallet',
+      iconUrl: 'https://acme.example/icon.png',
+      mobileLink: 'acme://',
+    }
+    const walletConnect = { projectId: 'wc' }
+
+    it('refuses a switch the modal does not honour, naming it and the one meant', () => {
+      expect(read({ features: { histroy: false } })).toBe(
+        'Invalid config: features.histroy: unknown switch; did you mean history?',
+      )
+      expect(read({ features: { history: 0 } })).toBe(
+        'Invalid config: features.history: expected true or false',
+      )
+      expect(read({ features: { history: false, collapseWallets: true } })).toMatchObject({
+        features: { history: false, collapseWallets: true },
+      })
+    })
+
+    it('takes the network options as booleans only', () => {
+      expect(read({ allowUnsupportedChain: true, enableNetworkSwitch: false })).toMatchObject({
+        allowUnsupportedChain: true,
+        enableNetworkSwitch: false,
+      })
+      expect(read({ enableNetworkSwitch: 'no' })).toBe(
+        'Invalid config: enableNetworkSwitch: expected a boolean',
+      )
+    })
+
+    it('hides wallets by registry id, rdns or name', () => {
+      const excludeWalletIds = [
+        'c57ca95b47569778a828d19178114f4db188b89b763c899ba0be274e97267d96',
+        'io.metamask',
+        'Rabby Wallet',
+      ]
+      expect(read({ excludeWalletIds })).toMatchObject({ excludeWalletIds })
+      expect(read({ excludeWalletIds: ['line\nbreak'] })).toMatch(
+        /^Invalid config: excludeWalletIds\[0\]: expected a wallet id/,
+      )
+    })
+
+    it('takes custom wallets with safe links only, each id once, and only with WalletConnect', () => {
+      expect(read({ customWallets: [acme], walletConnect })).toMatchObject({ customWallets: [acme] })
+      expect(read({ customWallets: [{ ...acme, mobileLink: 'javascript:alert(1)' }], walletConnect })).toBe(
+        'Invalid config: customWallets[0].mobileLink: expected a wallet:// or https:// link',
+      )
+      expect(read({ customWallets: [{ ...acme, webappLink: 'http://acme.example' }], walletConnect })).toBe(
+        'Invalid config: customWallets[0].webappLink: expected an https:// link',
+      )
+      expect(read({ customWallets: [acme, acme], walletConnect })).toBe(
+        'Invalid config: customWallets: acme is listed twice',
+      )
+      expect(read({ customWallets: [acme] })).toBe(
+        'Invalid config: customWallets: needs walletConnectProjectId, as they pair over WalletConnect',
+      )
+    })
+
+    it('suggests the option meant when it ignores an unknown one', () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      read({ excludeWalletIDs: ['io.metamask'] })
+      expect(warn).toHaveBeenCalledWith(
+        '[airlock] Unknown config keys are ignored: excludeWalletIDs (did you mean excludeWalletIds?)',
+      )
+      warn.mockRestore()
+    })
+  })
 })

@@ -3,6 +3,7 @@
  * builds. It is the host's word, so it is parsed here and nowhere else, with the bridge's own shapes.
  */
 import { Caip } from '@airlock/bridge-protocol'
+import * as Switches from '@airlock/bridge-protocol/Features'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 const chainId = S.check(S.string(80), Caip.isChainId, Caip.invalidChainId)
@@ -24,6 +25,16 @@ const text =
     throw new S.ShapeError(`${path}: expected ${expected}`)
   }
 const url = text('an http(s) URL', 2048, /^https?:\/\/\S+$/)
+/** A wallet app's link: a universal link, or a native scheme that cannot run script in the page. */
+const appLink = /^(https:\/\/\S+|(?!(javascript|data|vbscript|file|blob|http):)[a-z][a-z\d+.-]*:\S*)$/i
+// An image in <img> runs no script, so an SVG data URL is as safe as a PNG.
+const imageUrl = text(
+  'an http(s) or data:image/… URL',
+  8192,
+  /^(https?:\/\/\S+|data:image\/[-+.\w]+[;,][^\n\r]*)$/i,
+)
+/** A wallet as `excludeWalletIds` names it: a registry id, an rdns (`io.metamask`) or a name (`MetaMask`). */
+const walletRef = text('a wallet id, rdns or name of 1 to 100 characters', 100, /^[^\p{Cc}]+$/u)
 
 const customId: S.Shape<Caip.ChainId> = (value, path) => {
   if (!Caip.isChainId(value)) throw new S.ShapeError(`${path}: ${Caip.invalidChainId}`)
@@ -47,10 +58,7 @@ const customNetwork = S.object({
       throw new S.ShapeError(`${path}: expected a whole number in 0..36`)
     },
   }),
-  // An image in <img> runs no script, so an SVG data URL is as safe as a PNG.
-  iconUrl: S.optional(
-    text('an http(s) or data:image/… URL', 8192, /^(https?:\/\/\S+|data:image\/[-+.\w]+[;,][^\n\r]*)$/i),
-  ),
+  iconUrl: S.optional(imageUrl),
   testnet: S.optional(S.boolean),
 })
 
@@ -87,6 +95,29 @@ const preferredAccountTypes: S.Shape<S.Infer<typeof typesByNamespace>> = (value,
   return types
 }
 
+/**
+ * A wallet the host lists itself, in Connect's `custom` group: it pairs over WalletConnect through its own
+ * links, as a registry wallet does. Its name, icon and links are the host's claims, and shown as such.
+ */
+const customWallet = S.object({
+  id: text('an id of letters, digits, - or _', 80, /^[\w-]+$/),
+  name: text('a name of 1 to 100 characters', 100, /^[^\p{Cc}]+$/u),
+  iconUrl: imageUrl,
+  /** A native scheme (`wallet://`) or a universal link (`https://…`), for phones. */
+  mobileLink: S.optional(text('a wallet:// or https:// link', 2048, appLink)),
+  desktopLink: S.optional(text('a wallet:// or https:// link', 2048, appLink)),
+  webappLink: S.optional(text('an https:// link', 2048, /^https:\/\/\S+$/)),
+  /** The EIP-6963 rdns of its browser extension: where that extension is on the page, it is listed once. */
+  rdns: S.optional(text('a reverse domain name', 128, /^[a-z\d-]+(\.[a-z\d-]+)+$/i)),
+})
+
+const customWallets: S.Shape<S.Infer<typeof customWallet>[]> = (value, path) => {
+  const list = S.array(customWallet, 32)(value, path)
+  const twice = list.find((wallet, i) => list.findIndex((other) => other.id === wallet.id) !== i)
+  if (twice) throw new S.ShapeError(`${path}: ${twice.id} is listed twice`)
+  return list
+}
+
 const schema = S.object({
   /** CAIP-2 ids of the networks the dApp supports, in its order. */
   networks: S.array(chainId, 64),
@@ -98,11 +129,15 @@ const schema = S.object({
   locale: S.optional(S.string(35, 2, /^[A-Za-z]{2,3}(-[A-Za-z\d]{1,8})*$/)),
   /** Checked key by key by `Theme.sanitize`; anything unsafe is dropped, not fatal. */
   themeVariables: S.optional(S.record(S.string(256), 64)),
-  /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`). */
-  features: S.optional(S.record(S.union(S.boolean, S.array(S.string(32, 1, /^[A-Za-z]+$/), 16)), 64)),
+  /** Switches (`allWallets: false`) and orders (`connectorTypeOrder: ['walletConnect', …]`); see `Switches.ts`. */
+  features: S.optional(Switches.features),
   embedded: S.optional(S.boolean),
-  /** The embedded wallet's account type per namespace (SPEC §1's defaults where unset); the visitor's choice wins. */
+  /** The embedded wallet's account type per namespace (the defaults where unset); the visitor's choice wins. */
   preferredAccountTypes: S.optional(preferredAccountTypes),
+  /** A wallet on a network the dApp did not configure stays connected there, with a notice. @default false */
+  allowUnsupportedChain: S.optional(S.boolean),
+  /** The visitor may move the wallet between the configured networks. @default true */
+  enableNetworkSwitch: S.optional(S.boolean),
   /** The Telegram mini-app platform the page runs in (`ios`, `android`, `macos`, …), which filters socials. */
   telegramPlatform: S.optional(S.string(32, 1)),
   /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
@@ -112,9 +147,11 @@ const schema = S.object({
       relayUrl: S.optional(S.string(2048, 1, /^wss?:\/\/[^\s]+$/)),
     }),
   ),
-  /** Registry ids of wallets to show first, and of wallets never to show. */
+  /** Registry ids of wallets to show first. */
   featuredWalletIds: S.optional(S.array(walletId, 64)),
-  excludeWalletIds: S.optional(S.array(walletId, 500)),
+  /** Wallets never to show, by registry id, rdns or name: on the page, in the registry and among the recent. */
+  excludeWalletIds: S.optional(S.array(walletRef, 500)),
+  customWallets: S.optional(customWallets),
   /** The project's terms and privacy policy, linked at Connect's foot. */
   termsConditionsUrl: S.optional(url),
   privacyPolicyUrl: S.optional(url),
@@ -148,7 +185,10 @@ const known = [
   'termsConditionsUrl',
   'privacyPolicyUrl',
   'siwx',
+  'allowUnsupportedChain',
+  'enableNetworkSwitch',
   'telegramPlatform',
+  'customWallets',
 ]
 
 /** What the URL said, or why it could not be used. */
@@ -178,8 +218,18 @@ export function parse(search: string): Parsed {
   }
   const parsed = S.parse(schema, json)
   if (!parsed.ok) return fail(`Invalid config: ${parsed.message}`)
+  // A custom wallet pairs through its links over WalletConnect: without it, the entry could never connect.
+  if (parsed.value.customWallets?.length && !parsed.value.walletConnect)
+    return fail(
+      'Invalid config: customWallets: needs walletConnectProjectId, as they pair over WalletConnect',
+    )
   // Unknown keys are dropped with a warning, so a newer host SDK does not break an older modal.
-  const unknown = Object.keys(json as object).filter((key) => !known.includes(key))
+  const unknown = Object.keys(json as object)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = Switches.closest(key, known)
+      return near ? `${key} (did you mean ${near}?)` : key
+    })
   if (unknown.length > 0) console.warn(`[airlock] Unknown config keys are ignored: ${unknown.join(', ')}`)
   // Declaring a network is not listing it (it may only rename a registry network): say when it shows nowhere.
   for (const { id } of parsed.value.customNetworks ?? [])

@@ -23,9 +23,9 @@ describe('connector order', () => {
     ])
   })
 
-  it('follows the host, then adds the groups it left out, and ignores names it does not know', () => {
+  it('follows the host, then adds the groups it left out', () => {
     const order = connectorOrder({
-      features: { connectorTypeOrder: ['walletConnect', 'bogus', 'recommended'] },
+      features: { connectorTypeOrder: ['walletConnect', 'recommended'] },
     })
     expect(order).toEqual([
       'walletConnect',

@@ -5,6 +5,8 @@
  * removes it completely.
  */
 import type { Caip, PageWallet, Request, Schema, State } from '@airlock/bridge-protocol'
+import type { ConnectMethod, ConnectorType, Switch, WalletFeature } from '@airlock/bridge-protocol/Features'
+import * as Switches from '@airlock/bridge-protocol/Features'
 import type { ComponentType } from 'react'
 import type * as Api from '../api/Api.ts'
 import type { Batches, ConnectorFactory, Host } from '../connectors/Connector.ts'
@@ -94,20 +96,9 @@ export type ViewSpec<P = ViewProps> = {
   public?: string
 }
 
-/**
- * The groups of Connect's list, which the host may reorder with `features.connectorTypeOrder`. The page's
- * wallets are `recent` and `injected`; features add the others.
- */
-const connectorTypes = [
-  'walletConnect',
-  'recent',
-  'injected',
-  'featured',
-  'custom',
-  'external',
-  'recommended',
-] as const
-export type ConnectorType = (typeof connectorTypes)[number]
+// Connect's groups (the host may reorder them with `features.connectorTypeOrder`): the page's wallets are
+// `recent`, `injected`, `custom` and `external`; features add the others.
+export type { ConnectMethod, ConnectorType, WalletFeature } from '@airlock/bridge-protocol/Features'
 
 /**
  * Rows a feature adds to Connect: per group, `last` after every group (All Wallets), the ways in that
@@ -117,10 +108,6 @@ export type ConnectorType = (typeof connectorTypes)[number]
 export type ConnectRows = Partial<
   Record<ConnectorType | ConnectMethod | 'last' | 'getWallet', ComponentType<ViewProps>>
 >
-
-/** Connect's sections: an email login, social logins, and the wallets (SPEC's `connectMethodsOrder`). */
-const connectMethods = ['email', 'social', 'wallet'] as const
-export type ConnectMethod = (typeof connectMethods)[number]
 
 // biome-ignore lint/suspicious/noExplicitAny: every view takes the merged snapshot and actions of all features.
 export type ViewProps = { snapshot: any; ui: any; rows?: readonly ConnectRows[] }
@@ -179,7 +166,7 @@ export type Runtime = {
 export type Feature = {
   id: string
   /** The host's switch for it (`features.allWallets`); a feature without one is always on. */
-  switch?: string
+  switch?: Switch
   views?: readonly ViewSpec[]
   /** Rows it adds to Connect's wallet list. */
   connectRows?: ConnectRows
@@ -194,9 +181,9 @@ export type Feature = {
   load(kernel: Kernel): Promise<Runtime>
 }
 
-/** Whether the host's configuration switched the feature on (every feature is on unless switched off). */
+/** Whether the host's configuration leaves the feature on (its switch's default where the host is silent). */
 export function isOn(feature: Pick<Feature, 'switch'>, config: Pick<Config, 'features'>): boolean {
-  return feature.switch === undefined || config.features?.[feature.switch] !== false
+  return feature.switch === undefined || Switches.isOn(config, feature.switch)
 }
 
 /**
@@ -204,10 +191,7 @@ export function isOn(feature: Pick<Feature, 'switch'>, config: Pick<Config, 'fea
  * order. Without one, the page's wallets come first: they connect in one click.
  */
 export function connectorOrder(config: Pick<Config, 'features'>): ConnectorType[] {
-  const asked = config.features?.connectorTypeOrder
-  const chosen = (Array.isArray(asked) ? asked : []).filter((type): type is ConnectorType =>
-    (connectorTypes as readonly string[]).includes(type),
-  )
+  const chosen = config.features?.connectorTypeOrder ?? []
   const fallback: ConnectorType[] = [
     'recent',
     'injected',
@@ -220,27 +204,15 @@ export function connectorOrder(config: Pick<Config, 'features'>): ConnectorType[
   return [...new Set([...chosen, ...fallback])]
 }
 
-/** Account's actions, in SPEC's default `walletFeaturesOrder`. */
-const walletFeatures = ['onramp', 'swaps', 'receive', 'send'] as const
-export type WalletFeature = (typeof walletFeatures)[number]
-
-/** The order of Account's actions: the host's `walletFeaturesOrder`, then any it left out in SPEC's order. */
+/** The order of Account's actions: the host's `walletFeaturesOrder`, then any it left out in the default order. */
 export function walletFeatureOrder(config: Pick<Config, 'features'>): WalletFeature[] {
-  const asked = config.features?.walletFeaturesOrder
-  const chosen = (Array.isArray(asked) ? asked : []).filter((feature): feature is WalletFeature =>
-    (walletFeatures as readonly string[]).includes(feature),
-  )
-  return [...new Set([...chosen, ...walletFeatures])]
+  return [...new Set([...(config.features?.walletFeaturesOrder ?? []), ...Switches.walletFeatures])]
 }
 
 /**
- * The order of Connect's sections: the host's `connectMethodsOrder`, then any it left out in SPEC's default
+ * The order of Connect's sections: the host's `connectMethodsOrder`, then any it left out in the default
  * order, email first, so that a visitor with no wallet sees a way in at once.
  */
 export function connectMethodOrder(config: Pick<Config, 'features'>): ConnectMethod[] {
-  const asked = config.features?.connectMethodsOrder
-  const chosen = (Array.isArray(asked) ? asked : []).filter((method): method is ConnectMethod =>
-    (connectMethods as readonly string[]).includes(method),
-  )
-  return [...new Set([...chosen, ...connectMethods])]
+  return [...new Set([...(config.features?.connectMethodsOrder ?? []), ...Switches.connectMethods])]
 }

@@ -207,6 +207,7 @@ export function create(options: Options): Modal {
   })
 
   const reactions = Reactions.create({
+    config,
     networks,
     connections,
     router,
@@ -244,7 +245,8 @@ export function create(options: Options): Modal {
 
   function canOpen(view: string): boolean {
     if (view === 'Account') return connections.anyConnected()
-    if (view === 'UnsupportedChain') return Reactions.onUnsupportedChain(connections, networks)
+    if (view === 'UnsupportedChain')
+      return Reactions.onUnsupportedChain(connections, networks) && (features.canOpen(view) ?? true)
     if (!views.has(view)) return false
     return features.canOpen(view) ?? true
   }

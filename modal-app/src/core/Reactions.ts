@@ -6,6 +6,7 @@
 import type { Caip } from '@airlock/bridge-protocol'
 import type { Actor } from 'xstate'
 import { texts } from '../shared/texts.ts'
+import type { Config } from './Config.ts'
 import * as Connection from './Connection.ts'
 import type { Connections } from './Connections.ts'
 import type { Runtime } from './Feature.ts'
@@ -20,7 +21,17 @@ export function onUnsupportedChain(connections: Connections, networks: Networks)
   return connection !== undefined && !networks.configured(connection.chainId)
 }
 
+/**
+ * Whether a wallet on a network that is not configured is left there, connected, with a notice on Account,
+ * rather than sent to UnsupportedChain: where the host allows unsupported chains, or switched network
+ * switching off (the modal then cannot offer the way out UnsupportedChain is for).
+ */
+function staysOnChain(config: Pick<Config, 'allowUnsupportedChain' | 'enableNetworkSwitch'>): boolean {
+  return config.allowUnsupportedChain === true || config.enableNetworkSwitch === false
+}
+
 export type Options = {
+  config: Pick<Config, 'allowUnsupportedChain' | 'enableNetworkSwitch'>
   networks: Networks
   connections: Connections
   router: Actor<typeof Router.machine>
@@ -34,7 +45,8 @@ export type Options = {
 export function create(options: Options) {
   const { networks, connections, router, hostApi, snackbar, shake, hooks: each } = options
   const currentView = () => Router.currentView(router.getSnapshot().context)
-  const onUnsupported = () => onUnsupportedChain(connections, networks)
+  const stays = staysOnChain(options.config)
+  const onUnsupported = () => !stays && onUnsupportedChain(connections, networks)
   const connectedEvent = () =>
     ({ type: 'CONNECTED', connected: connections.anyConnected(), unsupported: onUnsupported() }) as const
 
@@ -83,7 +95,7 @@ export function create(options: Options) {
     const answered = hostApi.answer(namespace, connection)
     // Also on reconnect, so the next open lands on UnsupportedChain.
     router.send(connectedEvent())
-    const unsupported = namespace === 'eip155' && !networks.configured(connection.chainId)
+    const unsupported = !stays && namespace === 'eip155' && !networks.configured(connection.chainId)
     const routed = each('connected').reduce(
       (taken, connected) => connected(namespace, connection, byUser && !unsupported) === true || taken,
       false,
@@ -115,7 +127,7 @@ export function create(options: Options) {
     if (network && networks.isActiveIn(namespace)) networks.setActive(network.id)
     if (namespace !== 'eip155') return
     router.send(connectedEvent())
-    if (!network) return router.send({ type: 'OPEN', view: 'UnsupportedChain' })
+    if (!network) return stays ? undefined : router.send({ type: 'OPEN', view: 'UnsupportedChain' })
     if (currentView() === 'UnsupportedChain') router.send({ type: 'BACK' })
   }
 

@@ -4,12 +4,14 @@
  * core's part, and `features/index.ts` names the whole.
  */
 import { Caip, type PageWallet } from '@airlock/bridge-protocol'
+import { isOn } from '@airlock/bridge-protocol/Features'
 import type { Actor } from 'xstate'
 import { addressUrl, type Network } from '../shared/Network.ts'
 import type { Alert, Alerts } from './Alerts.ts'
 import type { Config } from './Config.ts'
 import type * as Connection from './Connection.ts'
 import type { Connections } from './Connections.ts'
+import { excludes } from './Excluded.ts'
 import type { ConnectMethod, ConnectorType, Kernel, WalletFeature } from './Feature.ts'
 import * as Feature from './Feature.ts'
 import type { Networks } from './Networks.ts'
@@ -17,7 +19,7 @@ import * as Router from './Router.ts'
 import type { Shaker, Snack, Snackbar } from './Snackbar.ts'
 import { sameWallet } from './Storage.ts'
 
-/** A page wallet as the Connect view lists it. */
+/** A page wallet as the Connect view lists it: in the `recent` group when it was connected lately. */
 export type WalletEntry = { wallet: PageWallet; recent: boolean }
 
 /** A connected account as the Account view shows it; features add fields (balance, tokens). */
@@ -54,6 +56,8 @@ export type CoreSnapshot<A extends AccountInfo = AccountInfo> = {
   closable: boolean
   /** The order of Connect's groups. */
   connectorOrder: ConnectorType[]
+  /** Connect shows "Continue with a wallet" in place of the wallets, beside an email or social login. */
+  collapseWallets: boolean
   connectMethods: ConnectMethod[]
   /** The order of Account's actions (Buy, Swap, Receive, Send). */
   walletFeatures: WalletFeature[]
@@ -61,7 +65,7 @@ export type CoreSnapshot<A extends AccountInfo = AccountInfo> = {
   legal: Legal
 }
 
-/** SPEC §1 `legalCheckbox` (off by default): wallets stay disabled until the visitor ticks it. */
+/** `legalCheckbox` (off by default): wallets stay disabled until the visitor ticks it. */
 export type Legal = { checkbox: boolean; terms?: string | undefined; privacy?: string | undefined }
 
 /** The core's actions. */
@@ -76,6 +80,8 @@ export type CoreUi = {
   showAccount(namespace: Caip.Namespace): void
   /** Embedded mode: the card's height changed, so the host resizes its element. */
   resized(height: number): void
+  /** "Continue with a wallet": the wallets on a view of their own. */
+  showWallets(): void
 }
 
 // The whole snapshot and actions: the core's and every feature's (named in `features/index.ts`).
@@ -104,8 +110,9 @@ export function builder(options: BuilderOptions): () => Snapshot {
   const connectorOrder = Feature.connectorOrder(options.config)
   const connectMethods = Feature.connectMethodOrder(options.config)
   const walletFeatures = Feature.walletFeatureOrder(options.config)
+  const collapseWallets = !isOn(options.config, 'emailShowWallets') || isOn(options.config, 'collapseWallets')
   const legal: Legal = {
-    checkbox: options.config.features?.legalCheckbox === true,
+    checkbox: isOn(options.config, 'legalCheckbox'),
     terms: options.config.termsConditionsUrl,
     privacy: options.config.privacyPolicyUrl,
   }
@@ -124,14 +131,22 @@ export function builder(options: BuilderOptions): () => Snapshot {
     }
   }
 
-  /** The page's wallets of configured namespaces (of the awaited one only, while a dApp waits), recent first. */
+  const hidden = excludes(options.config)
+
+  /**
+   * The page's wallets of configured namespaces (of the awaited one only, while a dApp waits), recent first,
+   * without those the host excluded.
+   */
   function walletEntries(): WalletEntry[] {
     const namespaces = networks.namespaces()
     const filter = options.filter()
     const recent = kernel.storage.getRecentWallets()
     const visible = connections
       .wallets()
-      .filter((wallet) => namespaces.has(wallet.namespace) && (!filter || wallet.namespace === filter))
+      .filter(
+        (wallet) =>
+          namespaces.has(wallet.namespace) && (!filter || wallet.namespace === filter) && !hidden(wallet),
+      )
     const isRecent = (wallet: PageWallet) => recent.some((key) => sameWallet(key, wallet))
     const ordered = [
       ...recent.flatMap((key) => visible.filter((wallet) => sameWallet(key, wallet))),
@@ -175,6 +190,7 @@ export function builder(options: BuilderOptions): () => Snapshot {
       shake: options.shake.active(),
       closable: !Router.closeBlocked(snap.context),
       connectorOrder,
+      collapseWallets,
       connectMethods,
       walletFeatures,
       legal,
@@ -230,6 +246,9 @@ export function coreUi(options: {
     showAccount(namespace) {
       const chainId = connections.connectionOf(namespace)?.chainId
       if (chainId) options.activate(chainId)
+    },
+    showWallets() {
+      router.send({ type: 'PUSH', view: 'ConnectWallets' })
     },
     resized(height) {
       kernel

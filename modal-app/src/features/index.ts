@@ -5,6 +5,7 @@
 import { embedded } from '../connectors/embedded/feature.ts'
 import { type Options as WalletConnectOptions, walletConnect } from '../connectors/walletconnect/feature.ts'
 import type { Config } from '../core/Config.ts'
+import { excludes } from '../core/Excluded.ts'
 import type { Feature } from '../core/Feature.ts'
 import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
@@ -27,13 +28,14 @@ export type Options = Parameters<typeof account>[0] &
 
 export function features(config: Config, options: Options = {}): Feature[] {
   const wc = config.walletConnect
+  const hidden = excludes(config)
   const embeddedWallet = embedded(config)
   // Hooks run in this order. Sign-in comes first: a chain change that asks for a sign-in ends the reaction
   // there, before the account reads a balance the visitor is not signed in to see.
   return [
     ...(config.siwx ? [signIn(options)] : []),
     account(options),
-    networks(),
+    networks(config),
     receive(),
     send(),
     onramp(),
@@ -47,7 +49,15 @@ export function features(config: Config, options: Options = {}): Feature[] {
     ...(embeddedWallet ? [embeddedWallet] : []),
     // The registry's wallets connect over WalletConnect: both need its project id.
     ...(wc
-      ? [walletConnect({ ...options, projectId: wc.projectId, relayUrl: wc.relayUrl }), allWallets(options)]
+      ? [
+          walletConnect({
+            ...options,
+            projectId: wc.projectId,
+            relayUrl: wc.relayUrl,
+            customWallets: config.customWallets?.filter((wallet) => !hidden(wallet)),
+          }),
+          allWallets(options),
+        ]
       : []),
   ]
 }

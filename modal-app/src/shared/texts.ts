@@ -54,6 +54,7 @@ export const texts = define('core', {
     whatIsWallet:
       'A wallet holds your crypto and signs in for you, in place of a password. Pick one, install it, then come back here.',
     getWallet: 'Get a wallet',
+    continueWithWallet: 'Continue with a wallet',
     agree: 'I agree to the terms of service and the privacy policy',
     terms: 'Terms of Service',
     privacy: 'Privacy Policy',
@@ -100,6 +101,8 @@ export const texts = define('core', {
     /** The wallet's chain by name when the modal knows it, else by its CAIP-2 id. */
     current:
       'Your wallet is on {network}, which this app doesn’t support. Switch to an available option to continue.',
+    /** On Account, where the host leaves such a wallet where it is (allowUnsupportedChain, enableNetworkSwitch). */
+    stays: 'Your wallet is on {network}, which this app doesn’t support.',
   },
   walletConnect: {
     name: 'WalletConnect',

@@ -3,16 +3,13 @@ import type { Kernel } from '../../core/Feature.ts'
 import { embedded, socialsOf } from './feature.ts'
 
 describe('the embedded wallet feature', () => {
-  it('is on by default, with SPEC’s social providers in its order', () => {
+  it('is on by default, with the default social providers in their order', () => {
     expect(embedded({})?.connectRows).toEqual({ email: expect.any(Function), social: expect.any(Function) })
     expect(socialsOf({})).toEqual(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'])
   })
 
   it('follows the host: socials picked or off, email off, and nothing at all when both are', () => {
-    expect(socialsOf({ features: { socials: ['github', 'myspace', 'google'] } })).toEqual([
-      'github',
-      'google',
-    ])
+    expect(socialsOf({ features: { socials: ['github', 'google'] } })).toEqual(['github', 'google'])
     expect(socialsOf({ features: { socials: false } })).toEqual([])
     expect(Object.keys(embedded({ features: { email: false } })?.connectRows ?? {})).toEqual(['social'])
     expect(Object.keys(embedded({ features: { socials: false } })?.connectRows ?? {})).toEqual(['email'])
@@ -46,7 +43,7 @@ describe('the embedded wallet feature', () => {
     expect(socialsOf({ telegramPlatform: 'tdesktop' })).toEqual(socialsOf({}))
   })
 
-  it('says SPEC’s words when its logic cannot load, and leaves the rows without actions', async () => {
+  it('says its words when its logic cannot load, and leaves the rows without actions', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     const feature = embedded({}, () => Promise.reject(new Error('chunk 404')))
     const runtime = await feature?.load({ api: {} } as unknown as Kernel)

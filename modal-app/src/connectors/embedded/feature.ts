@@ -4,6 +4,8 @@
  * (SECURITY.md); dApps see an ordinary wallet. On unless the host switches `email` off and leaves no
  * `socials`; needs the API's `endpoint`, so a modal without one leaves it out.
  */
+
+import { isOn, type SocialProvider, socialProviders } from '@airlock/bridge-protocol/Features'
 import { lazy } from 'react'
 import type { Config } from '../../core/Config.ts'
 import type { Feature } from '../../core/Feature.ts'
@@ -11,29 +13,23 @@ import { EmailRow, SocialRow } from './Rows.tsx'
 import { embeddedTexts } from './texts.ts'
 import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 
-/** SPEC's default social providers, in its order. */
-const defaultSocials = ['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const
-
 /**
- * SPEC: in a Telegram mini-app, the providers whose login that platform cannot finish are left out (iOS
- * removes Google, macOS removes X, Android removes Facebook and X).
+ * In a Telegram mini-app, the providers whose login that platform cannot finish are left out
+ * (docs/behaviour.md#platforms): iOS removes Google, macOS removes X, Android removes Facebook and X.
  */
-const telegramLeavesOut: Record<string, readonly string[]> = {
+const telegramLeavesOut: Record<string, readonly SocialProvider[]> = {
   ios: ['google'],
   macos: ['x'],
   android: ['facebook', 'x'],
 }
 
 /** The social providers the host asked for (`features.socials`: a list, or false for none). */
-export function socialsOf(config: Pick<Config, 'features' | 'telegramPlatform'>): string[] {
-  const asked = config.features?.socials
+export function socialsOf(config: Pick<Config, 'features' | 'telegramPlatform'>): SocialProvider[] {
+  const asked = config.features?.socials ?? socialProviders
   if (asked === false) return []
-  const known: readonly string[] = defaultSocials
-  const left = telegramLeavesOut[config.telegramPlatform ?? ''] ?? []
-  const chosen = Array.isArray(asked)
-    ? asked.filter((provider) => known.includes(provider))
-    : [...defaultSocials]
-  return chosen.filter((provider) => !left.includes(provider))
+  const platform = config.telegramPlatform ?? ''
+  const left = Object.hasOwn(telegramLeavesOut, platform) ? (telegramLeavesOut[platform] ?? []) : []
+  return asked.filter((provider) => !left.includes(provider))
 }
 
 const unavailable = {
@@ -49,7 +45,7 @@ export function embedded(
   config: Pick<Config, 'features' | 'telegramPlatform'>,
   loadRuntime?: () => Promise<typeof import('./runtime.ts')>,
 ): Feature | undefined {
-  const email = config.features?.email !== false
+  const email = isOn(config, 'email')
   const socials = socialsOf(config)
   if (!email && socials.length === 0) return undefined
   return {
@@ -104,7 +100,7 @@ export function embedded(
       } catch (error) {
         console.error('[airlock]', embeddedTexts.unavailable, error)
       }
-      // SPEC's words where the logins cannot run: a chunk that did not load, or a modal with no API.
+      // The words for logins that cannot run: a chunk that did not load, or a modal with no API.
       return { snapshot: () => ({ embeddedWallet: unavailable }) }
     },
   }

@@ -3,9 +3,11 @@
  * in Connect. On when the host gives a WalletConnect project id.
  */
 import { lazy } from 'react'
+import type { Config } from '../../core/Config.ts'
 import type { Feature } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
 import type * as Client from './Client.ts'
+import { CustomRows } from './CustomRows.tsx'
 import type * as FlowModule from './Flow.ts'
 import { WalletConnectRow } from './WalletConnectRow.tsx'
 
@@ -19,6 +21,8 @@ export type Options = {
   openUrl?: ((url: string) => void) | undefined
   /** Some browsers suspend a page waiting in the background: a pairing then counts as connecting. @default false */
   pairingConnects?: boolean | undefined
+  /** The host's own wallets for Connect's `custom` group, less those it excluded. */
+  customWallets?: Config['customWallets']
 }
 
 import { pairingView } from './types.ts'
@@ -35,7 +39,10 @@ export function walletConnect(options: Options): Feature {
         component: lazy(() => import('./ConnectingWalletConnect.tsx')),
       },
     ],
-    connectRows: { walletConnect: WalletConnectRow },
+    connectRows: {
+      walletConnect: WalletConnectRow,
+      custom: CustomRows,
+    },
     load: async (kernel) => (await import('./runtime.ts')).setup(kernel, options),
   }
 }

@@ -7,6 +7,7 @@ import { connector, type Loader } from './connector.ts'
 import type * as FlowModule from './Flow.ts'
 import type { Options } from './feature.ts'
 import * as Kept from './Kept.ts'
+import type * as Pairing from './Pairing.ts'
 import * as SignClientStorage from './SignClientStorage.ts'
 import { type PairingUi, pairingView } from './types.ts'
 
@@ -64,19 +65,26 @@ export function setup(kernel: Kernel, options: Options): Runtime {
       .then(task, (error: unknown) => console.warn('[airlock] WalletConnect is unavailable.', error))
   }
 
+  /** Starts a pairing, for a picked wallet (its links) or any that scans the code, on the pairing view. */
+  function pair(target: Pairing.Target | undefined) {
+    kept.pairing()
+    withFlow((f) => f.start(target))
+    if (kernel.router.view() !== pairingView) kernel.router.send({ type: 'PUSH', view: pairingView })
+  }
+
   const ui: PairingUi = {
     connectWalletConnect(listing?: Listing) {
-      const target = listing && {
-        id: listing.id,
-        name: listing.name,
-        mobileLink: listing.mobile_link,
-        desktopLink: listing.desktop_link,
-        webappLink: listing.webapp_link,
-      }
-      kept.pairing()
-      withFlow((f) => f.start(target))
-      if (kernel.router.view() !== pairingView) kernel.router.send({ type: 'PUSH', view: pairingView })
+      pair(
+        listing && {
+          id: listing.id,
+          name: listing.name,
+          mobileLink: listing.mobile_link,
+          desktopLink: listing.desktop_link,
+          webappLink: listing.webapp_link,
+        },
+      )
     },
+    connectCustom: (target) => pair(target),
     openWallet(kind) {
       flow?.openWallet(kind)
     },
@@ -98,6 +106,7 @@ export function setup(kernel: Kernel, options: Options): Runtime {
       pairing: flow?.info() ?? { status: 'idle', links: [] },
       sessionKeeping: kept.keeping(),
       deepLinksFirst: kernel.mobile,
+      customWallets: options.customWallets ?? [],
     }),
     settled: () => kept.settled(),
     disconnected: () => kept.disconnected(),

@@ -1,6 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { type ConnectRows, connectMethodOrder, connectorOrder } from '../Feature.ts'
+import {
+  type ConnectMethod,
+  type ConnectorType,
+  type ConnectRows,
+  connectMethodOrder,
+  connectorOrder,
+} from '../Feature.ts'
 import type { CoreSnapshot, CoreUi } from '../Snapshot.ts'
 import { Connect, sectionsOf } from './Connect.tsx'
 
@@ -13,8 +19,12 @@ function render(order: string[] | undefined, methods?: string[]) {
       { wallet: wallet('Recent One'), recent: true },
       { wallet: wallet('Page Two'), recent: false },
     ],
-    connectorOrder: connectorOrder(order ? { features: { connectorTypeOrder: order } } : {}),
-    connectMethods: connectMethodOrder(methods ? { features: { connectMethodsOrder: methods } } : {}),
+    connectorOrder: connectorOrder(
+      order ? { features: { connectorTypeOrder: order as ConnectorType[] } } : {},
+    ),
+    connectMethods: connectMethodOrder(
+      methods ? { features: { connectMethodsOrder: methods as ConnectMethod[] } } : {},
+    ),
   } as unknown as CoreSnapshot
   const rows = [
     { walletConnect: () => <li>QR row</li>, last: () => <li>Last row</li> },

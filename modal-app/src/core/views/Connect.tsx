@@ -49,10 +49,12 @@ export function Connect({
       {/* Until the terms are accepted (when the project asks for that), no way in can be chosen. */}
       <fieldset className="connect-methods" disabled={legal.checkbox && !agreed}>
         {snapshot.connectMethods.map((method) =>
-          method === 'wallet' ? (
-            <WalletList key={method} snapshot={snapshot} ui={ui} rows={rows} />
-          ) : (
+          method !== 'wallet' ? (
             <Method key={method} method={method} snapshot={snapshot} ui={ui} rows={rows} />
+          ) : snapshot.collapseWallets && rows.some((group) => group.email || group.social) ? (
+            <ContinueWithWallet key={method} ui={ui} />
+          ) : (
+            <WalletList key={method} snapshot={snapshot} ui={ui} rows={rows} />
           ),
         )}
       </fieldset>
@@ -60,6 +62,32 @@ export function Connect({
       {(legal.checkbox || legal.terms || legal.privacy) && (
         <LegalFoot legal={legal} agreed={agreed} onAgree={setAgreed} />
       )}
+    </div>
+  )
+}
+
+/**
+ * In place of the wallets, where the host wants the ways in that need no wallet to lead
+ * (`emailShowWallets: false` or `collapseWallets: true`): the wallets wait one click away, in ConnectWallets.
+ */
+function ContinueWithWallet({ ui }: { ui: CoreUi }) {
+  return (
+    <ul className="list">
+      <li>
+        <button type="button" className="row" onClick={() => ui.showWallets()}>
+          <span className="wallet-icon wallet-icon-grid" aria-hidden="true" />
+          <span className="row-label">{texts.connect.continueWithWallet}</span>
+        </button>
+      </li>
+    </ul>
+  )
+}
+
+/** ConnectWallets: the wallets alone, for a visitor who chose "Continue with a wallet". */
+export function ConnectWallets({ snapshot, ui, rows = [] }: ViewProps) {
+  return (
+    <div className="view">
+      <WalletList snapshot={snapshot} ui={ui} rows={rows} />
     </div>
   )
 }
@@ -213,7 +241,10 @@ function Method({
   })
 }
 
-/** One group of Connect's list: the page's wallets for `recent` and `injected`, else the features' rows. */
+/**
+ * One group of Connect's list: the page's wallets for `recent` and `injected`, then the rows features add
+ * to the group (the host's `custom` wallets, registry wallets).
+ */
 function Group({
   type,
   snapshot,
@@ -225,17 +256,16 @@ function Group({
   ui: CoreUi
   rows: readonly ConnectRows[]
 }) {
-  if (type === 'recent' || type === 'injected') {
-    const recent = type === 'recent'
-    return snapshot.wallets
-      .filter((entry) => entry.recent === recent)
-      .map((entry) => <WalletButton key={entry.wallet.id} entry={entry} ui={ui} />)
-  }
-  return rows.map((group, index) => {
-    const Rows = group[type]
-    // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
-    return Rows && <Rows key={index} snapshot={snapshot} ui={ui} />
-  })
+  return [
+    ...snapshot.wallets
+      .filter((entry) => (entry.recent ? 'recent' : 'injected') === type)
+      .map((entry) => <WalletButton key={entry.wallet.id} entry={entry} ui={ui} />),
+    ...rows.map((group, index) => {
+      const Rows = group[type]
+      // biome-ignore lint/suspicious/noArrayIndexKey: the features' rows never reorder.
+      return Rows && <Rows key={index} snapshot={snapshot} ui={ui} />
+    }),
+  ]
 }
 
 function WalletButton({ entry, ui }: { entry: WalletEntry; ui: CoreUi }) {

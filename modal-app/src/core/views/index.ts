@@ -2,11 +2,18 @@
 
 import { texts } from '../../shared/texts.ts'
 import type { ViewSpec } from '../Feature.ts'
-import { Connect } from './Connect.tsx'
+import { Connect, ConnectWallets } from './Connect.tsx'
 import { ConnectingExternal } from './ConnectingExternal.tsx'
 
 export const coreViews: readonly ViewSpec[] = [
   { name: 'Connect', title: () => texts.connect.title, component: Connect, lazy: false },
+  {
+    name: 'ConnectWallets',
+    title: () => texts.connect.title,
+    component: ConnectWallets,
+    lazy: false,
+    public: 'Connect',
+  },
   {
     name: 'ConnectingExternal',
     title: (snapshot) =>

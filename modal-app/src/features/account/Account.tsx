@@ -12,7 +12,7 @@ import { truncateAddress } from '../../shared/format.ts'
 import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
 import { ExternalIcon } from '../../shared/ui/icons.tsx'
-import type { NetworksUi } from '../networks/types.ts'
+import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
 import { Header } from './Header.tsx'
@@ -48,8 +48,15 @@ export default function Account({
     Partial<TabsSlice> &
     Partial<RecentSendsSlice> &
     Partial<RecentSwapsSlice> &
-    Partial<EmbeddedSlice>
-  ui: CoreUi & AccountUi & NetworksUi & Partial<PairingUi> & Partial<TabsUi> & ReceiveUi & Partial<EmbeddedUi>
+    Partial<EmbeddedSlice> &
+    Partial<NetworksSlice>
+  ui: CoreUi &
+    AccountUi &
+    Partial<NetworksUi> &
+    Partial<PairingUi> &
+    Partial<TabsUi> &
+    ReceiveUi &
+    Partial<EmbeddedUi>
 }) {
   const { account } = snapshot
   if (!account) return <div className="view" />
@@ -61,13 +68,25 @@ export default function Account({
       ui.copied(false)
     }
   }
+  const networkRow = (
+    <>
+      <span className="network-dot" aria-hidden="true" />
+      <span className="row-label">{account.network?.name ?? account.chainId}</span>
+    </>
+  )
   return (
     <div className="view">
       <Header account={account} ui={ui} onCopy={copy}>
         <Actions order={snapshot.walletFeatures} namespace={account.namespace} ui={ui} />
       </Header>
+      {account.namespace === 'eip155' && snapshot.unsupportedNetwork && (
+        <p className="notice" role="status" data-testid="unsupported-chain-notice">
+          {texts.unsupportedChain.stays(snapshot.unsupportedNetwork)}
+        </p>
+      )}
       <Tabs
         account={account}
+        shown={snapshot.accountTabs ?? tabs}
         current={isTab(snapshot.accountTab) ? snapshot.accountTab : 'tokens'}
         recent={[...(snapshot.sends?.recent ?? []), ...(snapshot.swapped?.recent ?? [])].sort(
           (a, b) => b.time - a.time,
@@ -75,10 +94,16 @@ export default function Account({
         ui={ui}
       />
       <p className="label">{texts.account.network}</p>
-      <button type="button" className="row" data-testid="account-network" onClick={() => ui.showNetworks()}>
-        <span className="network-dot" aria-hidden="true" />
-        <span className="row-label">{account.network?.name ?? account.chainId}</span>
-      </button>
+      {/* A button only where the visitor may switch networks (the host's enableNetworkSwitch). */}
+      {'showNetworks' in ui ? (
+        <button type="button" className="row" data-testid="account-network" onClick={ui.showNetworks}>
+          {networkRow}
+        </button>
+      ) : (
+        <p className="row" data-testid="account-network">
+          {networkRow}
+        </p>
+      )}
       {account.explorerUrl && (
         <a className="row" href={account.explorerUrl} target="_blank" rel="noopener noreferrer">
           <span className="row-label">{texts.account.explorer}</span>
@@ -95,7 +120,7 @@ export default function Account({
           }}
         />
       )}
-      {/* Names are EVM's (SPEC §9); an account with a name has it in the header already. */}
+      {/* Names are EVM's (docs/behaviour.md#account); an account with a name has it in the header already. */}
       {'showRegisterName' in ui && account.namespace === 'eip155' && !account.profileName && (
         <button type="button" className="row" onClick={() => ui.showRegisterName?.()}>
           <span className="row-label">{tabTexts.chooseName}</span>
@@ -216,21 +241,23 @@ const tabLabels: Record<Tab, string> = {
   activity: tabTexts.activity,
 }
 
-/** SPEC §2's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
+/** The account's tabs, as the WAI-ARIA tabs pattern: arrow keys (and Home, End) move and select. */
 function Tabs({
   account,
+  shown,
   current,
   recent,
   ui,
 }: {
   account: AccountInfo
+  shown: readonly Tab[]
   current: Tab
   /** The Send feature's sends of this page load, when it is on. */
   recent?: readonly RecentSend[] | undefined
   ui: Partial<TabsUi> & ReceiveUi
 }) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const next = tabAfter(current, event.key)
+    const next = tabAfter(current, event.key, shown)
     if (!next) return
     event.preventDefault()
     ui.selectTab?.(next)
@@ -240,7 +267,7 @@ function Tabs({
   return (
     <>
       <div className="tabs" role="tablist" aria-label={tabTexts.label} onKeyDown={onKeyDown}>
-        {tabs.map((tab) => (
+        {shown.map((tab) => (
           <button
             key={tab}
             type="button"
@@ -292,7 +319,7 @@ function Tabs({
 
 /**
  * Activity's pages, the first with the account's on-ramp purchases when Buy is on: read fresh each time
- * (SPEC §7), each in place of the chain's own item for its delivery (same transaction).
+ * (never from a cache), each in place of the chain's own item for its delivery (same transaction).
  */
 function withPurchases(history: TabsUi['history'], ui: ReceiveUi): TabsUi['history'] {
   if (!('onrampPurchases' in ui)) return history

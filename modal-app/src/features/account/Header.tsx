@@ -17,7 +17,11 @@ const avatarSize = 56
 
 export type HeaderProps = {
   account: AccountInfo & Partial<BalanceFields>
-  ui: Pick<NetworksUi, 'showNetworks'>
+  /**
+   * Without `showNetworks` (the host switched network switching off), the network is named, not a button.
+   * The actions are a proxy that has every name, so `in` tells whether a feature gave it.
+   */
+  ui: Partial<Pick<NetworksUi, 'showNetworks'>>
   /** Copies the address (and says so). */
   onCopy(): void
   /** The account's actions, below what it holds. */
@@ -28,7 +32,7 @@ export type HeaderProps = {
  * @example <Header account={account} ui={ui} onCopy={copy} />
  */
 export function Header({ account, ui, onCopy, children }: HeaderProps) {
-  const { address, network, explorerUrl, profileName } = account
+  const { address, explorerUrl, profileName } = account
   return (
     // Not a landmark of its own: the card is the region, this is its first heading.
     <div className="account-header">
@@ -62,11 +66,15 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
               </a>
             )}
           </div>
-          <button type="button" className="network-badge" onClick={() => ui.showNetworks()}>
-            {network && <NetworkIcon network={network} />}
-            <span className="sr-only">{texts.account.network}: </span>
-            <span className="network-badge-name">{network?.name ?? account.chainId}</span>
-          </button>
+          {'showNetworks' in ui ? (
+            <button type="button" className="network-badge" onClick={ui.showNetworks}>
+              <NetworkBadge account={account} />
+            </button>
+          ) : (
+            <p className="network-badge">
+              <NetworkBadge account={account} />
+            </p>
+          )}
         </div>
       </div>
       <div className="account-holdings">
@@ -116,5 +124,15 @@ function Avatar({ account }: { account: HeaderProps['account'] }) {
         height={20}
       />
     </div>
+  )
+}
+
+function NetworkBadge({ account }: { account: AccountInfo }) {
+  return (
+    <>
+      {account.network && <NetworkIcon network={account.network} />}
+      <span className="sr-only">{texts.account.network}: </span>
+      <span className="network-badge-name">{account.network?.name ?? account.chainId}</span>
+    </>
   )
 }

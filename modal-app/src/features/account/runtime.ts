@@ -3,21 +3,24 @@
  * modal closes and opens again), the NFT opened in detail, and the API reads the tabs page through (the
  * Activity tab's counterparties' names from the same cache as the header's).
  */
+import { isOn } from '@airlock/bridge-protocol/Features'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
 import * as Balances from './Balances.ts'
-import type { Tab, TabsSlice, TabsUi } from './tabs.ts'
+import { type Tab, type TabsSlice, type TabsUi, tabsOf } from './tabs.ts'
 
 export function setup(kernel: Kernel, loadChainClient: () => Promise<Balances.ChainClient>): Runtime {
-  // One cache of names for the header and the Activity tab's counterparties (SPEC §9: 5 minutes).
+  // One cache of names for the header and the Activity tab's counterparties (5 minutes,
+  // docs/behaviour.md#constants).
   const names = Balances.profiles({ api: kernel.api, now: kernel.now, changed: () => kernel.changed() })
   const balances = Balances.setup(kernel, loadChainClient, names)
   const reads = kernel.api
   let tab: Tab = 'tokens'
+  const shown = tabsOf(isOn(kernel.config, 'history'))
 
   const ui: TabsUi = {
     selectTab(next) {
-      if (next === tab) return
+      if (next === tab || !shown.includes(next)) return
       tab = next
       kernel.changed()
     },
@@ -42,6 +45,6 @@ export function setup(kernel: Kernel, loadChainClient: () => Promise<Balances.Ch
   return {
     ...balances,
     ui: { ...balances.ui, ...ui },
-    snapshot: (): TabsSlice => ({ accountTab: tab }),
+    snapshot: (): TabsSlice => ({ accountTab: tab, accountTabs: shown }),
   }
 }

@@ -106,6 +106,22 @@ describe('WalletRegistry', () => {
     expect(ids).not.toContain(third?.id)
   })
 
+  it('hides the wallets the host names by rdns or by name (in any case), in the list and the suggestions', async () => {
+    const all = (await api.wallets({ page: 1, entries: 100 })).data
+    const byRdns = all.find((item) => item.rdns)
+    const byName = all.find((item) => item !== byRdns && item.name.includes(' ')) ?? all[1]
+    const exclude = [byRdns?.rdns ?? '', byName?.name.toLowerCase() ?? '']
+    const { registry, settled } = setup({ exclude })
+    registry.open()
+    await settled()
+    expect(registry.state().failed).toBe(false)
+    const ids = registry.state().items.map((item) => item.id)
+    expect(ids).not.toContain(byRdns?.id)
+    expect(ids).not.toContain(byName?.id)
+    const { featured, recommended } = await registry.suggestions()
+    expect([...featured, ...recommended].map((item) => item.id)).not.toContain(byRdns?.id)
+  })
+
   it('on mobile hides wallets that cannot be opened there', async () => {
     const { registry, settled } = setup({ mobile: true })
     registry.open()

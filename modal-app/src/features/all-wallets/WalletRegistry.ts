@@ -6,6 +6,7 @@
  * wallets that cannot be opened there (no mobile or web link) are hidden too.
  */
 import type * as Api from '../../api/Api.ts'
+import { excludes } from '../../core/Excluded.ts'
 import type { Timers } from '../../core/Snackbar.ts'
 import { imageTimeoutMs } from './WalletImage.tsx'
 
@@ -74,8 +75,11 @@ export function create(options: Options): WalletRegistry {
     options.onChange()
   }
 
+  const hidden = excludes({ excludeWalletIds: [...options.exclude] })
+  // The API excludes by registry id; a name or rdns the host gave is matched here, on what comes back.
+  const exclude = options.exclude.filter((entry) => /^[\w-]{1,80}$/.test(entry))
   const visible = (listing: Api.Listing) => {
-    if (options.exclude.includes(listing.id)) return false
+    if (hidden(listing)) return false
     const installed = options
       .installed()
       .some(
@@ -109,7 +113,7 @@ export function create(options: Options): WalletRegistry {
         page: next,
         entries: searching ? searchSize : pageSize,
         search: searching ? state.search : undefined,
-        exclude: options.exclude,
+        exclude,
       })
       await prefetch(result.data)
       if (mine !== generation) return
@@ -145,7 +149,7 @@ export function create(options: Options): WalletRegistry {
       void load(false)
     },
     async suggestions() {
-      const first = await api.wallets({ page: 1, entries: pageSize, exclude: options.exclude })
+      const first = await api.wallets({ page: 1, entries: pageSize, exclude })
       const candidates = first.data.filter(visible)
       const byId = options.featured.length
         ? (await api.wallets({ page: 1, entries: pageSize, include: options.featured })).data

@@ -1,11 +1,17 @@
-/** Networks: the list to switch to, and UnsupportedChain when the wallet sits on a network not configured. */
+/**
+ * Networks: the list to switch to, and UnsupportedChain when the wallet sits on a network not configured.
+ * With `enableNetworkSwitch: false` the visitor cannot switch in the modal: no list, no badge to open it.
+ */
 import { lazy } from 'react'
+import type { Config } from '../../core/Config.ts'
 import type { Feature } from '../../core/Feature.ts'
 import { texts } from '../../shared/texts.ts'
 
-export function networks(): Feature {
+export function networks(config: Pick<Config, 'enableNetworkSwitch'>): Feature {
+  const switchable = config.enableNetworkSwitch !== false
   return {
     id: 'networks',
+    canOpen: (view) => (view === 'Networks' || view === 'UnsupportedChain' ? switchable : undefined),
     views: [
       {
         name: 'Networks',
@@ -18,6 +24,6 @@ export function networks(): Feature {
         component: lazy(() => import('./UnsupportedChain.tsx')),
       },
     ],
-    load: async (kernel) => (await import('./runtime.ts')).setup(kernel),
+    load: async (kernel) => (await import('./runtime.ts')).setup(kernel, switchable),
   }
 }

@@ -8,7 +8,7 @@ import { texts } from '../../shared/texts.ts'
 import { group } from './groups.ts'
 import type { NetworksSlice, NetworksUi } from './types.ts'
 
-export function setup(kernel: Kernel): Runtime {
+export function setup(kernel: Kernel, switchable = true): Runtime {
   const { router, snackbar } = kernel
   const ui: NetworksUi = {
     showNetworks() {
@@ -37,7 +37,7 @@ export function setup(kernel: Kernel): Runtime {
   }
 
   return {
-    ui,
+    ui: switchable ? ui : {},
     snapshot: (): NetworksSlice => ({
       networkGroups: group(kernel.networks(), (namespace) => kernel.currentIn(namespace)),
       unsupportedNetwork: unsupportedNetwork(),
