@@ -75,7 +75,7 @@ describe('Config', () => {
     )
   })
 
-  it('takes social providers by SPEC ids only, https or loopback http, with the email block', () => {
+  it('takes social providers by documented ids (docs/behaviour.md §1) only, https or loopback http, with the email block', () => {
     const base = { apiUrl: 'http://127.0.0.1:8787', modalOrigin: 'http://127.0.0.1:5174', chains: [] }
     const email = {
       smtp: { host: 'smtp.example', port: 587 },

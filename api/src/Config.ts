@@ -32,7 +32,7 @@ const token = S.object({
 const evmAddress = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
 
 /**
- * Swaps on a chain (SPEC §7's `/v1/convert/*`, `features/swaps`): the venues that quote and make them. The
+ * Swaps on a chain (docs/behaviour.md §7's `/v1/convert/*`, `features/swaps`): the venues that quote and make them. The
  * API quotes every venue at one block and takes the best output net of gas. Without the block, a chain
  * Uniswap deploys on (Ethereum, Optimism, Polygon, Base, Arbitrum: `features/swaps/Canonical.ts`) swaps
  * through Uniswap's own v2 and v3 there, and any other chain answers 'Network not supported for Swaps'; `{}`
@@ -216,7 +216,7 @@ const socialProviderConfig = S.check(
 )
 export type SocialProviderConfig = S.Infer<typeof socialProviderConfig>
 
-/** The providers by SPEC §5's ids; any other name is refused, so a typo never passes for a provider. */
+/** The providers by docs/behaviour.md §5's ids; any other name is refused, so a typo never passes for a provider. */
 const socialProvidersConfig: S.Shape<Partial<Record<SocialProvider, SocialProviderConfig>>> = (
   value,
   path = '',
@@ -269,7 +269,7 @@ const farcaster = S.object({
 })
 
 /**
- * Names (`features/names`, SPEC §7 "profile"): the suffix of the project's names, which the API keeps and
+ * Names (`features/names`, docs/behaviour.md §7 "profile"): the suffix of the project's names, which the API keeps and
  * answers for through ENS's offchain resolver (deployed with `{apiUrl}/v1/ens/gateway/{sender}/{data}.json` as
  * its gateway and the address of `gatewayKey` as its signer), and the chain whose ENS the API reads (`.eth`
  * names, primary names). Without it, the names routes answer 404.
@@ -315,7 +315,7 @@ const fields = S.object({
   wallet: S.optional(wallet),
   farcaster: S.optional(farcaster),
   names: S.optional(names),
-  /** On-ramp providers (`features/onramp`). Without it, options answer SPEC §8's fallback and the other routes 404. */
+  /** On-ramp providers (`features/onramp`). Without it, options answer docs/behaviour.md §8's fallback and the other routes 404. */
   onramp: S.optional(onrampConfig),
   /** The projects whose user operations chains' paymasters pay for (`features/paymaster/Sponsorship.ts`). */
   sponsorship: S.optional(sponsorshipConfig),

@@ -94,7 +94,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Paymaster.create({ config, db, now }))
   app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
   app.route('/', Analytics.create({ db, config }))
-  // Before sign-in's: both answer `/v1/sessions/{address}` (SPEC §7), smart sessions hand sign-in's on.
+  // Before sign-in's: both answer `/v1/sessions/{address}` (docs/behaviour.md §7), smart sessions hand sign-in's on.
   app.route('/', Sessions.create({ db, config, now }))
   app.route('/', Siwx.create({ db, config, now }))
   app.route('/', Auth.create({ db, config, now }))

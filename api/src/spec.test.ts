@@ -1,6 +1,6 @@
 /**
- * The API's SPEC values, written out as literals and read through what the service answers: the refusal
- * texts clients match on (SPEC §5, §8), the 30 s balance cache and the 5 min identity cache (SPEC §9). A
+ * The API's documented values (docs/behaviour.md §8), written out as literals and read through what the service answers: the refusal
+ * texts clients match on (docs/behaviour.md §5, §8), the 30 s balance cache and the 5 min identity cache (docs/behaviour.md §9). A
  * change to any of them turns this red, so it can only be a deliberate change to this file too.
  */
 import { createServer, type Server } from 'node:http'
@@ -41,7 +41,7 @@ async function rpc() {
   return { state, url, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
-describe.each(databases())('the API’s SPEC values on $engine', ({ open }) => {
+describe.each(databases())('the API’s documented values (docs/behaviour.md) on $engine', ({ open }) => {
   let db: Database
   let api: Service.App
   let chain: Awaited<ReturnType<typeof rpc>>

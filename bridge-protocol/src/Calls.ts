@@ -58,7 +58,7 @@ export type StatusCode = (typeof status)[keyof typeof status]
 
 const hex = (max: number) => S.string(max, 3, /^0x[0-9a-fA-F]+$/)
 const hexData = S.string(1 << 20, 2, /^0x(?:[0-9a-fA-F]{2})*$/)
-// SPEC §5: batch-call targets are hex-prefixed, and an address is 20 bytes.
+// docs/behaviour.md §5: batch-call targets are hex-prefixed, and an address is 20 bytes.
 const address = S.string(42, 42, /^0x[0-9a-fA-F]{40}$/)
 const hexChainId = S.string(18, 3, /^0x[1-9a-fA-F][0-9a-fA-F]{0,15}$/)
 const capability = S.record(S.unknown, 64)

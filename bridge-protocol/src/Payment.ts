@@ -32,5 +32,5 @@ export const payment = S.object({
   chain: S.check(S.string(100), (chain) => isChainId(chain) && chain.startsWith('eip155:'), payTexts.chain),
 })
 export type Payment = S.Infer<typeof payment>
-/** A transaction's hash (SPEC §5: 0x and 64 hex digits). */
+/** A transaction's hash (docs/behaviour.md §5: 0x and 64 hex digits). */
 export const transactionHash = S.string(66, 66, /^0x[0-9a-fA-F]{64}$/)

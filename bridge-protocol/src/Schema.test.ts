@@ -72,7 +72,7 @@ describe('Schema', () => {
       authProvider: 'email',
       preferredAccountType: 'eoa',
     })
-    // Farcaster is a login of its own, not one of SPEC's social providers.
+    // Farcaster is a login of its own, not one of the product's social providers (docs/behaviour.md §1).
     expect(S.parse(Schema.state, state({ socialProvider: 'farcaster' })).ok).toBe(false)
   })
 

@@ -82,7 +82,7 @@ export type Session = S.Infer<typeof session>
 
 /** What the modal tells the host about itself; the host mirrors it read-only. */
 /**
- * Who logged in to the embedded wallet (SPEC's embedded user): the email, the provider's handle, and how they
+ * Who logged in to the embedded wallet (the product's embedded user, docs/behaviour.md §3): the email, the provider's handle, and how they
  * logged in. Present only while that wallet is connected.
  */
 const user = S.object({
@@ -90,13 +90,13 @@ const user = S.object({
   username: S.optional(S.string(256, 1)),
   authProvider: S.picklist(['email', 'google', 'github', 'apple', 'facebook', 'x', 'discord', 'farcaster']),
   /**
-   * The social provider of a social login (SPEC's `socialProvider`); absent for email and Farcaster. Optional,
+   * The social provider of a social login (docs/behaviour.md §3's `socialProvider`); absent for email and Farcaster. Optional,
    * so a host built before it still reads a newer modal's state, and a newer host an older modal's.
    */
   socialProvider: S.optional(S.picklist(['google', 'github', 'apple', 'facebook', 'x', 'discord'])),
   /** The account kind the wallet connects with: a smart account (ERC-4337 or EIP-7702) or the plain key. */
   preferredAccountType: S.picklist(['eoa', 'smartAccount']),
-  /** Whether the smart account's code is on chain (SPEC's smartAccountDeployed); absent for a plain key. */
+  /** Whether the smart account's code is on chain (docs/behaviour.md §3's smartAccountDeployed); absent for a plain key. */
   smartAccountDeployed: S.optional(S.boolean),
 })
 
@@ -115,20 +115,20 @@ export const state = S.object({
   /** The active account's sign-in session, when sign-in is on and it signed in. */
   session: S.optional(session),
   user: S.optional(user),
-  /** The active account's wallet (SPEC's connectedWalletInfo), a page wallet's rdns too; old peers skip it. */
+  /** The active account's wallet (docs/behaviour.md §3's connectedWalletInfo), a page wallet's rdns too; old peers skip it. */
   wallet: S.optional(
     S.object({ name: S.string(64, 1), icon: S.optional(icon), rdns: S.optional(text(128)) }),
   ),
   /** The active network's name, as the modal lists it. */
   networkName: S.optional(S.string(100, 1)),
-  /** The active account's name and avatar (SPEC's profileName, profileImage), where it has them. */
+  /** The active account's name and avatar (docs/behaviour.md §3's profileName, profileImage), where it has them. */
   profile: S.optional(
     S.object({
       name: S.string(255, 1),
       image: S.optional(S.string(200_000, 1, /^(data:image\/|https:\/\/)/)),
     }),
   ),
-  /** The active account's native balance (SPEC's balance, balanceSymbol): base units, exact. */
+  /** The active account's native balance (docs/behaviour.md §8's balance, balanceSymbol): base units, exact. */
   balance: S.optional(
     S.object({ value: S.string(80, 1, /^\d+$/), decimals: S.number(0, 255), symbol: S.string(20, 1) }),
   ),

@@ -1,5 +1,5 @@
 /**
- * The texts and values SPEC.md fixes for the bridge, written out here as literals: a change to any of them
+ * The texts and values docs/behaviour.md fixes for the bridge, written out here as literals: a change to any of them
  * in the code turns this red, so it can only happen as a deliberate change to this file too. Each is read
  * through what the code does with it (an error as thrown and as rebuilt across the wire, a refusal as the
  * host receives it), not through the constant that holds it.
@@ -10,7 +10,7 @@ import * as Errors from './Errors.ts'
 import * as Handshake from './Handshake.ts'
 import * as Methods from './Methods.ts'
 
-describe('SPEC §8: wallet RPC errors carry the standard codes and texts', () => {
+describe('docs/behaviour.md §8: wallet RPC errors carry the standard codes and texts', () => {
   const standard: [new () => Errors.BaseError, number, string][] = [
     [Errors.UserRejectedRequestError, 4001, 'User rejected the request.'],
     [
@@ -65,7 +65,7 @@ describe('SPEC §8: wallet RPC errors carry the standard codes and texts', () =>
   })
 })
 
-describe('SPEC §6: a disallowed call', () => {
+describe('docs/behaviour.md §6: a disallowed call', () => {
   it("shows 'Action not allowed' and logs 'Requested RPC call is not allowed'", () => {
     expect(Methods.classify('debug_traceTransaction')).toBe('disallowed')
     expect([Methods.notAllowed, Methods.notAllowedLog]).toEqual([
@@ -75,7 +75,7 @@ describe('SPEC §6: a disallowed call', () => {
   })
 })
 
-describe('SPEC §5: CAIP ids', () => {
+describe('docs/behaviour.md §5: CAIP ids', () => {
   it("refuses a CAIP-2 id without exactly two parts with 'Invalid CAIP-2 network id' (-32602)", () => {
     for (const id of ['eip155', 'eip155:1:2'])
       expect(() => Caip.parseChainId(id)).toThrow(
@@ -91,7 +91,7 @@ describe('SPEC §5: CAIP ids', () => {
   })
 })
 
-describe('SPEC §5 and §8: a page the project does not allow', () => {
+describe('docs/behaviour.md §5 and §8: a page the project does not allow', () => {
   it("is refused with 4100 'Invalid App Configuration', as the host hears it", async () => {
     const target = new EventTarget()
     const parent = {} as Window

@@ -8,7 +8,7 @@
  * a WalletConnect relay on
  * ws://127.0.0.1:8790; a mail catcher (SMTP 127.0.0.1:1025, web UI http://127.0.0.1:1080) that the API sends
  * its email login codes to; a sign-in provider (OpenID, http://127.0.0.1:8795) standing in for every social
- * provider of SPEC (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
+ * social provider the product offers (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
  * real shape; a Farcaster relay (http://127.0.0.1:8796) for Sign In With Farcaster, whose fids the
  * IdRegistry on chain A says; a sandbox on-ramp provider (http://127.0.0.1:8797) whose test cards buy ETH
  * and tUSD delivered on the dev chains; an ERC-4337 bundler (Alto) per chain, on http://127.0.0.1:4337 (A)
@@ -83,7 +83,7 @@ export type Stack = {
   solana: Solana.Instance
   /** The mail catcher the API sends its login codes to; `webUrl` shows them. */
   mail: Mail.Instance
-  /** The sign-in provider the API's social login uses for each of SPEC's providers. */
+  /** The sign-in provider the API's social login uses for each of the product's providers (docs/behaviour.md §1). */
   oidc: Oidc.Instance
   /** The relay of Sign In With Farcaster; `Farcaster.Relay.signIn` with it is a visitor's phone. */
   farcasterRelay: Farcaster.Relay.Instance

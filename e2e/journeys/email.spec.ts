@@ -38,7 +38,7 @@ test('the code reaches the mail catcher over SMTP and opens one session from the
     status: 200,
     body: { sent: true, retryAfter: 30 },
   })
-  // SPEC's throttle: the seconds left of 30, rounded up. How many are left depends on how long the first
+  // The product's throttle (docs/behaviour.md §5): the seconds left of 30, rounded up. How many are left depends on how long the first
   // answer took to reach here, which a busy machine decides; the exact count at each instant is the API's
   // test, on a clock it moves (api/src/features/auth/routes.test.ts).
   const throttled = await call(frame, '/v1/auth/email', { email })

@@ -124,7 +124,7 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   const signing = request(page, 'personal_sign', [toHex('Hello from the dApp'), address])
   await expect(modal.getByText('Hello from the dApp')).toBeVisible()
   expect(await axeViolations(page)).toEqual([])
-  // Closing is blocked while a request waits for the visitor (SPEC): Escape leaves it showing.
+  // Closing is blocked while a request waits for the visitor (docs/behaviour.md): Escape leaves it showing.
   await page.keyboard.press('Escape')
   await expect(modal.getByText('Hello from the dApp')).toBeVisible()
   await approve(modal)
@@ -155,7 +155,7 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
   const fee = receipt.gasUsed * receipt.effectiveGasPrice
   expect(await clients.a.getBalance({ address })).toBe(parseEther('0.75') - fee)
 
-  // A method no wallet should run here: SPEC's words, and 4200.
+  // A method no wallet should run here: the product's words (docs/behaviour.md §8), and 4200.
   const disallowed = await request(page, 'debug_traceTransaction', [hash])
   expect(disallowed.error?.code).toBe(4200)
   await expect(modal.getByText('Action not allowed')).toBeVisible()
@@ -189,7 +189,7 @@ test('an email login opens a wallet: a signature and an ETH transfer through App
     await other.page.goto(page$)
     const asked = new Date()
     await other.page.evaluate(() => window.airlock?.open())
-    // The first browser's code went out moments ago: SPEC's throttle, in its words, until 30 s have passed.
+    // The first browser's code went out moments ago: the product's throttle (docs/behaviour.md §5), in its words, until 30 s have passed.
     await askCode(other.page, other.modal, email)
     await other.modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
     await other.modal.getByLabel('Recovery password').fill('not the password at all')
@@ -302,7 +302,7 @@ test('the same wallet signs on Solana: a message and a transfer the chain confir
   expect(mnemonicToAccount(words.join(' ')).address).toBe(evm)
   expect(await axeViolations(page)).toEqual([])
 
-  // Changing the email, SPEC's way: a code to the current address, then one to the new; the login follows.
+  // Changing the email, the product's way (docs/behaviour.md §4): a code to the current address, then one to the new; the login follows.
   const renamed = email.replace('@', '-new@')
   await modal.getByRole('button', { name: 'Change email' }).click()
   let mailed = new Date()

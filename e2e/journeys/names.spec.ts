@@ -66,7 +66,7 @@ test('Send to alice.eth lands at her address; newcomer.airlock.id, registered in
   await page.keyboard.type('comer')
   await expect(modal.getByTestId('name-status')).toHaveText('newcomer.airlock.id is available')
   expect(await axeViolations(page)).toEqual([])
-  // A refused signature registers nothing and says SPEC's words.
+  // A refused signature registers nothing and says the product's words (docs/behaviour.md §8).
   await setWalletMode(page, 'reject')
   await page.keyboard.press('Enter')
   await expect(modal.getByTestId('name-error')).toContainText('Error registering name newcomer.airlock.id')

@@ -2,7 +2,7 @@
  * Buy, end to end with the dev stack's sandbox provider: the checkout opens in a window of the provider's
  * own origin (never in the modal's frame), the provider's signed webhook completes the order, and the ETH
  * is asserted on anvil before the journey believes the modal. Then the ways it goes wrong: a 3-D-Secure
- * step, a declined card, a provider that is down (SPEC §8's fallback options and an estimate), a window
+ * step, a declined card, a provider that is down (docs/behaviour.md §8's fallback options and an estimate), a window
  * closed mid-payment and resumed after a reload, an amount outside the limits, a blocked window.
  */
 import { formatEther, type Hash } from 'viem'
@@ -104,7 +104,7 @@ test('a provider that is down: the fallback options, an estimate said as such, a
     await modal.getByRole('button', { name: 'Back' }).click()
     await modal.getByRole('button', { name: 'Buy', exact: true }).click()
     await expect(modal.getByTestId('onramp-fallback')).toBeVisible()
-    // SPEC §8's list: ETH and USDC on Ethereum and Polygon, USD and EUR.
+    // docs/behaviour.md §8's list: ETH and USDC on Ethereum and Polygon, USD and EUR.
     await expect(modal.getByTestId('onramp-asset').locator('option')).toHaveText([/^USDC/, /^ETH/])
     await expect(modal.getByTestId('onramp-currency').locator('option')).toHaveText(['USD', 'EUR'])
     await modal.getByTestId('onramp-amount').fill('100')

@@ -107,7 +107,7 @@ test('ETH and the ALT token: the form checks its input, the preview simulates, t
   await connectWallet(page, modal, 'Airlock Test Wallet', from)
   const to = privateKeyToAccount(`0x${'ab'.repeat(31)}01`).address
 
-  // Bad input: SPEC's text when something is missing, then each field's own.
+  // Bad input: the product's text (docs/behaviour.md §8) when something is missing, then each field's own.
   await tabTo(page, modal.getByRole('button', { name: 'Send', exact: true }))
   await page.keyboard.press('Enter')
   await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
@@ -173,7 +173,7 @@ test('ETH and the ALT token: the form checks its input, the preview simulates, t
   await inActivity(page, modal, altHash)
 })
 
-test('a refused signature keeps the preview with SPEC’s text; sending again sends once', async ({
+test('a refused signature keeps the preview with the product’s text (docs/behaviour.md §8); sending again sends once', async ({
   page,
   modal,
 }) => {
@@ -195,7 +195,7 @@ test('a refused signature keeps the preview with SPEC’s text; sending again se
   await confirm(page, modal)
   expect(await clients.a.getBalance({ address: to })).toBe(parseEther('0.5'))
   expect(await clients.a.getTransactionCount({ address: from })).toBe(nonce + 1)
-  // Said once (SPEC): beside Send, never in the snackbar as well, then or since.
+  // Said once (docs/behaviour.md): beside Send, never in the snackbar as well, then or since.
   expect((await snacks.shown()).filter((said) => said.startsWith('error'))).toEqual([])
 })
 

@@ -211,7 +211,7 @@ test('ALT for ETH with an exact approval, then ETH for a tUSD amount typed on th
   await setWalletMode(page, 'approve')
   await press(page, modal, 'Swap')
   const first = await confirmed(modal)
-  // Said once (SPEC): beside Swap, never in the snackbar as well, then or since.
+  // Said once (docs/behaviour.md): beside Swap, never in the snackbar as well, then or since.
   expect((await snacks.shown()).filter((said) => said.startsWith('error'))).toEqual([])
   expect(await clients.a.getTransactionCount({ address: from })).toBe(nonce + 2)
   expect(await balanceOf(alt)).toBe(altBefore - parseEther('100'))

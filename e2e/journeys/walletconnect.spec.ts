@@ -333,7 +333,7 @@ test.describe('on a phone', () => {
     }, modalOrigin)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open Airlock' }).click()
-    // A QR code is useless on the phone itself (SPEC §2): the row leads to the wallets.
+    // A QR code is useless on the phone itself (docs/behaviour.md §2): the row leads to the wallets.
     await modal.getByRole('button', { name: 'WalletConnect' }).click()
     const grid = modal.getByTestId('all-wallets')
     await modal.getByRole('searchbox', { name: 'Search wallet' }).fill('rainbow')

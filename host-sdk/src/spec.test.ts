@@ -1,5 +1,5 @@
 /**
- * The host SDK's SPEC values, written out as literals and read through behaviour (SPEC §8 and §9: the frame
+ * The host SDK's documented values (docs/behaviour.md), written out as literals and read through behaviour (docs/behaviour.md §8 and §9: the frame
  * load time-out of 20 s, bridge calls that need no person 30 s, and the reasons a host's `onTimeout` gets).
  * A change to any of them turns this red, so it can only be a deliberate change to this file too.
  */
@@ -42,7 +42,7 @@ function watch(promise: Promise<unknown>) {
   return outcome
 }
 
-describe('SPEC §8–9: the host’s time-outs', () => {
+describe('docs/behaviour.md §8–9: the host’s time-outs', () => {
   it('gives up on a frame that never loads after exactly 20 s, with iframe_load_failed', async () => {
     installPage()
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})

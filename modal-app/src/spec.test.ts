@@ -1,8 +1,8 @@
 /**
- * The modal's SPEC values, written out as literals and read through what the modal does with them (SPEC
+ * The modal's documented values (docs/behaviour.md), written out as literals and read through what the modal does with them (docs/behaviour.md
  * §2, §3, §4, §8, §9): cache lengths and retry blocks on a clock the test moves, the snackbar's swap and
  * the card's shake, the pairing's 4 minutes / 10 s / 1 s, the registry's pages, search pause and image
- * time-out, the storage prefix, and the texts SPEC names. A change to any of them turns this red, so it can
+ * time-out, the storage prefix, and the texts docs/behaviour.md names. A change to any of them turns this red, so it can
  * only be a deliberate change to this file too.
  */
 import { Errors, type PageWallet, type Request } from '@airlock/bridge-protocol'
@@ -23,7 +23,7 @@ const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-describe('SPEC §2: snackbar and shake', () => {
+describe('docs/behaviour.md §2: snackbar and shake', () => {
   it('closes an open snackbar and shows the next one 150 ms later', () => {
     const clock = manualClock()
     const snackbar = Snackbar.create({ onChange: () => {}, timers: clock.timers })
@@ -47,7 +47,7 @@ describe('SPEC §2: snackbar and shake', () => {
   })
 })
 
-describe('SPEC §4 and §9: the WalletConnect pairing', () => {
+describe('docs/behaviour.md §4 and §9: the WalletConnect pairing', () => {
   it('lasts 4 minutes and counts as expired under 10 s left: replaced 3 min 50 s after it was proposed', () => {
     const actor = createActor(Pairing.machine).start()
     actor.send({ type: 'START' })
@@ -66,7 +66,7 @@ describe('SPEC §4 and §9: the WalletConnect pairing', () => {
   })
 })
 
-describe('SPEC §9: the wallet registry', () => {
+describe('docs/behaviour.md §9: the wallet registry', () => {
   const listing = (n: number): Api.Listing => ({
     id: `w${n}`,
     name: `Wallet ${n}`,
@@ -137,7 +137,7 @@ describe('SPEC §9: the wallet registry', () => {
   })
 })
 
-describe('SPEC §3: what the modal remembers', () => {
+describe('docs/behaviour.md §3: what the modal remembers', () => {
   it('keeps everything under the @airlock/ prefix', () => {
     const backend = Storage.memory()
     const keys: string[] = []
@@ -231,7 +231,7 @@ async function connectedModal(now: () => number, balances: () => Promise<Api.Tok
   return { modal, reads, reopen }
 }
 
-describe('SPEC §8 and §9: balances', () => {
+describe('docs/behaviour.md §8 and §9: balances', () => {
   it('caches a balance 30 s: opening at 29.999 s reads nothing, at 30 s reads again', async () => {
     let time = 1_000_000
     const { reads, reopen } = await connectedModal(
@@ -271,7 +271,7 @@ describe('SPEC §8 and §9: balances', () => {
   })
 })
 
-describe('SPEC §5 and §8: texts', () => {
+describe('docs/behaviour.md §5 and §8: texts', () => {
   it('names the refusals of a page: Invalid App Configuration, Project ID Not Configured', () => {
     const alerts = Alerts.create(() => {})
     alerts.add('invalidAppConfiguration')
@@ -293,7 +293,7 @@ describe('SPEC §5 and §8: texts', () => {
     ).rejects.toThrow(/^HTTP status code: 401: Invalid session$/)
   })
 
-  it('words the rest as SPEC does', () => {
+  it('words the rest as docs/behaviour.md does', () => {
     expect({
       failedToDisconnect: texts.errors.failedToDisconnect,
       tokenBalanceUnavailable: texts.errors.tokenBalanceUnavailable,

@@ -79,8 +79,8 @@ export const logoutAnswer = S.object({ success: S.literal(true) })
 export type LogoutAnswer = S.Infer<typeof logoutAnswer>
 
 /**
- * SPEC §5's social providers, by the ids the configuration and the routes name them with, in the order of
- * SPEC §1's default socials (less Farcaster, whose login is a signed message, not OAuth).
+ * docs/behaviour.md §5's social providers, by the ids the configuration and the routes name them with, in the order of
+ * docs/behaviour.md §1's default socials (less Farcaster, whose login is a signed message, not OAuth).
  */
 export const socialProviders = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
 export type SocialProvider = (typeof socialProviders)[number]

@@ -1,5 +1,5 @@
 /**
- * Names (SPEC §7 "profile"): look a name up (`GET /v1/profile/account/{name}`), the names of an address
+ * Names (docs/behaviour.md §7 "profile"): look a name up (`GET /v1/profile/account/{name}`), the names of an address
  * (`GET /v1/profile/reverse/{address}`), free variants of a wanted name (`GET /v1/profile/suggestions/{name}`)
  * and registering one under the project's suffix (`POST /v1/profile/account`). Project names live in the API
  * and reach ENS clients through the offchain resolver's CCIP-read gateway ({@link ensGatewayPath}); other
@@ -14,14 +14,14 @@ import { avatarMax } from './identity.ts'
  */
 export const ensGatewayPath = '/v1/ens/gateway/{sender}/{data}.json'
 
-/** SPEC §5: a name has at least this many characters (letters, digits or hyphens) before its suffix. */
+/** docs/behaviour.md §5: a name has at least this many characters (letters, digits or hyphens) before its suffix. */
 export const nameMinLength = 4
 
 /** How many attributes (text records: `avatar`, `description`, …) a name may carry. */
 export const attributesMax = 20
 
 /**
- * The API's refusals, each answered as `{ message }`: SPEC's own where it has one ('Invalid chainId'),
+ * The API's refusals, each answered as `{ message }`: the product's own (docs/behaviour.md §5) where it has one ('Invalid chainId'),
  * else these. A client may show them as they are.
  */
 export const nameTexts = {
@@ -40,7 +40,7 @@ export const nameTexts = {
   notFound: 'Name not found',
   notYours: 'The name does not resolve to this address',
   unsupportedZone: (zone: string) => `Unsupported zone: ${zone}`,
-  // SPEC §8's, when a chain could not be read.
+  // docs/behaviour.md §8's, when a chain could not be read.
   resolveFailed: 'Error resolving name',
   reverseFailed: 'Error fetching names for address',
 } as const

@@ -1,5 +1,5 @@
 /**
- * On-ramp (SPEC §7): buying crypto with a card or a bank transfer through a provider's hosted checkout. The
+ * On-ramp (docs/behaviour.md §7): buying crypto with a card or a bank transfer through a provider's hosted checkout. The
  * API lists what can be bought (`GET /v1/onramp/options`), quotes a purchase (`POST /v1/onramp/quote`),
  * opens an order and signs the provider's checkout URL (`POST /v1/generators/onrampurl`), and follows the
  * order until the provider's signed webhook says the tokens were delivered (`GET /v1/onramp/orders/{id}`).
@@ -12,7 +12,7 @@ import * as S from '@airlock/bridge-protocol/Shape'
 import { chainId } from './balances.ts'
 import { projectId, sdkField } from './common.ts'
 
-/** How a visitor pays: the limits of each differ (SPEC §3). */
+/** How a visitor pays: the limits of each differ (docs/behaviour.md §3). */
 export const onrampPaymentMethods = ['card', 'bank'] as const
 export type OnrampPaymentMethod = (typeof onrampPaymentMethods)[number]
 
@@ -38,7 +38,7 @@ const decimal = S.string(40, 1, /^\d{1,20}(\.\d{1,18})?$/)
 const fiatCode = S.string(3, 3, /^[A-Z]{3}$/)
 /** A crypto currency's symbol (`ETH`, `USDC`, `tUSD`). */
 const symbol = S.string(20, 1, /^[A-Za-z0-9.]+$/)
-/** A destination address: EVM or Solana (SPEC §9: on-ramp serves eip155 and solana). */
+/** A destination address: EVM or Solana (docs/behaviour.md §9: on-ramp serves eip155 and solana). */
 const walletAddress = S.string(64, 32, /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/)
 /** An order's id: random, unguessable, URL-safe. Knowing it is what lets a client read the order. */
 const orderId = S.string(64, 16, /^[A-Za-z0-9_-]+$/)
@@ -81,7 +81,7 @@ export const onrampProvider = S.object({ id: providerId, name: S.string(100, 1) 
 export type OnrampProvider = S.Infer<typeof onrampProvider>
 
 /**
- * What can be bought with what. `fallback: true` when no provider answered: the list is then SPEC §8's
+ * What can be bought with what. `fallback: true` when no provider answered: the list is then docs/behaviour.md §8's
  * ({@link onrampFallbackOptions}) and nothing can be bought until a provider is back.
  */
 export const onrampOptionsAnswer = S.object({
@@ -109,9 +109,9 @@ export const onrampQuoteBody = S.object({
 export type OnrampQuoteBody = S.Infer<typeof onrampQuoteBody>
 
 /**
- * SPEC §3's quote. `coinbaseFee` is the provider's fee (1–2 %, the name is Coinbase's), `paymentSubtotal`
+ * docs/behaviour.md §3's quote. `coinbaseFee` is the provider's fee (1–2 %, the name is Coinbase's), `paymentSubtotal`
  * what buys the crypto, `paymentTotal` subtotal plus both fees. `estimate: true` when the provider did not
- * answer and this is SPEC §8's mocked quote: a client shows it as an estimate and cannot buy with it.
+ * answer and this is docs/behaviour.md §8's mocked quote: a client shows it as an estimate and cannot buy with it.
  */
 export const onrampQuoteAnswer = S.object({
   coinbaseFee: onrampAmount,
@@ -185,7 +185,7 @@ export const onrampOrder = S.object({
 export type OnrampOrder = S.Infer<typeof onrampOrder>
 
 /**
- * SPEC §3/§8's fallback options, answered when no provider can be reached: USDC and ETH on Ethereum and
+ * docs/behaviour.md §3/§8's fallback options, answered when no provider can be reached: USDC and ETH on Ethereum and
  * Polygon, USD and EUR, card 10.00–7500.00, bank 10.00–25000.00.
  */
 export const onrampFallbackOptions: OnrampOptionsAnswer = {
@@ -233,7 +233,7 @@ export const onrampFallbackOptions: OnrampOptionsAnswer = {
 }
 
 /**
- * SPEC §8's mocked quote, answered when the provider fails to quote: every figure is the amount asked for,
+ * docs/behaviour.md §8's mocked quote, answered when the provider fails to quote: every figure is the amount asked for,
  * in the payment currency, so nothing in it may be read as a price. Marked `estimate: true`.
  */
 export function onrampMockedQuote(amount: string, currency: string, provider: string): OnrampQuoteAnswer {

@@ -1,5 +1,5 @@
 /**
- * Smart sessions (SPEC §7 `GET /v1/sessions/{address}`, `POST /v1/sessions/{address}/revoke`): the session keys
+ * Smart sessions (docs/behaviour.md §7 `GET /v1/sessions/{address}`, `POST /v1/sessions/{address}/revoke`): the session keys
  * an Airlock smart account granted dApps (ERC-7715 `wallet_grantPermissions`), each enforced on chain by the
  * account's session-key validator (`SessionKeys.sol`: one target, one function, a spend limit, an ETH allowance
  * for gas, an expiry).

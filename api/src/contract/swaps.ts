@@ -1,5 +1,5 @@
 /**
- * Swaps (SPEC §7 "convert"): the tokens a chain swaps, quotes, the allowance a swap needs, gas prices, and
+ * Swaps (docs/behaviour.md §7 "convert"): the tokens a chain swaps, quotes, the allowance a swap needs, gas prices, and
  * the unsigned transactions of an approval and of a swap. The API builds them; the visitor's wallet signs
  * and sends them, so nothing here moves funds by itself.
  *
@@ -15,7 +15,7 @@ import { projectId, sdkField } from './common.ts'
 /** The address that stands for a chain's native currency in a token id (the usual sentinel). */
 export const nativeToken = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
-/** SPEC §9: the slippage tolerance when the client names none, in percent. */
+/** docs/behaviour.md §9: the slippage tolerance when the client names none, in percent. */
 export const defaultSlippagePercent = 1
 
 /**
@@ -28,7 +28,7 @@ export type SwapType = (typeof swapTypes)[number]
 /** A venue's id: `uniswap-v2`, `uniswap-v3`. */
 const venueId = S.string(40, 1, /^[a-z0-9-]+$/)
 
-/** SPEC §8's refusals for a chain that has no swaps configured. */
+/** docs/behaviour.md §8's refusals for a chain that has no swaps configured. */
 export const swapTexts = {
   unsupportedSwaps: 'Network not supported for Swaps',
   unsupportedGasPrice: 'Network not supported for Gas Price',
@@ -50,7 +50,7 @@ export const swapTokensQuery = S.object({ projectId, st: sdkField, sv: sdkField,
 export type SwapTokensQuery = S.Infer<typeof swapTokensQuery>
 
 /**
- * A token a chain swaps (SPEC §3: the balance fields, `decimals` as a number, `logoUri`, `eip2612: false`).
+ * A token a chain swaps (docs/behaviour.md §3: the balance fields, `decimals` as a number, `logoUri`, `eip2612: false`).
  * The list carries no holder, so `value` and `quantity.numeric` are 0; `price` is in USD, 0 when unknown.
  */
 export const swapToken = S.object({

@@ -31,7 +31,7 @@ export const defaultPort = 8797
 /** The header a webhook's signature travels in (MoonPay's name). */
 export const signatureHeader = 'Moonpay-Signature-V2'
 
-/** The provider fee, in percent of the total paid (SPEC §9: 1–2 %). */
+/** The provider fee, in percent of the total paid (docs/behaviour.md §9: 1–2 %). */
 export const feePercent = 1.5
 
 /** The network fee the sandbox charges per purchase, in the payment currency. */
@@ -40,7 +40,7 @@ export const networkFee = 0.25
 /** Dollars per euro, fixed: the sandbox prices in USD and converts. */
 export const usdPerEur = 1.1
 
-/** What each payment method allows, in either fiat currency (SPEC §3's figures). */
+/** What each payment method allows, in either fiat currency (docs/behaviour.md §3's figures). */
 export const limits = {
   card: { min: 10, max: 7500 },
   bank: { min: 10, max: 25000 },

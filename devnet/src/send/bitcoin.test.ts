@@ -30,7 +30,7 @@ const network = {
   testnet: true,
 } as const
 const asset = { symbol: 'rLTC', decimals: 8 }
-// Send's texts (SPEC's where it has them), as the visitor reads them.
+// Send's texts (docs/behaviour.md's where it has them), as the visitor reads them.
 const texts = {
   invalidAddress: 'This is not an address on Airlock Bitcoin Devnet',
   insufficientFunds: 'Insufficient funds for this amount and the network fee',

@@ -19,7 +19,7 @@ const holder = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const reverting = (reason: string) => encodeErrorResult({ abi: errors, errorName: 'Error', args: [reason] })
 
 describe('nodeError', () => {
-  // SPEC §8's list, each in the words real nodes use (geth, anvil, reth, nethermind).
+  // docs/behaviour.md §8's list, each in the words real nodes use (geth, anvil, reth, nethermind).
   const said: [string, NodeErrorKind][] = [
     ['execution reverted: nope', 'execution-reverted'],
     ['gas required exceeds allowance (30000000)', 'execution-reverted'],

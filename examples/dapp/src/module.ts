@@ -4,7 +4,7 @@
  * frame-load and request time-outs,
  * `?theme=dark|light` and `?accent=<colour>` theme the modal, `?relay=<ws url>` picks the WalletConnect relay,
  * `?networks=<caip2,…>` the networks, `?customNetworks=<JSON array>` declares networks of the page's own, and
- * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (SPEC §1: off by default),
+ * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (docs/behaviour.md §1: off by default),
  * and `?options=<JSON object>` adds any other options (features, excludeWalletIds, customWallets, …).
  */
 import { type AirlockOptions, type CustomNetwork, createAirlock } from '@airlock/host-sdk'

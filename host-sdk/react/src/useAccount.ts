@@ -27,7 +27,7 @@ export type UseAccountReturnType = {
   chainName: string | undefined
   /** The native balance; undefined until read. */
   balance: Balance | undefined
-  /** The account's name (ENS or the project's names, SPEC's profileName), when it has one. */
+  /** The account's name (ENS or the project's names, docs/behaviour.md §3's profileName), when it has one. */
   profileName: string | undefined
   /** Its avatar: a `data:image/…` URI or an https URL. */
   profileImage: string | undefined

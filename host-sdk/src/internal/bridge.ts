@@ -288,7 +288,7 @@ export function isSignInForThisPage(
 const registrationSkewSeconds = 600
 
 /**
- * A name's registration (SPEC §7): `personal_sign` of JSON that holds exactly `name` (dotted, no spaces),
+ * A name's registration (docs/behaviour.md §7): `personal_sign` of JSON that holds exactly `name` (dotted, no spaces),
  * `attributes` (texts) and a `timestamp` within 10 minutes of now, and nothing else, so it can be nothing but
  * a registration (a sign-in, a permit or an order are other shapes) and no old one can be replayed.
  */

@@ -31,7 +31,7 @@ export type SupportedChain = Contract.SupportedChain
 export type HistoryItem = Contract.HistoryAnswer['data'][number]
 /**
  * A page of history. A page that could not be read is empty with no cursor and says why in `error`
- * (SPEC: 'Failed to fetch transactions'), so a list shows what it has and stops paging.
+ * (docs/behaviour.md §8: 'Failed to fetch transactions'), so a list shows what it has and stops paging.
  */
 export type HistoryPage = { data: HistoryItem[]; next: string | null; error?: string | undefined }
 
@@ -111,7 +111,7 @@ export type Client = {
   ): Promise<HistoryPage>
   /** A page of an account's NFTs on one EVM chain (`cursor`: the previous `next`); fails with the API's text. */
   nfts(address: string, options: { chainId: string; cursor?: string | null | undefined }): Promise<NftPage>
-  /** The name and avatar of an EVM address (SPEC §7); fails with the API's status and text. */
+  /** The name and avatar of an EVM address (docs/behaviour.md §7); fails with the API's status and text. */
   identity(address: string, options?: { fresh?: boolean }): Promise<Identity>
   /** A page of the wallet registry. */
   wallets(query: WalletQuery): Promise<WalletPage>
@@ -308,7 +308,7 @@ async function errorText(response: Response): Promise<string> {
   }
 }
 
-/** Spam, as SPEC has it: a transaction whose transfers are all of spam NFTs. */
+/** Spam, as docs/behaviour.md has it: a transaction whose transfers are all of spam NFTs. */
 function spamOnly(item: HistoryItem): boolean {
   return (
     item.transfers.length > 0 && item.transfers.every((transfer) => transfer.nft_info?.flags.is_spam === true)

@@ -92,7 +92,7 @@ describe('the API client’s history', () => {
     })
   })
 
-  it('holds to the SPEC whichever API answers: only the chain asked for, no spam-only transaction', async () => {
+  it('holds to docs/behaviour.md whichever API answers: only the chain asked for, no spam-only transaction', async () => {
     const item = (id: string, chain: string, spam?: boolean) => ({
       id,
       metadata: {

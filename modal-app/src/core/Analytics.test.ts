@@ -145,7 +145,7 @@ describe('analytics', () => {
     expect(sent.map((sent) => sent.event)).toEqual(['MODAL_OPEN'])
   })
 
-  it('sends at most 5 events in any 60 s (SPEC §9), more as the oldest leave the window', async () => {
+  it('sends at most 5 events in any 60 s (docs/behaviour.md §9), more as the oldest leave the window', async () => {
     const { analytics, sent, clock } = setup({ analyticsConsent: true })
     await analytics.check()
     for (let i = 0; i < 5; i++) {

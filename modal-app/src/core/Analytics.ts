@@ -5,14 +5,14 @@
  *   visitor a notice saying so, which they may dismiss or answer with "Don't share".
  * The visitor's answer to the notice is kept per page. Nothing is queued: an event from before that is
  * dropped. The host can switch it all off
- * (`features.analytics: false`). MODAL_CREATED is never sent (SPEC §7), and at most 5 events go out in any
- * 60 s (SPEC §9's telemetry cap), so a loop in a dApp cannot flood the API.
+ * (`features.analytics: false`). MODAL_CREATED is never sent (docs/behaviour.md §7), and at most 5 events go out in any
+ * 60 s (docs/behaviour.md §9's telemetry cap), so a loop in a dApp cannot flood the API.
  */
 import type { Config } from './Config.ts'
 
 export type Event = { event: string; properties?: Record<string, unknown> }
 
-/** SPEC §9: telemetry cap 5 per 60 s. */
+/** docs/behaviour.md §9: telemetry cap 5 per 60 s. */
 const capCount = 5
 export const capWindowMs = 60_000
 
@@ -147,7 +147,7 @@ export type ConnectStep = {
 /**
  * The connect event a page wallet's transition makes: asking it (CONNECT_STARTED), its answer
  * (CONNECT_SUCCESS with method `browser`) or its refusal (CONNECT_ERROR). WalletConnect records its own
- * (with method `mobile` or `qrcode`, SPEC §4), so only the page's wallets are the core's to record.
+ * (with method `mobile` or `qrcode`, docs/behaviour.md §4), so only the page's wallets are the core's to record.
  */
 export function connectEvent(before: ConnectStep, next: ConnectStep, pageWallet: boolean): Event | undefined {
   const wallet = next.wallet ?? before.wallet

@@ -29,7 +29,7 @@ describe('Config.parse', () => {
     })
   })
 
-  it('refuses a network id that is not CAIP-2, with SPEC’s text', () => {
+  it('refuses a network id that is not CAIP-2, with the product’s text (docs/behaviour.md §5)', () => {
     const parsed = parse(search({ networks: ['eip155:1', 'ethereum'] }))
     expect(parsed.ok).toBe(false)
     if (!parsed.ok) expect(parsed.message).toContain('Invalid CAIP-2 network id')
@@ -173,7 +173,7 @@ describe('Config.parse', () => {
       return parsed.ok ? parsed.config.preferredAccountTypes : parsed.message
     }
 
-    it('takes SPEC’s account types per namespace, and EIP-7702 for eip155', () => {
+    it('takes the product’s account types (docs/behaviour.md §1) per namespace, and EIP-7702 for eip155', () => {
       const types = { eip155: 'eoa', solana: 'eoa', polkadot: 'eoa', bip122: 'payment' }
       expect(message(types)).toEqual(types)
       expect(message({ eip155: 'eip7702' })).toEqual({ eip155: 'eip7702' })

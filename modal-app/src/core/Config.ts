@@ -70,8 +70,8 @@ const customNetworks: S.Shape<S.Infer<typeof customNetwork>[]> = (value, path) =
 }
 
 /**
- * SPEC §1's account types, by namespace, that a host may prefer. EIP-7702 (the visitor's key upgraded in
- * place) is a smart account in SPEC's terms, so eip155 names it apart from the ERC-4337 `smartAccount`.
+ * docs/behaviour.md §1's account types, by namespace, that a host may prefer. EIP-7702 (the visitor's key upgraded in
+ * place) is a smart account in the product's terms (docs/behaviour.md §1), so eip155 names it apart from the ERC-4337 `smartAccount`.
  */
 const accountTypes = {
   eip155: ['smartAccount', 'eip7702', 'eoa'],

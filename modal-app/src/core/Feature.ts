@@ -47,7 +47,7 @@ export type Kernel = {
   snackbar: Snackbar
   /**
    * Records an analytics event for this page, only with the visitor's consent or after the modal showed its
-   * notice, within SPEC §9's cap (see `Analytics.ts`). Never throws.
+   * notice, within docs/behaviour.md §9's cap (see `Analytics.ts`). Never throws.
    */
   track(event: { event: string; properties?: Record<string, unknown> }): void
   /** Shakes the card, as after a failure. */

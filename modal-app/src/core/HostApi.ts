@@ -219,7 +219,7 @@ export function create(options: Options) {
       await options.signOut()
     },
     async pay(payment) {
-      // SPEC §1: pay is off unless the host switched it on.
+      // docs/behaviour.md §1: pay is off unless the host switched it on.
       if (!options.canPay) throw new Errors.UnsupportedMethodError(Schema.payTexts.off)
       await ready.promise
       return options.pay(payment)

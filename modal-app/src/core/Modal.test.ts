@@ -372,7 +372,7 @@ describe('modal API: eip155 requests while disconnected', () => {
       address: evmAddress,
       caipNetworkId: 'eip155:31337',
       networkName: 'Airlock Devnet A',
-      // The native balance the API read on connect, exact in base units (SPEC's balance, balanceSymbol).
+      // The native balance the API read on connect, exact in base units (docs/behaviour.md §8's balance, balanceSymbol).
       balance: { value: '9999999580000000000000', decimals: 18, symbol: 'ETH' },
       // What the visitor saw on Connect, rdns included, so a dApp's library can tell the wallet from its own
       // announcement of it; never the page-side id.
@@ -381,7 +381,7 @@ describe('modal API: eip155 requests while disconnected', () => {
     })
   })
 
-  it("mirrors the account's name and avatar (SPEC's profileName, profileImage) once the API named it", async () => {
+  it("mirrors the account's name and avatar (docs/behaviour.md §3's profileName, profileImage) once the API named it", async () => {
     const identity = vi.fn(async (_address: string) => ({
       name: 'alice.eth',
       avatar: 'https://example.com/alice.png',

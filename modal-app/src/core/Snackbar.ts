@@ -19,7 +19,7 @@ export type Snackbar = {
   current(): Snack | undefined
   /**
    * Shows `message`, unless the view on screen says it itself (`inView`: an error beside its button, a
-   * transaction's status): SPEC wants one message per failure, so the snackbar then only closes what it
+   * transaction's status): docs/behaviour.md §2 asks for one message per failure, so the snackbar then only closes what it
    * held, the progress that led there.
    */
   show(variant: Variant, message: string, options?: { inView?: boolean }): void

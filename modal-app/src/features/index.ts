@@ -40,7 +40,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
     send(),
     onramp(),
     swaps(),
-    // SPEC §1: Pay is off unless the host switches it on.
+    // docs/behaviour.md §1: Pay is off unless the host switches it on.
     ...(config.features?.pay === true ? [pay()] : []),
     names(),
     smartSessions(),

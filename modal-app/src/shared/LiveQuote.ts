@@ -1,11 +1,11 @@
 /**
- * A form's live quote (Swap's, Buy's): asked once the visitor pauses typing (SPEC §9: 500 ms), asked again
+ * A form's live quote (Swap's, Buy's): asked once the visitor pauses typing (docs/behaviour.md §9: 500 ms), asked again
  * when it expires while the form shows and marked stale in the meantime, so nothing is confirmed on an old
  * price; an answer for an older ask is dropped.
  */
 import type { Timers } from '../core/Snackbar.ts'
 
-/** SPEC §9: the pause after the last keystroke before asking. */
+/** docs/behaviour.md §9: the pause after the last keystroke before asking. */
 export const debounceMs = 500
 /** A quote is asked again at the latest this long after it was read. */
 export const refreshMs = 15_000

@@ -1,12 +1,12 @@
 /**
- * Names through the API's profile routes (SPEC §7): what a name resolves to on an EVM chain, for Send's
+ * Names through the API's profile routes (docs/behaviour.md §7): what a name resolves to on an EVM chain, for Send's
  * receiver and the names feature. Chunks that need it import it; the first chunk does not.
  */
 import * as Contract from '@airlock/api/contract'
 import * as ApiCall from './ApiCall.ts'
 import { nameTexts } from './nameTexts.ts'
 
-/** SPEC §8. */
+/** docs/behaviour.md §8. */
 
 /** ENSIP-9's coin type of Ethereum, which names answer for any EVM chain that has no address of its own. */
 const ethereumCoinType = '60'
@@ -24,7 +24,7 @@ export function isName(text: string): boolean {
 
 /**
  * The address a name gives on `chainId` (CAIP-2, `eip155:…`): the chain's own (ENSIP-11), else Ethereum's.
- * @throws Error with SPEC's 'Error resolving name' when the API cannot say, or the name has no address.
+ * @throws Error with docs/behaviour.md §8's 'Error resolving name' when the API cannot say, or the name has no address.
  */
 export async function resolve(
   endpoint: (path: string) => string,
@@ -44,7 +44,7 @@ export async function resolve(
   } catch (error) {
     if (!(error instanceof ApiCall.ApiCallError)) throw error
     if (error.status === 404) throw new Error(nameTexts.notFound(name.trim()), { cause: error })
-    // The API's own words where it gave some, else SPEC's.
+    // The API's own words where it gave some, else docs/behaviour.md's.
     const worded = error.status > 0 && !error.message.startsWith('HTTP status code')
     throw new Error(worded ? error.message : nameTexts.resolveFailed, { cause: error })
   }

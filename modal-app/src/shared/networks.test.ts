@@ -16,7 +16,7 @@ function known(id: string): Network {
 }
 
 describe('networks registry', () => {
-  it('knows SPEC’s EVM networks, the devnets, Solana and Bitcoin', () => {
+  it('knows docs/behaviour.md’s EVM networks, the devnets, Solana and Bitcoin', () => {
     const names = registry.map((network) => network.name)
     for (const name of [
       'Ethereum',

@@ -1,5 +1,5 @@
 /**
- * The networks the modal knows, by CAIP-2 id. EVM entries come from viem's chain definitions (only SPEC's
+ * The networks the modal knows, by CAIP-2 id. EVM entries come from viem's chain definitions (only docs/behaviour.md's
  * seven mainnets and two test networks are bundled), plus the local devnets; Solana and Bitcoin are listed
  * here. The host's own networks (`customNetworks`) and the API's chains complete it. This module is loaded
  * on demand, off the first chunk: viem's definitions of OP-stack chains carry their formatters.

@@ -1,6 +1,6 @@
 /**
  * Every text the user reads, in one place, in English: the source the catalogues of `i18n/locales/`
- * translate (`define`). Where SPEC.md names a text, it is quoted exactly.
+ * translate (`define`). Where docs/behaviour.md names a text, it is quoted exactly.
  */
 import { Errors } from '@airlock/bridge-protocol'
 import { define } from './i18n/Catalogue.ts'

@@ -13,7 +13,7 @@ import * as Hmac from './Hmac.ts'
 
 /** A code is good for 10 minutes after it was sent. */
 export const codeTtlMs = 600_000
-/** An address is sent at most one code per purpose every 30 s (SPEC §9 "Email cooldown 30 s"). */
+/** An address is sent at most one code per purpose every 30 s (docs/behaviour.md §9 "Email cooldown 30 s"). */
 export const cooldownMs = 30_000
 /** Wrong codes a code takes; after them it is locked, and only a new code helps. */
 export const maxTries = 5

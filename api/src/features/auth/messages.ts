@@ -8,7 +8,7 @@ import type { Purpose } from './Codes.ts'
 export const messages = {
   notConfigured: 'Email login is not configured',
   invalidEmail: Contract.invalidEmail,
-  /** SPEC §5: the email cooldown, `seconds` rounded up. */
+  /** docs/behaviour.md §5: the email cooldown, `seconds` rounded up. */
   tryAgainAfter: (seconds: number) => `Please try again after ${seconds} seconds`,
   notSent: 'The email could not be sent. Try again.',
   invalidCode: Contract.invalidCode,

@@ -256,7 +256,7 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       clock += 30_000
       expect(await post('/v1/auth/email', { email })).toEqual(tooMany(Math.ceil(left - 30)))
       expect(await catcher.inbox(lower(email))).toHaveLength(3)
-      // The 30 s throttle keeps SPEC's text for everyone else.
+      // The 30 s throttle keeps the product's text (docs/behaviour.md §5) for everyone else.
       const other = fresh()
       await askCode(other)
       expect((await post('/v1/auth/email', { email: other })).body).toEqual({
@@ -609,7 +609,7 @@ describe.each(databases())('email login routes on $engine', ({ open }) => {
       }
     }
 
-    it("answers the configured providers in SPEC's order, cached a minute, to the modal origin", async () => {
+    it("answers the configured providers in the product's order (docs/behaviour.md §1), cached a minute, to the modal origin", async () => {
       const answer = await list(social)
       expect(answer).toEqual({
         status: 200,

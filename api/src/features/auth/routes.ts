@@ -8,7 +8,7 @@
  *   `Authorization: Bearer <token>`. A user with no email is `{ id, provider: 'farcaster', fid, username? }`
  *   (a Farcaster login's) or `{ id, provider, username? }` (a Facebook login's: `Identities.ts`)
  *   (`Contract.sessionUserAnswer`), and has no email to change.
- * - Changing the email (SPEC §4: the current address's code, then the new address's), with the bearer:
+ * - Changing the email (docs/behaviour.md §4: the current address's code, then the new address's), with the bearer:
  *   `POST /v1/auth/email/change` `{ email }` mails a code to the current address;
  *   `POST /v1/auth/email/change/verify` `{ code }` takes it and mails one to the new address;
  *   `POST /v1/auth/email/change/confirm` `{ code }` takes that one and moves the user → `{ user }`, and
@@ -228,7 +228,7 @@ export function create(options: AuthOptions): Hono<Env> {
   return app
 }
 
-/** The 429 of a request that must wait: SPEC's cooldown text, or the cap that holds it (`Caps.ts`). */
+/** The 429 of a request that must wait: the product's cooldown text (docs/behaviour.md §5), or the cap that holds it (`Caps.ts`). */
 function tooSoon(wait: { reason: 'cooldown' | 'failures' | 'sends'; retryAfterMs: number }): HttpError {
   const seconds = Math.ceil(wait.retryAfterMs / 1000)
   const message = {

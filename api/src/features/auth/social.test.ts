@@ -349,7 +349,7 @@ describe.each(databases())('social login on $engine', ({ open }) => {
     const answer = async (response: Response) => ({ status: response.status, body: await response.json() })
     for (const provider of ['myspace', 'farcaster', '__proto__'])
       expect(await answer(await start(provider))).toEqual(unknown)
-    // SPEC's own providers, where the configuration leaves them out (`down` names only Google and GitHub).
+    // The product's own providers (docs/behaviour.md §1), where the configuration leaves them out (`down` names only Google and GitHub).
     for (const provider of ['facebook', 'x'])
       expect(await answer(await start(provider, { app: down }))).toEqual(unknown)
     expect(await answer(await down.request('/v1/auth/social/apple/callback?code=x&state=y'))).toEqual(unknown)

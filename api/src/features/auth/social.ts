@@ -1,7 +1,7 @@
 /**
  * Social login, the server's side: the modal opens a popup on `start`, the provider sends it back to
  * `callback`, and the modal's page trades the one-time code it lands with for a session.
- * - `GET /v1/auth/social?projectId=…` → `{ providers }`: the providers the configuration names, in SPEC's
+ * - `GET /v1/auth/social?projectId=…` → `{ providers }`: the providers the configuration names, in docs/behaviour.md's
  *   order (`Contract.socialProviders`), for the modal's buttons; `[]` without social login. Cached 60 s.
  * - `GET /v1/auth/social/{provider}/start?projectId=…&binding=…` → 302 to the provider (PKCE S256, `state`,
  *   `nonce`). `binding` is a random value the modal keeps (`Contract.socialBinding`); its HMAC is kept with

@@ -82,7 +82,7 @@ export async function amounts(chain: Chain, address: string): Promise<Amount[]> 
   }
 }
 
-/** HTTP statuses worth another attempt (SPEC's retry codes; the rest are the caller's mistake). */
+/** HTTP statuses worth another attempt (the product's retry codes, docs/behaviour.md §8; the rest are the caller's mistake). */
 const retryStatuses = new Set([403, 408, 413, 429, 500, 502, 503, 504])
 /** JSON-RPC errors worth another attempt: unknown (-1) and internal (-32603). */
 const retryCodes = new Set([-1, -32603])

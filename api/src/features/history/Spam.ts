@@ -1,6 +1,6 @@
 /**
  * Spam NFTs: collections airdropped unasked to lure holders to a site. History leaves out a transaction
- * whose every transfer is one (SPEC §5). A collection is spam when an operator says so ({@link mark}), or
+ * whose every transfer is one (docs/behaviour.md §5). A collection is spam when an operator says so ({@link mark}), or
  * when its name or symbol advertises: a link, a domain, or the lures such drops use.
  */
 import type { Database } from '../../Database.ts'

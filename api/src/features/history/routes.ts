@@ -56,7 +56,7 @@ export function create(options: HistoryOptions): Hono<Env> {
     const scope = { account, chainId }
     const after = query.cursor ? Cursor.decode(query.cursor, scope) : undefined
     if (query.cursor && !after) throw new HttpError(400, historyMessages.invalidCursor)
-    // The on-ramp's purchases come from its orders, as they are now (SPEC §7: no cache in between).
+    // The on-ramp's purchases come from its orders, as they are now (docs/behaviour.md §7: no cache in between).
     if (query.onramp) {
       const filter = { projectId: query.project.id, address: account, provider: query.onramp, chainId }
       return c.json((await OnrampHistory.page(db, filter)) satisfies Contract.HistoryAnswer, 200, {
@@ -86,7 +86,7 @@ export function create(options: HistoryOptions): Hono<Env> {
     } satisfies Contract.HistoryAnswer)
   })
 
-  // Only EVM NFTs are indexed with their token ids: another family's chain is refused as the SPEC's
+  // Only EVM NFTs are indexed with their token ids: another family's chain is refused as docs/behaviour.md's
   // 'Unsupported chain', as the balance route refuses one it does not serve.
   app.get('/v1/account/:address/nfts', async (c) => {
     const query = known(c, Contract.nftsQuery)

@@ -1,5 +1,5 @@
 /**
- * What a project name may be (SPEC §5): a label of at least 4 letters, digits or hyphens before the suffix,
+ * What a project name may be (docs/behaviour.md §5): a label of at least 4 letters, digits or hyphens before the suffix,
  * normalised with ENSIP-15 (viem's `normalize`, ENS's own rules) so that `Alice` and `alice` are one name and
  * look-alikes (`аррӏе`, Cyrillic, for `apple`) are refused. And ENSIP-11's coin types: which chain a
  * registration's address is on.
@@ -33,7 +33,7 @@ export function normalized(input: string): string {
 }
 
 /**
- * A project name, whole (`newcomer.airlock.id`), checked against the suffix and SPEC's rules.
+ * A project name, whole (`newcomer.airlock.id`), checked against the suffix and the product's rules (docs/behaviour.md §5).
  * @example
  * Name.parse('Newcomer.airlock.id', 'airlock.id') // { name: 'newcomer.airlock.id', label: 'newcomer' }
  * @throws {HttpError} 400 with one of `nameTexts`
@@ -60,7 +60,7 @@ export const ethereumCoinType = 60
 /**
  * The CAIP-2 chain of a coin type, for checking a signature there.
  * @throws {HttpError} 400 'Invalid chainId' for a chain id of 2^31 or more (no coin type can carry it),
- *   400 'Chain is not supported' for a coin type of another family (names are EVM only: SPEC §9)
+ *   400 'Chain is not supported' for a coin type of another family (names are EVM only: docs/behaviour.md §9)
  */
 export function chainOf(coinType: number): `eip155:${number}` {
   if (coinType === ethereumCoinType) return 'eip155:1'

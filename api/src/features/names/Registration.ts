@@ -1,6 +1,6 @@
 /**
  * `POST /v1/profile/account`: a signed registration of a project name, checked before anything is stored —
- * the coin type (ENSIP-11), the message (JSON: name, attributes, timestamp), the name (SPEC §5, ENSIP-15), the
+ * the coin type (ENSIP-11), the message (JSON: name, attributes, timestamp), the name (docs/behaviour.md §5, ENSIP-15), the
  * timestamp (within 10 minutes of now) and the address's signature of the message (EIP-191; ERC-1271 and
  * ERC-6492 for smart accounts, on the chain of the coin type when configured, else the names' chain).
  */

@@ -1,5 +1,5 @@
 /**
- * Names (SPEC §7 "profile"), each GET with `?projectId&st&sv`; only with the configuration's `names` block:
+ * Names (docs/behaviour.md §7 "profile"), each GET with `?projectId&st&sv`; only with the configuration's `names` block:
  * - `GET /v1/profile/account/{name}` (`apiVersion`) → a `NameRecord`: a project name from the database, any
  *   other (`alice.eth`) from ENS on the names' chain; 404 `Name not found`.
  * - `GET /v1/profile/reverse/{address}` (`sender`, `apiVersion`) → `NameRecord[]`: the address's project name,
@@ -176,7 +176,7 @@ export function create(options: NamesOptions): Hono<Env> {
   return app
 }
 
-/** A read of ENS on chain; a failure (the RPC, a gateway) is SPEC §8's text, as a 502. */
+/** A read of ENS on chain; a failure (the RPC, a gateway) is docs/behaviour.md §8's text, as a 502. */
 async function fromChain<T>(read: () => Promise<T>, text: string): Promise<T> {
   try {
     return await read()

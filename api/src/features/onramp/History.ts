@@ -1,5 +1,5 @@
 /**
- * An address's on-ramp purchases as SPEC §3 history items (`GET /v1/account/{address}/history?onramp=`):
+ * An address's on-ramp purchases as docs/behaviour.md §3 history items (`GET /v1/account/{address}/history?onramp=`):
  * one `buy` per order, pending until the provider's webhook completes or fails it, with the bought asset
  * coming in.
  */

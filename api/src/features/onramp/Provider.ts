@@ -74,7 +74,7 @@ export type OnrampProvider = {
   lookup(orderId: string): Promise<OrderEvent | undefined>
 }
 
-/** The provider could not be reached, timed out or answered 5xx: the routes fall back (SPEC §8). */
+/** The provider could not be reached, timed out or answered 5xx: the routes fall back (docs/behaviour.md §8). */
 export class ProviderUnavailable extends Error {
   override name = 'ProviderUnavailable'
 }

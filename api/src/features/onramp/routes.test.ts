@@ -187,7 +187,7 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       })
     })
 
-    it('answers SPEC §8’s fallback list, marked so, while the provider is down', async () => {
+    it('answers docs/behaviour.md §8’s fallback list, marked so, while the provider is down', async () => {
       const { status, body } = await whileDown(() => json('/v1/onramp/options?projectId=demo'))
       expect(status).toBe(200)
       expect(body).toEqual(Contract.onrampFallbackOptions)
@@ -200,7 +200,7 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
   })
 
   describe('quote', () => {
-    it('quotes SPEC §3’s shape with the provider’s 1.5 % fee', async () => {
+    it('quotes docs/behaviour.md §3’s shape with the provider’s 1.5 % fee', async () => {
       const { status, body } = await quote({ amount: '100.00' })
       expect(status).toBe(200)
       expect(body).toMatchObject({
@@ -246,7 +246,7 @@ describe.each(databases())('on-ramp on $engine', ({ open }) => {
       expect((await quote({ amount: 'lots' })).status).toBe(400)
     })
 
-    it('answers SPEC §8’s mocked quote, marked an estimate, while the provider is down; limits still hold', async () => {
+    it('answers docs/behaviour.md §8’s mocked quote, marked an estimate, while the provider is down; limits still hold', async () => {
       const { status, body } = await whileDown(() => quote({ amount: '100.00' }))
       expect(status).toBe(200)
       expect(body).toEqual(Contract.onrampMockedQuote('100.00', 'USD', 'sandbox'))

@@ -1,8 +1,8 @@
 /**
- * On-ramp (SPEC §7): `GET /v1/onramp/options`, `POST /v1/onramp/quote`, `POST /v1/generators/onrampurl`,
+ * On-ramp (docs/behaviour.md §7): `GET /v1/onramp/options`, `POST /v1/onramp/quote`, `POST /v1/generators/onrampurl`,
  * `GET /v1/onramp/orders/{orderId}` and the providers' `POST /v1/onramp/webhooks/{provider}`. The API never
  * takes a payment: it lists and quotes what the providers sell, opens an order and signs the provider's
- * checkout URL for it, and records what the provider's signed webhook says became of it. SPEC §8: when no
+ * checkout URL for it, and records what the provider's signed webhook says became of it. docs/behaviour.md §8: when no
  * provider answers, the options are the fallback list and a quote is the mocked one, marked an estimate.
  */
 import { randomBytes } from 'node:crypto'
@@ -219,7 +219,7 @@ async function optionsOf(provider: OnrampProvider): Promise<ProviderOptions | un
   }
 }
 
-/** Every provider's options together; SPEC §8's fallback list when none answers. */
+/** Every provider's options together; docs/behaviour.md §8's fallback list when none answers. */
 async function merged(providers: readonly OnrampProvider[]): Promise<Contract.OnrampOptionsAnswer> {
   const answers = await Promise.all(
     providers.map(async (provider) => [provider, await optionsOf(provider)] as const),
@@ -252,7 +252,7 @@ function paymentCurrencyOf(offered: ProviderOptions, currency: string): Contract
   return found
 }
 
-/** Refuses an amount outside the payment method's limits in `currency`, with SPEC-style limit texts. */
+/** Refuses an amount outside the payment method's limits in `currency`, with limit texts in the style of docs/behaviour.md §8. */
 function checkLimits(
   offered: ProviderOptions,
   currency: string,

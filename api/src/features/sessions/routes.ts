@@ -1,6 +1,6 @@
 /**
- * Smart sessions (SPEC §7), each with `?projectId&st&sv`, on the paths sign-in sessions (`features/siwx`)
- * answer too: SPEC names one `/v1/sessions/{address}` for an account's sessions, so both kinds share it.
+ * Smart sessions (docs/behaviour.md §7), each with `?projectId&st&sv`, on the paths sign-in sessions (`features/siwx`)
+ * answer too: docs/behaviour.md §7 names one `/v1/sessions/{address}` for an account's sessions, so both kinds share it.
  * This sub-app is mounted first and hands on what is sign-in's:
  * - `GET /v1/sessions/{address}` (CAIP-10, or a 0x address with `chainId`, CAIP-2): sign-in's answer
  *   (`sessions`) with, for an EVM chain the API has, the smart sessions the account granted there (if any), read from

@@ -17,7 +17,7 @@ import { swapMessages } from './messages.ts'
 export type SwapChain = { chain: Chain; venues: readonly SwapAdapter[] }
 
 /**
- * The chain `chainId` names, if it swaps; else a 400 with `refusal` (SPEC's 'Network not supported for
+ * The chain `chainId` names, if it swaps; else a 400 with `refusal` (docs/behaviour.md §8's 'Network not supported for
  * Swaps', or '… for Gas Price' for the gas price).
  */
 export function swapChain(

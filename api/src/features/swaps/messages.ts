@@ -1,5 +1,5 @@
 /**
- * The swap routes' own refusals, which clients may match on. SPEC's two ('Network not supported for
+ * The swap routes' own refusals, which clients may match on. The product's two (docs/behaviour.md §8; 'Network not supported for
  * Swaps', '… for Gas Price') are the contract's `swapTexts`; the shared ones (`Invalid EVM address`, `The
  * RPC of {chainId} is unavailable`) are `http/errors.ts`'s.
  */

@@ -220,7 +220,7 @@ describe('GET /v1/convert/tokens', () => {
     })
   })
 
-  it("answers SPEC's 'Network not supported for Swaps' for a chain without swaps, or unknown", async () => {
+  it("answers docs/behaviour.md §8's 'Network not supported for Swaps' for a chain without swaps, or unknown", async () => {
     const unsupported = refused(Contract.swapTexts.unsupportedSwaps)
     expect(unsupported.body.message).toBe('Network not supported for Swaps')
     expect(await get('/v1/convert/tokens', { chainId: B })).toEqual(unsupported)
@@ -248,7 +248,7 @@ describe('GET /v1/convert/gas-price', () => {
     expect(prices.instant).toBe(String((BigInt(prices.standard) * 3n) / 2n))
   })
 
-  it("answers SPEC's 'Network not supported for Gas Price', and 502 when the chain's RPC is down", async () => {
+  it("answers docs/behaviour.md §8's 'Network not supported for Gas Price', and 502 when the chain's RPC is down", async () => {
     expect(await get('/v1/convert/gas-price', { chainId: B })).toEqual(
       refused('Network not supported for Gas Price'),
     )

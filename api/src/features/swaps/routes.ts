@@ -1,5 +1,5 @@
 /**
- * Swaps (SPEC §7's convert routes): `GET /v1/convert/tokens`, `/quotes`, `/allowance`, `/gas-price`,
+ * Swaps (docs/behaviour.md §7's convert routes): `GET /v1/convert/tokens`, `/quotes`, `/allowance`, `/gas-price`,
  * `/build-approve` and `POST /v1/convert/build-transaction`. The API quotes on the chain and builds unsigned
  * transactions; the visitor's wallet signs and sends them. A chain's venues ({@link SwapAdapter}s: Uniswap v2
  * and v3 from its configuration or Uniswap's own deployments, unless the service is given others) are quoted

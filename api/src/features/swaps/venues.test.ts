@@ -244,7 +244,7 @@ describe('GET /v1/convert/quotes across venues', () => {
     })
   })
 
-  it('serves a mainnet Uniswap deploys on with no swaps block, and refuses one it does not (or `swaps: {}`) with SPEC’s text', async () => {
+  it('serves a mainnet Uniswap deploys on with no swaps block, and refuses one it does not (or `swaps: {}`) with the product’s text (docs/behaviour.md §8)', async () => {
     expect((await get('/v1/convert/tokens', { chainId: 'eip155:1' })).status).toBe(200)
     for (const chainId of ['eip155:56', 'eip155:10'])
       expect(await get('/v1/convert/tokens', { chainId })).toEqual({

@@ -137,7 +137,7 @@ describe('the embedded wallet’s account client', () => {
     })
   })
 
-  it('waits SPEC’s 30 s for an answer: still waiting at 29.999 s, given up with ‘Request was aborted’ at 30 s', async () => {
+  it('waits the product’s 30 s (docs/behaviour.md §9) for an answer: still waiting at 29.999 s, given up with ‘Request was aborted’ at 30 s', async () => {
     const clock = manualClock()
     const account = Account.create({
       endpoint: (path) => `${stalled.url}${path}?projectId=demo`,

@@ -1,7 +1,7 @@
 /**
  * The embedded wallet's calls to the Airlock API: email login, the session, and the wallet's shares. Apart
  * from the modal's `Api.Client` because only this connector's chunk needs them, and because these carry the
- * session's bearer token, which nothing else in the modal may see. Each call waits at most 30 s (SPEC's
+ * session's bearer token, which nothing else in the modal may see. Each call waits at most 30 s (docs/behaviour.md's
  * connect, one-time code and social requests) and is never repeated by itself: a code or a wallet is not
  * something to send twice.
  */
@@ -10,7 +10,7 @@ import { Async, Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { viewTexts } from './viewTexts.ts'
 
-/** SPEC §9: connect, device, one-time code and social requests wait 30 s at most. */
+/** docs/behaviour.md §9: connect, device, one-time code and social requests wait 30 s at most. */
 const timeoutMs = 30_000
 
 /** The API refused (`status`, its own message), or could not be reached (`status` 0). */
@@ -132,7 +132,7 @@ export function create(options: AccountOptions) {
       }
     },
     /**
-     * Changing the email (SPEC: the current address's code, then the new one's): `start` mails a code to the
+     * Changing the email (docs/behaviour.md §4: the current address's code, then the new one's): `start` mails a code to the
      * current address, `verify` takes it and mails one to the new, `confirm` takes that and moves the user.
      */
     changeEmail: {
@@ -146,7 +146,7 @@ export function create(options: AccountOptions) {
         (await call('/v1/auth/email/change/confirm', Contract.emailUserAnswer, { body: { code }, token }))
           .user,
     },
-    /** The social providers this deployment has configured, in SPEC's order, and whether Farcaster is on. */
+    /** The social providers this deployment has configured, in the product's order (docs/behaviour.md §1), and whether Farcaster is on. */
     socialProviders: () => call('/v1/auth/social', Contract.socialProvidersAnswer),
     /**
      * Sign In With Farcaster: `channel` opens one (its URL is what the visitor's Farcaster app opens), and

@@ -1,6 +1,6 @@
 /**
  * The embedded wallet's requests waiting for the visitor: ApproveTransaction shows the first, and each is
- * answered in turn (SPEC's transaction stack). The modal opens for a request that finds it closed and closes
+ * answered in turn (the product's transaction stack, docs/behaviour.md §4). The modal opens for a request that finds it closed and closes
  * again once the last is answered; otherwise the view is pushed and popped. Leaving the view or closing the
  * modal rejects everything that waits (4001), a request still being previewed too; a disallowed method shows
  * 'Action not allowed' 300 ms after the modal opens for it, then rejects (4200).
@@ -11,7 +11,7 @@ import type { Approval, Description } from './Describe.ts'
 import { approveView } from './views.ts'
 import { viewTexts } from './viewTexts.ts'
 
-/** SPEC: a disallowed request shows its error 300 ms after the modal opens for it. */
+/** docs/behaviour.md §4: a disallowed request shows its error 300 ms after the modal opens for it. */
 const notAllowedDelayMs = 300
 
 export type Pending = {
@@ -135,7 +135,7 @@ export function create(
         head.resolve(await sign(head))
         if (Methods.isTransaction(head.request.method)) kernel.transacted(head.request.namespace)
       } catch (error) {
-        // SPEC: on error the request fails and the stack moves on; the visitor is told what the chain said.
+        // docs/behaviour.md §4: on error the request fails and the stack moves on; the visitor is told what the chain said.
         head.reject(error)
         kernel.snackbar.show('error', Errors.messageOf(error, viewTexts.account.unexpected))
       }

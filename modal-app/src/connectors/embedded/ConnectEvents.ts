@@ -1,5 +1,5 @@
 /**
- * The embedded wallet's connect events (SPEC §7), recorded as a page wallet's and WalletConnect's are: a
+ * The embedded wallet's connect events (docs/behaviour.md §7), recorded as a page wallet's and WalletConnect's are: a
  * login started (CONNECT_STARTED), then the wallet it opened connected (CONNECT_SUCCESS) or the login failed
  * (CONNECT_ERROR), each with its method (`email`, `social` or `passkey`) and name (`Email`, the provider, or
  * `Passkey`). A login

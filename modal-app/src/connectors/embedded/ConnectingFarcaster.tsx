@@ -4,7 +4,7 @@ import { LoginProgress } from './LoginProgress.tsx'
 import { viewTexts as texts } from './viewTexts.ts'
 
 /**
- * SPEC's ConnectingFarcaster: the sign-in link as a QR code for a phone and as a link for a Farcaster app on
+ * docs/behaviour.md §2's ConnectingFarcaster: the sign-in link as a QR code for a phone and as a link for a Farcaster app on
  * this device, while the modal waits for the approval; when it failed or expired, why, and Try again.
  */
 export default function ConnectingFarcaster({ snapshot, ui }: ViewProps) {

@@ -1,5 +1,5 @@
 /**
- * The email login (SPEC §4: verify the one-time code, then connect): the address, SPEC's 30 s throttle said
+ * The email login (docs/behaviour.md §4: verify the one-time code, then connect): the address, the product's 30 s throttle (docs/behaviour.md §5) said
  * before the API has to (§5), and the code view's state, until the code is traded for a session that the
  * runtime opens the wallet with.
  */
@@ -41,7 +41,7 @@ export function create({ kernel, account, loggedIn }: EmailLoginOptions) {
       return changed()
     }
     const wait = Math.ceil((email.retryAt - kernel.now()) / 1000)
-    // SPEC's 30 s cooldown, said before the API has to: the API holds the same line.
+    // The product's 30 s cooldown (docs/behaviour.md §5), said before the API has to: the API holds the same line.
     if (parsed.value === email.address && wait > 0) {
       const error = `Please try again after ${wait} seconds`
       if (resend) code = { ...code, error, notice: undefined }

@@ -1,5 +1,5 @@
 /**
- * The logic of the embedded wallet's own page (`Settings.tsx`): changing the email (SPEC: the current
+ * The logic of the embedded wallet's own page (`Settings.tsx`): changing the email (docs/behaviour.md: the current
  * address's code, then the new one's), and a sign-out that forgets this browser; what protects the wallet and
  * its recovery phrase are `ManageRecovery.ts`'s. Nothing here outlives the page: leaving it or closing the
  * modal clears it.

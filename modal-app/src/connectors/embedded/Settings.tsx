@@ -67,7 +67,7 @@ export default function Settings({ snapshot, ui }: ViewProps) {
   )
 }
 
-/** Changing the email, SPEC's way: the new address, the current address's code, then the new one's. */
+/** Changing the email, the product's way (docs/behaviour.md §4): the new address, the current address's code, then the new one's. */
 function ChangeEmail({
   change,
   current,

@@ -338,7 +338,7 @@ describe('the embedded wallet’s smart accounts', () => {
     expect(plain.state()).toEqual({ preferredAccountType: 'eoa' })
     expect(await plain.address(chainId)).toBe(wallet.addresses.eip155)
     expect(await plain.capabilities([chainId])).toEqual({})
-    // EIP-7702 keeps the key's address and is a smart account in SPEC's terms: atomic batches.
+    // EIP-7702 keeps the key's address and is a smart account in the product's terms (docs/behaviour.md): atomic batches.
     const upgraded = create('eip7702')
     expect(upgraded.state()).toMatchObject({ preferredAccountType: 'smartAccount' })
     expect(await upgraded.address(chainId)).toBe(wallet.addresses.eip155)

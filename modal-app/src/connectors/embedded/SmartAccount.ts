@@ -90,7 +90,7 @@ export type Options = {
 }
 
 /**
- * The wallet's smart account of `kind` on `chainId`. Throws 4200 with SPEC's 'This application might not
+ * The wallet's smart account of `kind` on `chainId`. Throws 4200 with docs/behaviour.md §8's 'This application might not
  * support Smart Accounts' where the chain has no factory or 7702 implementation to use.
  * @example
  * const smart = await smartAccountFor(wallet, 'eip155:31337', 'smartAccount', { rpc, endpoint })
@@ -170,7 +170,7 @@ export async function smartAccountFor(
   }
 }
 
-/** SPEC's error for what a smart account cannot do (4200, as for any method the wallet does not support). */
+/** The product's error (docs/behaviour.md §8) for what a smart account cannot do (4200, as for any method the wallet does not support). */
 export class SmartAccountsUnsupportedError extends Errors.UnsupportedMethodError {
   constructor() {
     super(smartAccountsUnsupported)

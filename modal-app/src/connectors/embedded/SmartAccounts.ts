@@ -1,5 +1,5 @@
 /**
- * Which account the embedded wallet's EVM side is, and what that changes (SPEC §1: eip155 defaults to a
+ * Which account the embedded wallet's EVM side is, and what that changes (docs/behaviour.md §1: eip155 defaults to a
  * smart account): an AirlockAccount (ERC-4337, its own address), the EOA upgraded with EIP-7702 (the same
  * address), or the plain EOA. The host may prefer another default; the visitor's choice is kept per login.
  * The smart account code loads the first time one is used (`SmartRequests.ts`); on a chain without the
@@ -22,14 +22,14 @@ export type Options = {
   rpc: Rpc
   endpoint(path: string): string
   wallet(): Wallet | undefined
-  /** The host's `preferredAccountTypes.eip155`, where it set one: the default in place of SPEC's. */
+  /** The host's `preferredAccountTypes.eip155`, where it set one: the default in place of docs/behaviour.md's. */
   preferred?: AccountType | undefined
   /** The visitor's choice for this login, if they made one: it wins over the host's. */
   stored(): AccountType | undefined
   store(type: AccountType): void
   /** What the state shows changed (the account was deployed). */
   changed(): void
-  /** Tells the visitor why a dApp's request was refused (SPEC's words, shown as well as answered). */
+  /** Tells the visitor why a dApp's request was refused (the product's words, docs/behaviour.md §8, shown as well as answered). */
   refused?(message: string): void
   now?(): number
 }
@@ -50,7 +50,7 @@ export function create(options: Options) {
   const batches = new Map<string, { chainId: Caip.ChainId; hash: Hex }>()
 
   const type = (): AccountType => options.stored() ?? options.preferred ?? defaultType
-  /** Whether the account's code is on chain, as last read (SPEC's smartAccountDeployed); undefined for the EOA. */
+  /** Whether the account's code is on chain, as last read (docs/behaviour.md §3's smartAccountDeployed); undefined for the EOA. */
   let deployed: boolean | undefined
 
   function readDeployed(chainId: Caip.ChainId) {
@@ -94,7 +94,7 @@ export function create(options: Options) {
       accounts.clear()
       deployed = undefined
     },
-    /** What the host's state says of the account (SPEC's embedded user). */
+    /** What the host's state says of the account (the product's embedded user, docs/behaviour.md §3). */
     state() {
       return {
         preferredAccountType: type() === 'eoa' ? ('eoa' as const) : ('smartAccount' as const),
@@ -169,7 +169,7 @@ export function create(options: Options) {
       }
       return { handled: true, result }
     },
-    /** SPEC's words for a method a smart account cannot serve (a raw hash, a transaction to sign). */
+    /** The product's words (docs/behaviour.md §8) for a method a smart account cannot serve (a raw hash, a transaction to sign). */
     async refuses(method: string, chainId: Caip.ChainId): Promise<Error | undefined> {
       if (method !== 'eth_sign' && method !== 'eth_signTransaction') return undefined
       if (!(await smartOn(chainId))) return undefined

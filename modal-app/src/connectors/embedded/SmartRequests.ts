@@ -2,7 +2,7 @@
  * What a dApp's request becomes when the embedded wallet's EVM account is a smart account: a transaction or
  * an EIP-5792 batch is one user operation (prepared for the preview, sent once approved), a message or
  * typed data is signed for ERC-1271 (ERC-6492 while the account is undeployed), and what a smart account
- * cannot do is refused in SPEC's words. Loaded with the smart account code.
+ * cannot do is refused in the product's words (docs/behaviour.md §8). Loaded with the smart account code.
  */
 import { type Caip, Errors, type Request } from '@airlock/bridge-protocol'
 import * as Calls from '@airlock/bridge-protocol/Calls'

@@ -318,7 +318,7 @@ describe('social login in the modal frame', () => {
     return login
   }
 
-  it('waits SPEC’s 30 s for the exchange: still waiting at 29.999 s, failed with `timeout` at 30 s', async () => {
+  it('waits the product’s 30 s (docs/behaviour.md §9) for the exchange: still waiting at 29.999 s, failed with `timeout` at 30 s', async () => {
     const clock = manualClock()
     const before = stalls
     const { outcome } = landed({ endpoint: oddEndpoint('stall'), timers: clock.timers })

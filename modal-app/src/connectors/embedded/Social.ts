@@ -1,5 +1,5 @@
 /**
- * Social login, the modal frame's side (SPEC §1, §9). In the visitor's click the frame opens a window on the
+ * Social login, the modal frame's side (docs/behaviour.md §1, §9). In the visitor's click the frame opens a window on the
  * API's `start`, which sends it to the provider and, once the visitor has signed in there, back to this
  * origin's `social.html`. That page hands the frame a one-time handoff code (`social/page.ts`), and the frame
  * trades it, with the binding only it holds, for a session (`POST /v1/auth/social/exchange`). The server's
@@ -22,7 +22,7 @@ export type LoginOptions = {
   fetch?: typeof fetch | undefined
   /** The modal frame's window, which opens the login window and hears from it. @default window */
   self?: Window | undefined
-  /** The clock of the exchange's 30 s limit (SPEC §9: social requests). @default the global timers */
+  /** The clock of the exchange's 30 s limit (docs/behaviour.md §9: social requests). @default the global timers */
   timers?: Async.Timers | undefined
   /** Abandons the login (the modal closed): the window closes and the login fails with `cancelled`. */
   signal?: AbortSignal | undefined
@@ -72,7 +72,7 @@ export class SocialLoginError extends Error {
 
 /** How often the window is looked at, in case the visitor closed it. */
 const closedPollMs = 300
-/** SPEC §9: a social request waits 30 s at most. */
+/** docs/behaviour.md §9: a social request waits 30 s at most. */
 const exchangeTimeoutMs = 30_000
 /** Every exchange refusal is `{ message }` (`api/src/http/errors.ts`). */
 const refusal = S.object({ message: S.string(500, 1) })

@@ -1,7 +1,7 @@
 /**
- * The embedded wallet as a connector: one wallet per namespace (EVM and Solana, SPEC's auth connector), whose
+ * The embedded wallet as a connector: one wallet per namespace (EVM and Solana, the product's auth connector, docs/behaviour.md §6), whose
  * key the runtime opens after a login. Reads go to the chain, unsafe requests through the visitor's approval,
- * anything else is refused as SPEC says ('Action not allowed').
+ * anything else is refused as docs/behaviour.md §4 says ('Action not allowed').
  */
 import { Caip, Errors, Methods, type PageWallet, type Request } from '@airlock/bridge-protocol'
 import type * as Calls from '@airlock/bridge-protocol/Calls'
@@ -12,7 +12,7 @@ import { viewTexts } from './viewTexts.ts'
 
 export const id = 'embedded'
 const rdns = 'dev.airlock.embedded'
-/** The namespaces the embedded wallet has keys for (SPEC: the auth connector supports eip155 and solana). */
+/** The namespaces the embedded wallet has keys for (docs/behaviour.md §6: the auth connector supports eip155 and solana). */
 const namespaces: readonly Caip.Namespace[] = ['eip155', 'solana']
 
 const icon =
@@ -54,7 +54,7 @@ export type Hooks = {
   /** EIP-5792's capabilities on these chains; a chain left out gets the core's call-by-call batches. */
   capabilities(chainIds: readonly Caip.ChainId[]): Promise<Calls.Capabilities>
   callsStatus(request: Request): Promise<unknown>
-  /** SPEC's refusal of a method the account cannot serve (a smart account asked for a raw signature). */
+  /** The product's refusal (docs/behaviour.md §8) of a method the account cannot serve (a smart account asked for a raw signature). */
   refuses(method: string, chainId: Caip.ChainId): Promise<Error | undefined>
 }
 

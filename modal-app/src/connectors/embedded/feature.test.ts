@@ -16,7 +16,7 @@ describe('the embedded wallet feature', () => {
     expect(embedded({ features: { email: false, socials: false } })).toBeUndefined()
   })
 
-  it('leaves out, in a Telegram mini-app, the logins its platform cannot finish (SPEC)', () => {
+  it('leaves out, in a Telegram mini-app, the logins its platform cannot finish (docs/behaviour.md)', () => {
     expect(socialsOf({ telegramPlatform: 'ios' })).toEqual([
       'x',
       'discord',

@@ -244,7 +244,7 @@ async function newVisitor(context: Harness) {
 }
 
 /**
- * A later login of `address` on the same modal (the `n`th code), past SPEC's 30 s on the API's clock too: this
+ * A later login of `address` on the same modal (the `n`th code), past the product's 30 s (docs/behaviour.md §9) on the API's clock too: this
  * browser's share opens the wallet with no recovery password, at the `addresses` it had.
  */
 async function loginAgain(context: Harness, address: string, addresses: unknown[], n = 2) {
@@ -351,7 +351,7 @@ describe('the email login', () => {
     const code = await codeOf(mail, address)
     expect(sentTo('/v1/auth/email')).toBe(1)
 
-    // SPEC's throttle by the kernel's clock, the seconds rounded up, and the API not asked.
+    // The product's throttle (docs/behaviour.md §5) by the kernel's clock, the seconds rounded up, and the API not asked.
     context.clock.advance(12_300)
     context.ui.resendEmailCode()
     expect(context.slice().code.error).toBe('Please try again after 18 seconds')
@@ -463,7 +463,7 @@ describe('the email login', () => {
 describe('resending the code', () => {
   beforeEach(newBrowser)
 
-  it('mails a new code once SPEC’s 30 s have passed, says so in the code view, and the new code logs in', async () => {
+  it('mails a new code once the product’s 30 s (docs/behaviour.md §9) have passed, says so in the code view, and the new code logs in', async () => {
     const clock = manualClock(Date.now())
     const own = await serve({ now: clock.now })
     try {
@@ -542,7 +542,7 @@ describe('the social login', () => {
 describe('the account type', () => {
   beforeEach(newBrowser)
 
-  it('follows the host’s preferredAccountTypes.eip155 (the email login above shows SPEC’s default)', async () => {
+  it('follows the host’s preferredAccountTypes.eip155 (the email login above shows the product’s default, docs/behaviour.md §1)', async () => {
     const context = await modalOf(stack.api, undefined, { preferredAccountTypes: { eip155: 'eoa' } })
     await emailLogin(context, newAddress())
     await createWallet(context)
@@ -585,7 +585,7 @@ describe('a login whose wallet does not open', () => {
   beforeEach(newBrowser)
   const initFailed = 'A problem occurred while trying initialize authentication'
 
-  it('says SPEC’s words where the failure has none, forgets and ends the session, and keeps this browser’s share', async () => {
+  it('says the product’s words (docs/behaviour.md §8) where the failure has none, forgets and ends the session, and keeps this browser’s share', async () => {
     const clock = manualClock(Date.now())
     const own = await serve({ now: clock.now })
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
@@ -697,7 +697,7 @@ describe('requests to the embedded wallet', () => {
       pending: 1,
       description: { title: 'Sign a message', message: { text: 'Hello from the dApp' } },
     })
-    // SPEC: closing is blocked while ApproveTransaction shows.
+    // docs/behaviour.md §2: closing is blocked while ApproveTransaction shows.
     context.modal.api.close(undefined)
     expect(context.view()).toBe(approveView)
 
@@ -811,7 +811,7 @@ describe('requests to the embedded wallet', () => {
     expect(shown()).toBeUndefined()
   })
 
-  // Closing with an empty stack rejects what waits (SPEC §2): a request whose preview is still being worked
+  // Closing with an empty stack rejects what waits (docs/behaviour.md §2): a request whose preview is still being worked
   // out waits too, and must not open the modal again once it is ready.
   it('rejects with 4001 a request still being previewed when the modal closes, and never shows it', async () => {
     const node = slowDown('eth_simulateV1')

@@ -125,7 +125,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       kernel.router.send({ type: 'REPLACE', view: walletView })
     } catch (error) {
       console.error('[airlock]', texts.initFailed, error)
-      // SPEC: this failure disconnects. The session is not kept for the next load to trip on again, nor
+      // docs/behaviour.md §8: this failure disconnects. The session is not kept for the next load to trip on again, nor
       // left to a wallet an earlier login connected: a login is one session and its wallet, or nothing.
       void endSession()
       await Promise.all(
@@ -153,7 +153,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   /**
    * Ends the login here, whatever the API says, and at the API: a sign-out, or a login that opened no wallet.
-   * SPEC waits for the API's answer at most 3 s.
+   * The modal, as docs/behaviour.md §9 says, waits for the API's answer at most 3 s.
    */
   async function endSession() {
     const token = session?.token
@@ -374,7 +374,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           ...(user.email ? { email: user.email } : {}),
           ...(user.username ? { username: user.username } : {}),
           authProvider: user.provider ?? 'email',
-          // SPEC's social providers; Farcaster is a login of its own (`authProvider` names it).
+          // The product's social providers (docs/behaviour.md §1); Farcaster is a login of its own (`authProvider` names it).
           ...(user.provider && user.provider !== 'farcaster' ? { socialProvider: user.provider } : {}),
           ...accounts.state(),
         },
@@ -387,7 +387,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     closed() {
       farcaster.stop()
       manage.clear()
-      // SPEC: closing the modal with requests still waiting rejects them.
+      // docs/behaviour.md §2: closing the modal with requests still waiting rejects them.
       approvals.rejectAll(new Errors.UserRejectedRequestError())
       socialAbort?.abort()
       social = undefined

@@ -147,7 +147,7 @@ export const viewTexts = define('embedded.views', {
     failed: 'The passkey sign-in did not complete.',
   },
   initFailed: 'A problem occurred while trying initialize authentication',
-  /** The wallet's requests to the Airlock service (`Account.ts`); SPEC §8's texts. */
+  /** The wallet's requests to the Airlock service (`Account.ts`); docs/behaviour.md §8's texts. */
   account: {
     timeout: 'Request was aborted',
     unreachable: 'The Airlock service could not be reached. Check your connection and try again.',

@@ -4,10 +4,10 @@ import type { Named } from './naming.ts'
 export const codeView = 'EmailVerifyOtp'
 export const socialView = 'ConnectingSocial'
 export const walletView = 'EmbeddedWallet'
-/** SPEC's own name: closing is blocked while it shows (`core/Router.ts`). */
+/** The product's own name (docs/behaviour.md §2): closing is blocked while it shows (`core/Router.ts`). */
 export const approveView = 'ApproveTransaction'
 export const settingsView = 'EmbeddedSettings'
-/** SPEC's own name for Sign In With Farcaster's view. */
+/** The product's own name (docs/behaviour.md) for Sign In With Farcaster's view. */
 export const farcasterView = 'ConnectingFarcaster'
 
 /** What the Account view reads of the embedded wallet: whether it is the wallet shown, and who logged in. */

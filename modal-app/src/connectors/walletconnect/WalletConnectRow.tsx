@@ -7,7 +7,7 @@ import * as WcWallet from './wallet.ts'
  * Connect's WalletConnect row: the plain QR code, for any wallet that scans one; first, where a window of
  * the modal origin keeps a session from an earlier page load, the way to bring it back. On a phone a QR
  * code cannot be scanned by the phone itself: the row leads to AllWallets (where the registry is on), whose
- * wallets open their apps with the pairing (SPEC §2).
+ * wallets open their apps with the pairing (docs/behaviour.md §2).
  */
 export function WalletConnectRow({
   snapshot,

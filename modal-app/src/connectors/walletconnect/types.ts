@@ -25,7 +25,7 @@ export type PairingSlice = {
   walletConnect: true
   pairing: PairingInfo
   sessionKeeping: Keeping
-  /** A phone (SPEC §2): a QR code is useless on the device itself, so wallets' apps come first. */
+  /** A phone (docs/behaviour.md §2): a QR code is useless on the device itself, so wallets' apps come first. */
   deepLinksFirst: boolean
   /** The host's own wallets (`customWallets`), less those it excluded, for Connect's `custom` group. */
   customWallets: NonNullable<Config['customWallets']>

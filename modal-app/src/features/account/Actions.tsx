@@ -1,5 +1,5 @@
 /**
- * Account's actions (Buy, Swap, Receive, Send) in the host's `walletFeaturesOrder` (SPEC §1), each only where
+ * Account's actions (Buy, Swap, Receive, Send) in the host's `walletFeaturesOrder` (docs/behaviour.md §1), each only where
  * its feature is on: the actions are a proxy that answers any name, so only `in` tells.
  */
 import type { WalletFeature } from '../../core/Feature.ts'
@@ -33,7 +33,7 @@ export function Actions({
   ui: ActionsUi
 }) {
   const shown = order.filter(
-    // SPEC §9: the on-ramp serves EVM and Solana accounts.
+    // docs/behaviour.md §9: the on-ramp serves EVM and Solana accounts.
     (feature) => actions[feature].key in ui && !(feature === 'onramp' && namespace === 'bip122'),
   )
   if (shown.length === 0) return null

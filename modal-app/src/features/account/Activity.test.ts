@@ -177,7 +177,7 @@ describe('names of counterparties', () => {
     const solana = item('e', '2026-03-10T10:00:00Z', { chain: 'solana:devnet', sentTo: 'So1anaReceiver' })
     const bitcoin = item('f', '2026-03-10T10:00:00Z', { chain: 'bip122:0f9188f1', sentTo: other })
     expect(counterparties([solana, bitcoin])).toEqual([])
-    // Even a name somehow known for that address is not shown off EVM (SPEC §9: names are eip155's).
+    // Even a name somehow known for that address is not shown off EVM (docs/behaviour.md §9: names are eip155's).
     expect(describeItem(bitcoin, 'en-US', names).counterparty?.label).toBe('To 0x7099…79C8')
   })
 })

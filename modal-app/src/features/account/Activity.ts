@@ -161,7 +161,7 @@ function otherOf(item: Item): { address: string; incoming: boolean } {
   return { address: incoming ? sentFrom : sentTo, incoming }
 }
 
-/** Whether a transaction's counterparty can have a name: SPEC §9's names are eip155's. */
+/** Whether a transaction's counterparty can have a name: docs/behaviour.md §9's names are eip155's. */
 function nameable(item: Item, address: string): boolean {
   return item.metadata.chain.startsWith('eip155:') && evmAddress.test(address)
 }

@@ -15,7 +15,7 @@ import { texts } from '../../shared/texts.ts'
 
 const balanceCacheMs = 30_000
 export const balanceRetryBlockMs = 30_000
-/** SPEC §9: identities are cached 5 minutes; after a failure the next look asks again, 30 s on. */
+/** docs/behaviour.md §9: identities are cached 5 minutes; after a failure the next look asks again, 30 s on. */
 export const identityCacheMs = 300_000
 const identityRetryMs = 30_000
 
@@ -35,9 +35,9 @@ export type BalanceFields = {
   total?: string | undefined
   /** The tokens (ERC-20, SPL) the account holds, from the API. */
   tokens: TokenRow[]
-  /** The account's name (SPEC §3's profileName), from the API's identity route: EVM only. */
+  /** The account's name (docs/behaviour.md §3's profileName), from the API's identity route: EVM only. */
   profileName?: string | undefined
-  /** Its avatar (SPEC §3's profileImage), only ever a `data:image/…` URI or an https URL. */
+  /** Its avatar (docs/behaviour.md §3's profileImage), only ever a `data:image/…` URI or an https URL. */
   profileImage?: string | undefined
 }
 
@@ -51,7 +51,7 @@ export type AccountUi = {
 
 /**
  * The rows of the Tokens tab: the tokens of a balance answer (not the native currency), the most valuable
- * first (SPEC §3), with separators of the visitor's locale.
+ * first (docs/behaviour.md §3), with separators of the visitor's locale.
  */
 export function tokenRows(entries: readonly Api.TokenBalance[], locale?: string): TokenRow[] {
   return entries
@@ -218,7 +218,7 @@ export function setup(
     },
   }
 
-  /** What the host mirrors of the active account (SPEC §3's balance and profile), from what was read. */
+  /** What the host mirrors of the active account (docs/behaviour.md §3's balance and profile), from what was read. */
   function hostState(): Partial<State> {
     const namespace = kernel.activeNamespace()
     const connection = namespace && kernel.connectionOf(namespace)

@@ -2,7 +2,7 @@ import { define } from '../../shared/i18n/Catalogue.ts'
 
 /**
  * The texts of the Account tabs, NFTs and Activity. Kept beside the feature rather than in
- * `shared/texts.ts`, which is in the modal's first chunk: these load with the tabs. SPEC texts (such as
+ * `shared/texts.ts`, which is in the modal's first chunk: these load with the tabs. Documented texts (docs/behaviour.md §8; such as
  * 'Failed to fetch transactions') stay in `shared/texts.ts`.
  */
 export const tabTexts = define('account.tabs', {

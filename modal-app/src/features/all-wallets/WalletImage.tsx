@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react'
 
-/** How long an image may take before its monogram stands in for good (SPEC §9: image preload time-out). */
+/** How long an image may take before its monogram stands in for good (docs/behaviour.md §9: image preload time-out). */
 export const imageTimeoutMs = 2_000
 
 /**
  * A registry wallet's image, loaded lazily over its monogram: the initials on a colour derived from the
  * name show at once and stay when the image fails or has not arrived within the registry's 2 s preload
- * time-out (SPEC §9), so a slow image host never leaves a hole or moves the layout.
+ * time-out (docs/behaviour.md §9), so a slow image host never leaves a hole or moves the layout.
  */
 export function WalletImage({ url, name, size }: { url: string; name: string; size: number }) {
   const [state, setState] = useState<'loading' | 'loaded' | 'failed'>('loading')

@@ -5,7 +5,7 @@ import type { NamesSlice, NamesUi } from './runtime.ts'
 import { namesTexts } from './texts.ts'
 
 /**
- * SPEC's RegisterAccountName: the name, whether it is free (asked while typing), free variants to pick, and
+ * docs/behaviour.md §2's RegisterAccountName: the name, whether it is free (asked while typing), free variants to pick, and
  * Register, which the account's wallet signs.
  */
 export default function RegisterAccountName({

@@ -3,7 +3,7 @@ import { ApproveButton } from '../../core/ui/Guard.tsx'
 import type { NamesSlice, NamesUi } from './runtime.ts'
 import { namesTexts } from './texts.ts'
 
-/** SPEC's RegisterAccountNameSuccess: the name is the account's. */
+/** docs/behaviour.md §2's RegisterAccountNameSuccess: the name is the account's. */
 export default function RegisterAccountNameSuccess({
   snapshot,
   ui,

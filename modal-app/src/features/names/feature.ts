@@ -1,7 +1,7 @@
 /**
  * Names: the visitor registers a name under the project's suffix (`newcomer.airlock.id`), signed by the
- * account's wallet, after seeing whether it is free and what else is (SPEC's RegisterAccountName and its
- * success view). EVM accounts only (SPEC §9: names are eip155's). Resolution for Send is `shared/Names.ts`.
+ * account's wallet, after seeing whether it is free and what else is (docs/behaviour.md §2's RegisterAccountName and its
+ * success view). EVM accounts only (docs/behaviour.md §9: names are eip155's). Resolution for Send is `shared/Names.ts`.
  */
 import { lazy } from 'react'
 import type { Feature } from '../../core/Feature.ts'

@@ -1,7 +1,7 @@
 /**
  * Registering a name as the modal runs it: what the visitor types is checked with the API after a pause
- * (SPEC §9: 500 ms), which answers whether the name is free and free variants of it; Register has the
- * account's wallet sign the registration (SPEC §7: a JSON message with the name, attributes and a timestamp
+ * (docs/behaviour.md §9: 500 ms), which answers whether the name is free and free variants of it; Register has the
+ * account's wallet sign the registration (docs/behaviour.md §7: a JSON message with the name, attributes and a timestamp
  * in seconds, `personal_sign`) and hands it to the API, which checks the signature before it keeps the name.
  */
 import * as Contract from '@airlock/api/contract'
@@ -15,7 +15,7 @@ import { namesTexts } from './texts.ts'
 // Read when a call fails, so in the visitor's language.
 const texts = namesTexts
 
-/** SPEC §9's debounce. */
+/** docs/behaviour.md §9's debounce. */
 const pauseMs = 500
 
 export type NamesSlice = {
@@ -45,7 +45,7 @@ export type NamesUi = {
   setPrimaryName(): Promise<void>
 }
 
-/** A label the API could take: SPEC §5's 4 characters or more, letters, digits or hyphens (any script). */
+/** A label the API could take: docs/behaviour.md §5's 4 characters or more, letters, digits or hyphens (any script). */
 const plausible = (label: string) => /^[\p{L}\p{N}-]{4,}$/u.test(label)
 
 export function setup(kernel: Kernel): Runtime {
@@ -75,7 +75,7 @@ export function setup(kernel: Kernel): Runtime {
       set({ checking: false, wanted, suggestions: others.filter((s) => !s.registered).map((s) => s.name) })
     } catch (error) {
       if (mine !== generation) return
-      // The API's refusal says what is wrong with the name (too short, look-alikes); else SPEC's text.
+      // The API's refusal says what is wrong with the name (too short, look-alikes); else the product's text (docs/behaviour.md §8).
       const message = error instanceof Error && error.message ? error.message : namesTexts.suggestionsFailed
       set({ checking: false, wanted: undefined, suggestions: [], error: message })
     }

@@ -1,8 +1,8 @@
 import { define } from '../../shared/i18n/Catalogue.ts'
 
-/** The names feature's texts, loaded with its chunk. SPEC's are quoted exactly. */
+/** The names feature's texts, loaded with its chunk. docs/behaviour.md's are quoted exactly. */
 export const namesTexts = define('names', {
-  // SPEC §8.
+  // docs/behaviour.md §8.
   registerFailed: 'Error registering name {name}',
   suggestionsFailed: 'Error fetching name suggestions',
   unreachable: 'The Airlock API cannot be reached',

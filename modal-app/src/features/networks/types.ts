@@ -16,7 +16,7 @@ export type NetworkGroup = {
 
 /** What this feature adds to the snapshot. */
 export type NetworksSlice = {
-  /** Every configured network by namespace, in SPEC's namespace order. */
+  /** Every configured network by namespace, in the product's namespace order (docs/behaviour.md §1). */
   networkGroups: NetworkGroup[]
   /** The chain the EVM wallet is on while the app does not support it: its name if known, else its id. */
   unsupportedNetwork?: string | undefined

@@ -1,5 +1,5 @@
 /**
- * The API's on-ramp routes (SPEC §7) as the modal calls them, through the one home of a lazy feature's API
+ * The API's on-ramp routes (docs/behaviour.md §7) as the modal calls them, through the one home of a lazy feature's API
  * call: every answer parsed with the API's own contract, every refusal an {@link ApiCall.ApiCallError}
  * carrying the API's words (the exact limit texts), shown as they are.
  */
@@ -33,9 +33,9 @@ export function create(options: ClientOptions) {
   ) => ApiCall.call(options.endpoint, path, shape, { ...init, texts, fetch: options.fetch })
 
   return {
-    /** What can be bought with what; `fallback` when no provider answered (SPEC §8). */
+    /** What can be bought with what; `fallback` when no provider answered (docs/behaviour.md §8). */
     options: () => call('/v1/onramp/options', Contract.onrampOptionsAnswer),
-    /** What `amount` of fiat buys; the API's limit texts on a refusal, `estimate` for SPEC §8's mock. */
+    /** What `amount` of fiat buys; the API's limit texts on a refusal, `estimate` for docs/behaviour.md §8's mock. */
     quote: (body: Contract.OnrampQuoteBody) => call('/v1/onramp/quote', Contract.onrampQuoteAnswer, { body }),
     /** Opens an order and answers the provider's signed checkout URL. */
     checkout: (body: Contract.OnrampUrlBody) =>
@@ -43,7 +43,7 @@ export function create(options: ClientOptions) {
     /** The order as the provider's webhooks left it. */
     order: (orderId: string) =>
       call(`/v1/onramp/orders/${encodeURIComponent(orderId)}`, Contract.onrampOrder),
-    /** The account's purchases through `provider` as history items, read fresh (SPEC §7: never cached). */
+    /** The account's purchases through `provider` as history items, read fresh (docs/behaviour.md §7: never cached). */
     purchases: async (address: string, chainId: string, provider: string) =>
       (
         await call(`/v1/account/${encodeURIComponent(address)}/history`, Contract.historyAnswer, {

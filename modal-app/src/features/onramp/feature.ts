@@ -1,5 +1,5 @@
 /**
- * Buy (SPEC's on-ramp): crypto for fiat through a provider's hosted checkout, which opens in a window of
+ * Buy (the product's on-ramp, docs/behaviour.md §7): crypto for fiat through a provider's hosted checkout, which opens in a window of
  * its own; the API lists the options, quotes and signs the checkout URL, and the purchase is followed until
  * the tokens are on chain. The host switches it with `features.onramp`; its screens are the Account view's
  * as far as the host can tell.

@@ -53,7 +53,7 @@ export type OnrampUi = {
   showPurchase(): void
   retryOnramp(): void
   doneOnramp(): void
-  /** The account's purchases for Activity, read fresh from every provider (SPEC §7: never cached). */
+  /** The account's purchases for Activity, read fresh from every provider (docs/behaviour.md §7: never cached). */
   onrampPurchases(account: { address: string; chainId: string }): Promise<Contract.HistoryItem[]>
 }
 

@@ -1,5 +1,5 @@
 /**
- * Pay (SPEC §1, off by default): a dApp asks the visitor for a payment with `airlock.pay({ to, amount,
+ * Pay (docs/behaviour.md §1, off by default): a dApp asks the visitor for a payment with `airlock.pay({ to, amount,
  * asset, chain })`; the visitor sees it, buys a shortfall through Buy, and confirms in their wallet; the
  * dApp's promise resolves with the transaction's hash once the chain confirms it. `features/index.ts`
  * includes it only when the host switched `features.pay` on.

@@ -25,7 +25,7 @@ const context: Context = {
 }
 
 describe('check', () => {
-  it("names what is missing with SPEC's texts, in SPEC's order", () => {
+  it("names what is missing with the product's texts (docs/behaviour.md §8), in the product's order (docs/behaviour.md §1)", () => {
     expect(check({ asset: 'native', amount: '', to }, context)).toEqual({
       ok: false,
       error: sendTexts.required,

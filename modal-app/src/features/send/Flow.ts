@@ -1,6 +1,6 @@
 /**
  * Send's rules, apart from the views and the chains: what the visitor filled in becomes a {@link Draft} or
- * the one error to show (SPEC §5's texts first, in its order), and the steps a send goes through.
+ * the one error to show (docs/behaviour.md §5's texts first, in its order), and the steps a send goes through.
  */
 import type { Caip } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'

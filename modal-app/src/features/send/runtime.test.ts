@@ -166,7 +166,7 @@ describe('the sends of this page load', () => {
   })
 })
 
-describe('one message per outcome (SPEC)', () => {
+describe('one message per outcome (docs/behaviour.md)', () => {
   it('says a refused send once, beside Send in the preview, and closes its progress snack', async () => {
     const { snapshot, send, snackbar } = start(scriptedFamily([]).family, { view: 'SendPreview' })
     await send('1')

@@ -186,7 +186,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       if (step.step !== 'form' || step.busy) return
       const loaded = await family()
       const target = network()
-      // A name as receiver (SPEC: names are EVM's) is resolved first; the review shows both.
+      // A name as receiver (docs/behaviour.md §9: names are EVM's) is resolved first; the review shows both.
       const named = namespace() === 'eip155' && isName(form.to) ? form.to.trim() : undefined
       let receiver = form.to
       if (named && target && kernel.api.endpoint) {

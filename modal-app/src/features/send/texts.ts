@@ -1,15 +1,15 @@
 /**
  * Send's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`,
- * which the first chunk needs; a refused amount's are `amountTexts`). SPEC's are quoted exactly.
+ * which the first chunk needs; a refused amount's are `amountTexts`). docs/behaviour.md's are quoted exactly.
  */
 import { define } from '../../shared/i18n/Catalogue.ts'
 
 export const sendTexts = define('send', {
-  // SPEC §5.
+  // docs/behaviour.md §5.
   required: 'An amount and receiver address are required',
   tokenRequired: 'A token is required',
   unsupportedChain: 'Unsupported chain',
-  // SPEC §8.
+  // docs/behaviour.md §8.
   declined: 'Signature declined',
   token: 'Token',
   amount: 'Amount',

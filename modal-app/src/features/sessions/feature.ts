@@ -1,5 +1,5 @@
 /**
- * Smart sessions (SPEC §1 `smartSessions`, on unless the host switches it off): ERC-7715
+ * Smart sessions (docs/behaviour.md §1 `smartSessions`, on unless the host switches it off): ERC-7715
  * `wallet_grantPermissions` / `wallet_revokePermissions` for the embedded wallet's smart accounts, enforced on
  * chain by the account's session keys, and Account's list of active sessions with Revoke.
  */

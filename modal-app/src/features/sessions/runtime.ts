@@ -1,5 +1,5 @@
 /**
- * Smart sessions as the modal runs them (SPEC `smartSessions`), for the embedded wallet's smart accounts:
+ * Smart sessions as the modal runs them (`smartSessions` of docs/behaviour.md §1), for the embedded wallet's smart accounts:
  * - `wallet_grantPermissions` (ERC-7715, mapped by `Permissions.ts`) opens GrantPermissions, which says in
  *   words what the dApp's key may do; Grant sends the account's own `grantSession` call as a user operation
  *   through the wallet (`wallet_sendCalls`, which the wallet confirms and sponsors like any other), and once

@@ -70,7 +70,7 @@ describe('the sign-in view', () => {
     expect(html).toContain(`<span class="sr-only">${address}</span>`)
   })
 
-  it('shows no name for an account off EVM (SPEC §9: names are eip155’s)', () => {
+  it('shows no name for an account off EVM (docs/behaviour.md §9: names are eip155’s)', () => {
     const solana = { ...account, namespace: 'solana' as const, chainId: 'solana:devnet' as const }
     expect(line(render({ ...solana, address: 'So1ana', profileName: 'alice.eth' }))).not.toContain(
       'alice.eth',

@@ -9,7 +9,7 @@ import { signInTexts } from './texts.ts'
 
 /**
  * The account as this view reads it: `profileName` is the name the Account feature read from the API's
- * identity route (SPEC §3), absent while it has none or that feature is off.
+ * identity route (docs/behaviour.md §3), absent while it has none or that feature is off.
  */
 type Account = AccountInfo & { profileName?: string | undefined }
 
@@ -78,7 +78,7 @@ export default function SignIn({
  */
 function SigningAs({ account }: { account: Account }) {
   const { address } = account
-  // SPEC §9: names are eip155's.
+  // docs/behaviour.md §9: names are eip155's.
   const name = account.namespace === 'eip155' ? account.profileName : undefined
   const short = truncateAddress(address)
   return (

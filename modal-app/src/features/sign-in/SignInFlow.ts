@@ -145,7 +145,7 @@ export function setup(kernel: Kernel, loadMessage: () => Promise<typeof Message>
   function failed(error: unknown, connection: Connection | undefined) {
     const rejected = Errors.codeOf(error) === Errors.UserRejectedRequestError.code
     const message = rejected ? texts.signIn.declined : Errors.messageOf(error, texts.errors.fallback)
-    // The view shows the error beside the message (SPEC §4: a decline reopens it with an error); a snackbar
+    // The view shows the error beside the message (docs/behaviour.md §4: a decline reopens it with an error); a snackbar
     // too would say it twice.
     info = { ...info, status: rejected ? 'declined' : 'failed', error: message }
     kernel.changed()

@@ -105,7 +105,7 @@ function changesOf(account: string, logs: readonly Log[]): Map<string, bigint> {
   return changes
 }
 
-/** The revert's reason (`Error(string)`), else SPEC's 'execution reverted'. */
+/** The revert's reason (`Error(string)`), else docs/behaviour.md §8's 'execution reverted'. */
 function reasonOf(data: Hex | undefined): string {
   if (!data || data === '0x') return swapTexts.reverted
   try {

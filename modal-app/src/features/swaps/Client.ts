@@ -1,5 +1,5 @@
 /**
- * The API's swap routes (SPEC §7 "convert") as the modal calls them: every answer parsed with the API's own
+ * The API's swap routes (docs/behaviour.md §7 "convert") as the modal calls them: every answer parsed with the API's own
  * contract, every refusal turned into a {@link SwapFailure} carrying the API's words ('Network not supported
  * for Swaps', 'Insufficient liquidity…'), so a view shows what the server said and nothing is guessed.
  */

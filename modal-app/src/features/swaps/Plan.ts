@@ -146,7 +146,7 @@ export function walletTransaction(tx: Transaction) {
   }
 }
 
-/** What the visitor is told when a step failed: SPEC's 'Signature declined' for a refusal, else the cause. */
+/** What the visitor is told when a step failed: docs/behaviour.md §8's 'Signature declined' for a refusal, else the cause. */
 export function messageOf(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code
   if (code === 4001) return swapTexts.declined

@@ -1,5 +1,5 @@
 /**
- * The live quote of the swap form. Typing asks again once the visitor pauses (SPEC §9: 500 ms debounce); a
+ * The live quote of the swap form. Typing asks again once the visitor pauses (docs/behaviour.md §9: 500 ms debounce); a
  * quote is asked again when it expires (the API says when) while the form shows, and is marked stale in the
  * meantime so it is never reviewed; an answer for an older ask is dropped.
  *

@@ -80,7 +80,7 @@ describe('Swap where swaps cannot run', () => {
     fetched.mockRestore()
   })
 
-  it('says SPEC’s words where the API serves the chain but has no swaps for it', async () => {
+  it('says the product’s words (docs/behaviour.md §8) where the API serves the chain but has no swaps for it', async () => {
     const { ui, snapshot } = start('eip155')
     ui.showSwap()
     await vi.waitFor(() => expect(snapshot().loading).toBe(false))

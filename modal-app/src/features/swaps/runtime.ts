@@ -128,7 +128,7 @@ export function setup(kernel: Kernel): Runtime {
     const target = network()
     const address = account()
     const api = client()
-    // SPEC §9: swaps are EVM's; a Solana or Bitcoin account is told so in the view.
+    // docs/behaviour.md §9: swaps are EVM's; a Solana or Bitcoin account is told so in the view.
     const evm = kernel.activeNamespace() === 'eip155'
     unsupported = !evm || !target || !address || !api ? swapTexts.unsupported : undefined
     if (unsupported || !target || !address || !api) return kernel.changed()

@@ -1,12 +1,12 @@
 /**
  * Swap's texts, beside the feature so they load with its chunk (the views' titles stay in `shared/texts.ts`;
  * a refused amount's are `amountTexts`).
- * SPEC's are quoted exactly.
+ * docs/behaviour.md's are quoted exactly.
  */
 import { define } from '../../shared/i18n/Catalogue.ts'
 
 export const swapTexts = define('swap', {
-  // SPEC §8.
+  // docs/behaviour.md §8.
   unsupported: 'Network not supported for Swaps',
   declined: 'Signature declined',
   reverted: 'execution reverted',

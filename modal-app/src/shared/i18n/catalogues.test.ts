@@ -65,7 +65,7 @@ describe('define', () => {
     }
   })
 
-  it('keeps SPEC’s English texts exactly', async () => {
+  it('keeps docs/behaviour.md’s English texts exactly', async () => {
     const { texts } = await import('../texts.ts')
     expect(texts.walletConnect.results(1)).toBe('1 wallet')
     expect(texts.walletConnect.results(12)).toBe('12 wallets')

@@ -1,6 +1,6 @@
 /**
  * The development sign-in provider for social login: a real OpenID provider (oidc-provider) on loopback
- * standing in for the providers of SPEC §5, with one client per provider, each of its provider's shape
+ * standing in for the providers of docs/behaviour.md §5, with one client per provider, each of its provider's shape
  * (`oidcShapes.ts`): `google` and `apple` are OpenID Connect (Apple answering by `form_post` and writing
  * `email_verified` as a string); `github`, `discord`, `facebook` and `x` are OAuth 2.0 whose user endpoints
  * answer their providers' JSON, under `/shapes/<provider>/…` (GitHub's token endpoint answering JSON only
@@ -164,7 +164,7 @@ export async function start(options: StartOptions): Promise<Instance> {
 }
 
 /**
- * The API's `social` block for a running provider: every SPEC provider, each in its real shape. `google`
+ * The API's `social` block for a running provider: every documented provider (docs/behaviour.md §1), each in its real shape. `google`
  * and `apple` are discovered OpenID Connect; the OAuth 2.0 ones name their endpoints as their real providers
  * need (they publish no discovery document) and read their user endpoints under `/shapes/…` (GitHub's
  * `/user`, whose `/user/emails` the API asks beside it).

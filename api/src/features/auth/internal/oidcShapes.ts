@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 
-/** The provider shapes it stands in for, by the API's provider ids (SPEC's order). */
+/** The provider shapes it stands in for, by the API's provider ids (the product's order, docs/behaviour.md §1). */
 export const shapes = ['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const
 export type Shape = (typeof shapes)[number]
 

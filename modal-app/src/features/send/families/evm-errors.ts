@@ -1,5 +1,5 @@
 /**
- * What an EVM node's refusal means for the visitor: SPEC §8's list of node errors read from the node's
+ * What an EVM node's refusal means for the visitor: docs/behaviour.md §8's list of node errors read from the node's
  * message, a revert's reason read from its data, and one function that turns anything a node or a wallet
  * throws into the {@link SendFailure} the flow shows.
  */
@@ -9,7 +9,7 @@ import { RpcError, SendFailure } from '../Family.ts'
 import { sendTexts } from '../texts.ts'
 import { evmTexts } from './evmTexts.ts'
 
-/** SPEC §8: the node errors a send can meet. */
+/** docs/behaviour.md §8: the node errors a send can meet. */
 export type NodeErrorKind =
   | 'execution-reverted'
   | 'fee-cap-too-high'

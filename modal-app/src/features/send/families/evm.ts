@@ -207,7 +207,7 @@ async function send(chain: Chain, payload: Payload, wallet: WalletRequest): Prom
   return hash
 }
 
-/** SPEC §5: a transaction hash is 0x and 64 hex digits. */
+/** docs/behaviour.md §5: a transaction hash is 0x and 64 hex digits. */
 function isHash(value: unknown): value is Hex {
   return typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/.test(value)
 }

@@ -12,7 +12,7 @@ export const evmTexts = define('send.evm', {
   stalePreview: 'This review cannot be sent: review the send again',
   notSettled:
     '{network} has not included the transaction after 2 minutes. It may still go through: check your activity',
-  /** What a node's refusal means (`evm-errors.ts`, SPEC §8's node errors); the node's own words follow. */
+  /** What a node's refusal means (`evm-errors.ts`, docs/behaviour.md §8's node errors); the node's own words follow. */
   nodeErrors: {
     wouldFail: 'The transaction would fail on chain',
     feeCapTooHigh: 'The fee cap is higher than the network allows',

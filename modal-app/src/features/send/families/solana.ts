@@ -34,7 +34,7 @@ type Plan = {
 }
 
 /**
- * Base58, 32 to 44 characters (SPEC §5), and 32 bytes once decoded: an ed25519 key or a program address.
+ * Base58, 32 to 44 characters (docs/behaviour.md §5), and 32 bytes once decoded: an ed25519 key or a program address.
  * @example isAddress('11111111111111111111111111111111') // true
  */
 export function isAddress(address: string): boolean {
