@@ -177,7 +177,13 @@ export function creations(): Step[] {
   })
 }
 
-/** Account 0 adds each pool's full-range liquidity. */
+/**
+ * Where the positions' NFTs go: an address no one holds a key to. The liquidity is the devnet's for good, and
+ * account 0 is the test wallet, whose NFTs tab should show the devnet's collections, not four pool positions.
+ */
+const positionOwner: Address = '0x000000000000000000000000000000000000dEaD'
+
+/** Account 0 adds each pool's full-range liquidity, the positions owned by {@link positionOwner}. */
 export function positions(): Step[] {
   return pools.map((pool) => {
     const [token0, token1] = sorted(pool)
@@ -200,7 +206,7 @@ export function positions(): Step[] {
               amount1Desired: token1.amount,
               amount0Min: 0n,
               amount1Min: 0n,
-              recipient: client.account.address,
+              recipient: positionOwner,
               deadline: maxUint256,
             },
           ],
