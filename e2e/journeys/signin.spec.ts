@@ -124,10 +124,12 @@ test('the view previews the message before signing, and Sign has the focus', asy
   await expect(short).toBeVisible()
   expect((await full.boundingBox())?.width).toBeLessThanOrEqual(1)
   await expect(full).toHaveText(evm)
-  // … and in full once focused, as by Tab.
+  // … and in full once focused, as by Tab, over the preview: the card does not move for it.
+  const height = (await preview.boundingBox())?.height
   await address.focus()
-  await expect(short).toBeHidden()
   await expect.poll(async () => (await full.boundingBox())?.width ?? 0).toBeGreaterThan(100)
+  await expect(full).toBeVisible()
+  expect((await preview.boundingBox())?.height).toBe(height)
   await expect(preview.getByTestId('signin-issued')).toContainText('now')
   await expect(preview.getByTestId('signin-expires')).toContainText(/tomorrow|in 1 day/)
   expect(await axeViolations(page)).toEqual([])

@@ -17,7 +17,7 @@ export function MessagePreview({ preview }: { preview: Preview }) {
         <dt>{signInTexts.domain}</dt>
         <dd data-testid="signin-domain">{preview.domain}</dd>
         <dt>{signInTexts.address}</dt>
-        {/* Focusable so a keyboard visitor can read the full address too (it replaces the short one). */}
+        {/* Focusable so a keyboard visitor can read the full address too (shown over the preview). */}
         <dd
           className="signin-address"
           data-testid="signin-address"
