@@ -253,8 +253,9 @@ test('a request slipped in between the two clicks of a double-click approves not
   await expect(modal.getByRole('heading', { name: 'Send a transaction' })).toBeVisible()
   await inSight(page, true)
   await clickThrough(page, box, 2)
-  // The second click landed on Approve, which waits: it sits exactly where the first transfer had it.
-  expect(await approve.boundingBox()).toEqual(box)
+  // The second click came where Approve sits once the view has its simulation (exactly where the first
+  // transfer had it), and whatever it landed on approved nothing: Approve waits, the page's clocks stopped.
+  await expect.poll(() => approve.boundingBox()).toEqual(box)
   await expect(approve).toBeDisabled()
   expect(await page.evaluate(() => (window as { sent?: unknown }).sent)).toBeUndefined()
 
