@@ -363,7 +363,9 @@ test('social logins (Google, GitHub and Apple shapes) run the real redirect, con
   page,
   modal,
 }) => {
-  test.setTimeout(90_000)
+  // An email login and three providers' logins, each a window, a consent and a wallet made or opened (with
+  // PBKDF2's 600,000 rounds for a new one): past the suite's two minutes on a busy machine.
+  test.setTimeout(240_000)
   await page.goto(page$)
   const login = `ada-${Date.now()}`
 
