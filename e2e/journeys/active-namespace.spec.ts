@@ -9,7 +9,7 @@ import { devnetA, devnetB, solanaDevnetId } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
 import type { Hex } from 'viem'
 import { createPeer } from '../wallets/walletconnect-peer.ts'
-import { createWalletByEmail, expect, mailCode, test } from './fixtures.ts'
+import { createWalletByEmail, expect, test } from './fixtures.ts'
 
 const evmNetwork = 'eip155:31337'
 
@@ -86,14 +86,7 @@ test('a login kept across a reload reconnects with the dApp still on EVM and eac
   const email = `active-reload-${Date.now()}@example.test`
   const asked = new Date()
   await page.evaluate(() => window.airlock?.open())
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
-  await modal.getByLabel('Recovery password', { exact: true }).fill('a long recovery phrase')
-  await modal.getByLabel('Repeat the recovery password').fill('a long recovery phrase')
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Keep me signed in' }).click()
+  await createWalletByEmail(modal, email, asked, true)
   await connectedIn(page, ['eip155', 'solana'])
   const before = await state(page)
 

@@ -225,8 +225,11 @@ export async function askCode(page: Page, modal: FrameLocator, email: string) {
   await modal.getByRole('button', { name: 'Continue with email' }).click()
 }
 
-/** Logs in by `email` with the code mailed after `asked`, creates the wallet under a recovery password (no passkey) and leaves the login unkept. */
-export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date) {
+/**
+ * Logs in by `email` with the code mailed after `asked`, creates the wallet under a recovery password (no
+ * passkey), and keeps the login in a window of the modal origin or, by default, leaves it unkept.
+ */
+export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date, keep = false) {
   const password = 'a long recovery phrase'
   await modal.getByLabel('Email', { exact: true }).fill(email)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
@@ -235,7 +238,7 @@ export async function createWalletByEmail(modal: FrameLocator, email: string, as
   await modal.getByLabel('Recovery password', { exact: true }).fill(password)
   await modal.getByLabel('Repeat the recovery password').fill(password)
   await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Not now' }).click()
+  await modal.getByRole('button', { name: keep ? 'Keep me signed in' : 'Not now' }).click()
 }
 
 /**

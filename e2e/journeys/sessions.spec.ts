@@ -46,7 +46,7 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { expect, mailCode, request, test } from './fixtures.ts'
+import { createWalletByEmail, expect, request, test } from './fixtures.ts'
 
 const api = 'http://127.0.0.1:8787'
 const chainA = 'eip155:31337'
@@ -64,14 +64,7 @@ async function emailLogin(page: Page, modal: FrameLocator, email: string): Promi
   await page.goto(`/module.html?networks=${chainA}`)
   const asked = new Date()
   await page.evaluate(() => window.airlock?.open())
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
-  await modal.getByLabel('Recovery password', { exact: true }).fill('a long recovery phrase')
-  await modal.getByLabel('Repeat the recovery password').fill('a long recovery phrase')
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: 'Not now' }).click()
+  await createWalletByEmail(modal, email, asked)
   await expect.poll(() => page.evaluate(() => window.airlock?.getState().status)).toBe('connected')
   const [address] = ((await request(page, 'eth_accounts')).result ?? []) as Address[]
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
