@@ -122,7 +122,15 @@ test.describe('a WalletConnect session approving EVM, Solana and Bitcoin', () =>
     await modal.getByRole('button', { name: 'WalletConnect' }).click()
     await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
     await modal.getByRole('button', { name: 'Copy link' }).click()
-    await peer.pair(await page.evaluate(() => navigator.clipboard.readText()))
+    // The clipboard is written asynchronously: the link is read once it is there.
+    let uri = ''
+    await expect
+      .poll(async () => {
+        uri = await page.evaluate(() => navigator.clipboard.readText())
+        return uri
+      })
+      .toMatch(/^wc:/)
+    await peer.pair(uri)
     await connectedIn(page, ['bip122', 'eip155', 'solana'])
   }
 
@@ -137,7 +145,19 @@ test.describe('a WalletConnect session approving EVM, Solana and Bitcoin', () =>
     // Once the modal has loaded its networks (the API names the Solana one), the dApp moves to Solana.
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     await expect(modal.getByRole('button', { name: 'WalletConnect' })).toBeVisible()
-    await page.evaluate((id) => window.airlock?.switchNetwork(id), solanaDevnetId)
+    // The button shows before the modal has the API's networks; until then Solana's id is not yet known.
+    await expect
+      .poll(() =>
+        page.evaluate(
+          (id) =>
+            window.airlock?.switchNetwork(id).then(
+              () => 'switched',
+              (error: Error) => error.name,
+            ),
+          solanaDevnetId,
+        ),
+      )
+      .toBe('switched')
     await expect.poll(async () => (await state(page)).caipNetworkId).toBe(solanaDevnetId)
     await page.evaluate(() => window.airlock?.close())
     await pair(page, modal)
