@@ -36,6 +36,7 @@ import * as Prices from '../balances/Prices.ts'
 import * as Projects from '../projects/Projects.ts'
 import { swapMessages } from './messages.ts'
 import { atSlippage, deadlineSeconds, quoteTtlMs } from './routes.ts'
+import { sendSwap } from './testing.ts'
 
 const A = 'eip155:31337'
 const B = 'eip155:31338'
@@ -569,12 +570,6 @@ describe('POST /v1/convert/build-transaction', () => {
 
 describe('a swap the API built, signed with a test key and sent to anvil', () => {
   const trader = Accounts.all()[7] as Accounts.Account
-  const wallet = () =>
-    createWalletClient({
-      account: privateKeyToAccount(trader.privateKey),
-      chain: devnet.chains[0].chain,
-      transport: http(devnet.chains[0].rpcUrl),
-    })
   const balanceOf = (token: Address) =>
     reader().readContract({
       address: token,
@@ -583,17 +578,7 @@ describe('a swap the API built, signed with a test key and sent to anvil', () =>
       args: [trader.address],
     })
   /** Sends an answer's transaction as a wallet would, and what it cost in gas. */
-  const send = async (tx: Contract.SwapTransaction) => {
-    const hash = await wallet().sendTransaction({
-      to: tx.to as Address,
-      data: tx.data as `0x${string}`,
-      value: BigInt(tx.value),
-      ...(tx.eip155.gas === undefined ? {} : { gas: BigInt(tx.eip155.gas) }),
-    })
-    const receipt = await reader().waitForTransactionReceipt({ hash })
-    expect(receipt.status).toBe('success')
-    return { cost: receipt.gasUsed * receipt.effectiveGasPrice, gasUsed: receipt.gasUsed }
-  }
+  const send = (tx: Contract.SwapTransaction) => sendSwap(devnet.chains[0], trader, tx)
   const userAddress = () => id(trader.address)
 
   it('tUSD for ETH: quote, approve, swap; the ETH arrives, at least the minimum, and the tUSD leaves', async () => {

@@ -4,17 +4,7 @@
  * swaps the API builds sent to anvil: exact input and exact output, the native currency in and out.
  */
 import * as S from '@airlock/bridge-protocol/Shape'
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  parseAbi,
-  parseEther,
-  parseUnits,
-} from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Address, createPublicClient, erc20Abi, http, parseAbi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // By path, not as a package: the devnet's stack runs this service, so a package dependency would be a cycle.
 import { Accounts, Devnet, devnetTokens, uniswapV2, uniswapV3 } from '../../../../devnet/src/index.ts'
@@ -26,6 +16,7 @@ import { type Answer, calls, configOf, ether, shop } from '../../internal/testAp
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
 import { aboveSlippage } from './routes.ts'
+import { sendSwap } from './testing.ts'
 
 const A = 'eip155:31337'
 const { ALT, tUSD } = devnetTokens
@@ -151,26 +142,10 @@ async function router02(
   return type === 'exactInput' ? (amounts.at(-1) as bigint) : (amounts[0] as bigint)
 }
 
-const wallet = () =>
-  createWalletClient({
-    account: privateKeyToAccount(trader.privateKey),
-    chain: devnet.chains[0].chain,
-    transport: http(devnet.chains[0].rpcUrl),
-  })
 const balanceOf = (token: Address) =>
   reader().readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [trader.address] })
 /** Sends an answer's transaction as a wallet would; what it cost in wei and gas. */
-async function send(tx: Contract.SwapTransaction) {
-  const hash = await wallet().sendTransaction({
-    to: tx.to as Address,
-    data: tx.data as `0x${string}`,
-    value: BigInt(tx.value),
-    ...(tx.eip155.gas === undefined ? {} : { gas: BigInt(tx.eip155.gas) }),
-  })
-  const receipt = await reader().waitForTransactionReceipt({ hash })
-  expect(receipt.status).toBe('success')
-  return { cost: receipt.gasUsed * receipt.effectiveGasPrice, gasUsed: receipt.gasUsed }
-}
+const send = (tx: Contract.SwapTransaction) => sendSwap(devnet.chains[0], trader, tx)
 
 describe('GET /v1/convert/quotes across venues', () => {
   it('ETH → tUSD: both venues at one block, v3’s 0.05 % pool first, each figure its own quoter’s', async () => {
