@@ -73,6 +73,9 @@ test('a network the dApp declares shows under EVM by its name and icon, marked t
   // The wallet did not know the chain: it was added with the dApp's name for it.
   const calls = await page.evaluate(() => window.__airlockTestWallets?.calls.map((c) => c.method))
   expect(calls).toContain('wallet_addEthereumChain')
+  // A switch ends by leaving Networks, which closes the modal it opened on; opening again before that
+  // would be closed by it.
+  await expect.poll(() => page.evaluate(() => window.airlock?.getState().open)).toBe(false)
   await page.evaluate(() => window.airlock?.open({ view: 'Networks' }))
   await expect(modal.getByRole('button', { name: teamRow })).toHaveAttribute('aria-current', 'true')
   await expect(modal.getByTestId('account-network')).toHaveCount(0)
