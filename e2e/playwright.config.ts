@@ -17,8 +17,12 @@ export default defineConfig({
   // Limits that only catch a journey that hangs: on a machine busy with other work, a wallet's first
   // connection or a relay's handshake takes many times what it takes on a quiet one.
   timeout: 120_000,
+  // In CI one more try, so a journey that fails once on a loaded machine does not hide the run's result;
+  // Playwright then calls it flaky, and snapshots.ts prints it with what the page showed when it failed,
+  // to be mended rather than forgotten. A journey that fails twice fails the run.
+  retries: process.env.CI ? 1 : 0,
   expect: { timeout: 30_000 },
-  reporter: [['list'], ['../scripts/reporters/playwright.ts']],
+  reporter: [['list'], ['../scripts/reporters/playwright.ts'], ['../scripts/reporters/snapshots.ts']],
   use: {
     browserName: 'chromium',
     headless: true,
