@@ -237,6 +237,8 @@ export const pageWallet = S.object({
   icon,
   rdns: S.optional(text(128)),
   chains: S.array(text(64), 64),
+  /** Handed to the host SDK by the dApp (`externalWallets`) rather than found on the page: Connect's `external` group. */
+  external: S.optional(S.literal(true)),
 })
 export type PageWallet = S.Infer<typeof pageWallet>
 

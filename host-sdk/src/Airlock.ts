@@ -5,6 +5,7 @@ import type { Timeouts } from '@airlock/bridge-protocol/Messenger'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { CustomNetwork } from './CustomNetwork.ts'
 import type { CustomWallet } from './CustomWallet.ts'
+import type { ExternalWallet } from './ExternalWallet.ts'
 import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { checkOptions } from './internal/checkOptions.ts'
@@ -80,6 +81,8 @@ export type AirlockOptions = {
   excludeWalletIds?: string[]
   /** Wallets of your own in Connect's `custom` group, paired over WalletConnect through their links. */
   customWallets?: CustomWallet[]
+  /** EIP-1193 providers your dApp holds, listed in Connect's `external` group and connected like page wallets. */
+  externalWallets?: ExternalWallet[]
   /** Your terms of service, linked at Connect's foot (and ticked first with `features.legalCheckbox`). */
   termsConditionsUrl?: string
   /** Your privacy policy, linked beside the terms. */
@@ -281,6 +284,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
         requestTimeout: timeouts.request,
         own,
         signal,
+        external: options.externalWallets,
         signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
         // Send and Swaps each make transactions of the modal's own, and so does Pay, which is off by default.
         modalSends:

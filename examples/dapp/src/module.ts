@@ -6,8 +6,14 @@
  * `?networks=<caip2,…>` the networks, `?customNetworks=<JSON array>` declares networks of the page's own, and
  * `?siwx=optional|required|siwe` turns sign-in on, `?pay=on` switches Pay on (docs/behaviour.md §1: off by default),
  * and `?options=<JSON object>` adds any other options (features, excludeWalletIds, customWallets, …).
+ * Providers, which a URL cannot carry, come from `window.airlockExternalWallets` when a script set it first.
  */
-import { type AirlockOptions, type CustomNetwork, createAirlock } from '@airlock/host-sdk'
+import {
+  type AirlockOptions,
+  type CustomNetwork,
+  createAirlock,
+  type ExternalWallet,
+} from '@airlock/host-sdk'
 
 const query = new URLSearchParams(location.search)
 const timeouts: string[] = []
@@ -38,6 +44,7 @@ const airlock = createAirlock({
   ...(query.get('accountType') && {
     preferredAccountTypes: { eip155: query.get('accountType') as 'smartAccount' | 'eip7702' | 'eoa' },
   }),
+  externalWallets: (window as { airlockExternalWallets?: ExternalWallet[] }).airlockExternalWallets,
   // Passed on unchecked too, last so that they win: the modal judges them.
   ...(JSON.parse(query.get('options') ?? '{}') as Partial<AirlockOptions>),
 })

@@ -16,6 +16,7 @@ import {
 } from '@airlock/bridge-protocol'
 import { parse } from '@airlock/bridge-protocol/Shape'
 import * as Siwx from '@airlock/bridge-protocol/Siwx'
+import type { ExternalWallet } from '../ExternalWallet.ts'
 import * as BatchCalls from './batchCalls.ts'
 import * as HostStorage from './hostStorage.ts'
 import { pageWallets } from './pageWallets.ts'
@@ -38,6 +39,8 @@ export type BridgeOptions = {
   own: WeakSet<object>
   /** Aborted when the dApp destroys Airlock: every page listener goes with it. */
   signal: AbortSignal
+  /** The dApp's own providers, listed as wallets beside the page's (`externalWallets`). */
+  external?: ExternalWallet[] | undefined
   setState(state: State): void
   resize(height: number): void
   /** A handshake succeeded: calls may go to `remote`. */
@@ -87,6 +90,7 @@ export function start(options: BridgeOptions): () => void {
     signal,
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
+    options.external,
   )
   // Defence in depth: the modal may manage the connection on its own (connect, read accounts and chain,
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has

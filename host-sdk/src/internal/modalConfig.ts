@@ -21,6 +21,8 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     relayUrl,
     siweConfig,
     siwx,
+    // Providers stay on the page: the modal reaches them through the bridge, as it does the page's wallets.
+    externalWallets,
     ...rest
   } = options
   const signIn = siweConfig ?? siwx

@@ -2,6 +2,7 @@ import type { PageWallet } from '@airlock/bridge-protocol'
 import type { Wallet } from '@wallet-standard/base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAirlock } from '../Airlock.ts'
+import type { ExternalWallet } from '../ExternalWallet.ts'
 import { pageWallets } from './pageWallets.ts'
 import { type FakeIframe, installPage, serveModal } from './testPage.ts'
 
@@ -68,7 +69,7 @@ function registerWallet(wallet: Wallet, signal: AbortSignal) {
   )
 }
 
-function discover(own: WeakSet<object> = new WeakSet()) {
+function discover(own: WeakSet<object> = new WeakSet(), external: ExternalWallet[] = []) {
   const stop = new AbortController()
   let changes = 0
   const wallets = pageWallets(
@@ -76,6 +77,7 @@ function discover(own: WeakSet<object> = new WeakSet()) {
     stop.signal,
     () => changes++,
     () => {},
+    external,
   )
   return { wallets, stop, changes: () => changes }
 }
@@ -164,6 +166,47 @@ describe('the page’s EIP-6963 wallets', () => {
       }),
     )
     expect(wallets.list()).toEqual([])
+  })
+})
+
+describe('the dApp’s own providers (externalWallets)', () => {
+  it('lists them first, marked external, and the same provider announced on the page only once', async () => {
+    installPage()
+    const signal = new AbortController().signal
+    const signer = provider('signer')
+    announceOnRequest({ uuid: 'u-9', name: 'Signer on the page', icon, rdns: 'x.signer' }, signer, signal)
+    const { wallets } = discover(new WeakSet(), [
+      { id: 'team-signer', name: 'Team Signer', icon, rdns: 'x.signer', provider: signer },
+    ])
+    expect(wallets.list()).toEqual([
+      {
+        id: 'external:team-signer',
+        namespace: 'eip155',
+        name: 'Team Signer',
+        icon,
+        rdns: 'x.signer',
+        chains: [],
+        external: true,
+      },
+    ])
+    expect(await wallets.run('external:team-signer', { namespace: 'eip155', method: 'eth_accounts' })).toBe(
+      'signer:eth_accounts',
+    )
+    expect(signer.asked).toEqual([{ method: 'eth_accounts', params: undefined }])
+  })
+
+  it('leaves out one it cannot describe to the modal, saying why, and lists the others', () => {
+    installPage()
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { wallets } = discover(new WeakSet(), [
+      { id: 'bad', name: 'Bad Icon', icon: 'https://x.example/icon.png', provider: provider('bad') },
+      { id: 'good', name: 'Good', icon, provider: provider('good') },
+    ])
+    expect(names(wallets.list())).toEqual(['eip155 Good'])
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringMatching(/^Airlock: externalWallets: bad is left out: .*icon/),
+    )
+    errors.mockRestore()
   })
 })
 

@@ -11,6 +11,7 @@ import {
 } from '@airlock/bridge-protocol/Errors'
 import { parse } from '@airlock/bridge-protocol/Shape'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
+import type { ExternalWallet } from '../ExternalWallet.ts'
 import { appReady, registerEvent } from './registry.ts'
 
 type Eip1193 = {
@@ -30,15 +31,18 @@ export function pageWallets(
   signal: AbortSignal,
   onChange: () => void,
   onEvent: (event: WalletEvent) => void,
+  external: readonly ExternalWallet[] = [],
 ) {
   const entries = new Map<string, Entry>()
 
   // A wallet that describes itself badly is left out alone, rather than failing the whole list.
   const add = (entry: Entry) => {
     const info = parse(Schema.pageWallet, entry.info)
-    if (!info.ok) return
-    entries.set(info.value.id, { ...entry, info: info.value })
-    onChange()
+    if (info.ok) {
+      entries.set(info.value.id, { ...entry, info: info.value })
+      onChange()
+    }
+    return info
   }
 
   addEventListener(
@@ -64,6 +68,16 @@ export function pageWallets(
     }) as EventListener,
     { signal },
   )
+  // The dApp's own come first, so the same provider announced on the page as well is listed once.
+  for (const { id, name, icon, rdns, provider } of external) {
+    own.add(provider)
+    const added = add({
+      provider,
+      info: { id: `external:${id}`, namespace: 'eip155', name, icon, rdns, chains: [], external: true },
+    })
+    // The dApp's own mistake, said to its developer; the other wallets are listed all the same.
+    if (!added.ok) console.error(`Airlock: externalWallets: ${id} is left out: ${added.message}`)
+  }
   dispatchEvent(new Event('eip6963:requestProvider'))
 
   // As a Wallet Standard app: ask the wallets already loaded, and hear from wallets that load later.

@@ -242,8 +242,9 @@ function Method({
 }
 
 /**
- * One group of Connect's list: the page's wallets for `recent` and `injected`, then the rows features add
- * to the group (the host's `custom` wallets, registry wallets).
+ * One group of Connect's list: the page's wallets for `recent`, `injected` and `external` (the providers the
+ * dApp handed the host SDK), then the rows features add to the group (the host's `custom` wallets, registry
+ * wallets).
  */
 function Group({
   type,
@@ -258,7 +259,7 @@ function Group({
 }) {
   return [
     ...snapshot.wallets
-      .filter((entry) => (entry.recent ? 'recent' : 'injected') === type)
+      .filter((entry) => (entry.recent ? 'recent' : entry.wallet.external ? 'external' : 'injected') === type)
       .map((entry) => <WalletButton key={entry.wallet.id} entry={entry} ui={ui} />),
     ...rows.map((group, index) => {
       const Rows = group[type]
