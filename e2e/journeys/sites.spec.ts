@@ -184,7 +184,7 @@ test('localhost framing 127.0.0.1 asks for storage access in the wallet click; w
       () => (window as unknown as { storageAccessCalls: unknown[] }).storageAccessCalls,
     )
 
-  const asked = { localStorage: true }
+  const asked = { localStorage: true, indexedDB: true }
   const denied = { types: asked, outcome: 'granted, storage denied' }
 
   await page.goto('/')

@@ -99,7 +99,7 @@ describe('the frame backend', () => {
     frame.request()
     frame.request()
     await Promise.resolve()
-    expect(calls).toEqual([{ localStorage: true }])
+    expect(calls).toEqual([{ localStorage: true, indexedDB: true }])
     create(frame).setActiveNetwork('eip155:1')
     expect(frame.place()).toBe('host')
     expect(writes).toEqual([{ key: 'activeNetwork', value: network('eip155:1') }])
@@ -111,7 +111,7 @@ describe('the frame backend', () => {
     frame.serve(page)
     await frame.ready
     request()
-    expect(calls).toEqual([{ localStorage: true }])
+    expect(calls).toEqual([{ localStorage: true, indexedDB: true }])
   })
 
   it("a grant in the click moves this visit's state to first-party storage, and the host page is handed no more", async () => {
@@ -156,7 +156,7 @@ describe('the frame backend', () => {
     const frame = backend(env)
     frame.serve(page)
     await frame.ready
-    expect(calls).toEqual([{ localStorage: true }])
+    expect(calls).toEqual([{ localStorage: true, indexedDB: true }])
     expect(frame.place()).toBe('granted')
     const { host, writes } = hostPage({ activeNetwork: network('eip155:1') })
     await frame.attach(host)

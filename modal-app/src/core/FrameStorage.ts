@@ -34,6 +34,15 @@ function usable(store: globalThis.Storage | undefined): globalThis.Storage | und
   return store
 }
 
+/** The handle's IndexedDB; undefined where it has none, or reading it throws (storage denied all the same). */
+function databasesOf(handle: { indexedDB?: IDBFactory } | undefined): IDBFactory | undefined {
+  try {
+    return handle?.indexedDB
+  } catch {
+    return undefined
+  }
+}
+
 /** The host's side of a backend it keeps (`Schema.hostApi`'s storageRead and storageWrite). */
 export type HostKeeper = {
   storageRead(): Promise<Record<string, string>>
@@ -98,7 +107,9 @@ export type Backend = KeyValue & {
 
 export type Env = {
   /** The Storage Access API; Chromium's "beyond cookies" form answers with first-party stores. */
-  document?: { requestStorageAccess?: (types: { localStorage: true }) => Promise<unknown> } | undefined
+  document?:
+    | { requestStorageAccess?: (types: { localStorage: true; indexedDB: true }) => Promise<unknown> }
+    | undefined
   permissions?: { query(descriptor: { name: 'storage-access' }): Promise<{ state: string }> } | undefined
   /** @default {@link local} */
   local?: () => globalThis.Storage | undefined
@@ -106,11 +117,20 @@ export type Env = {
 
 // Facts about this document, like the grant itself: one frame, one backend.
 let firstParty: globalThis.Storage | undefined
+let firstPartyDatabases: IDBFactory | undefined
 let current: Backend | undefined
 
 /** The first-party `localStorage` the browser granted this document, if it did. */
 export function granted(): globalThis.Storage | undefined {
   return firstParty
+}
+
+/**
+ * The first-party IndexedDB that came with that grant, where the browser's handle brings one: the home of
+ * the key that wraps what the granted `localStorage` keeps (`Wrapping.ts`).
+ */
+export function grantedDatabases(): IDBFactory | undefined {
+  return firstPartyDatabases
 }
 
 /**
@@ -163,11 +183,16 @@ export function backend(env: Env = {}): Backend {
   const ask = async () => {
     try {
       // Chromium hands back a handle; Firefox and Safari unblock the frame's own storage instead.
-      const handle = (await doc?.requestStorageAccess?.({ localStorage: true })) as { localStorage?: Storage }
-      const next = usable(handle?.localStorage) ?? own()
+      const handle = (await doc?.requestStorageAccess?.({ localStorage: true, indexedDB: true })) as {
+        localStorage?: Storage
+        indexedDB?: IDBFactory
+      }
+      const handed = usable(handle?.localStorage)
+      const next = handed ?? own()
       if (!next || place() !== 'host') return
       grant = next
       firstParty = next
+      firstPartyDatabases = handed ? databasesOf(handle) : globalThis.indexedDB
       adopt()
     } catch {
       // Refused, dismissed, no gesture, or a handle whose storage is denied all the same: the host keeps it.

@@ -340,6 +340,51 @@ describe('the embedded wallet’s secrets, wrapped under a key of the modal orig
     expect(after.session()).toEqual(next)
   })
 
+  it('in first-party storage a grant brought, wraps them under a key in the IndexedDB the grant brought too', async () => {
+    const granted = webStorage()
+    const databases = new IDBFactory()
+    const asked: unknown[] = []
+    /** The frame's backend where its own storage is denied and the Storage Access API grants a handle. */
+    const grant = async (handle: object) => {
+      const backend = FrameStorage.backend({
+        local: () => undefined,
+        document: {
+          requestStorageAccess: async (types) => {
+            asked.push(types)
+            return handle
+          },
+        },
+        permissions: { query: async () => ({ state: 'granted' }) },
+      })
+      await backend.ready
+      expect(FrameStorage.granted()).toBe(granted)
+    }
+    // The frame's default keyring: it finds the key beside the storage that keeps the secrets.
+    const inGrant = () => Secrets.create(() => shop, FrameStorage.granted)
+
+    await grant({ localStorage: granted, indexedDB: databases })
+    expect(asked).toEqual([{ localStorage: true, indexedDB: true }])
+    const secrets = inGrant()
+    await secrets.ready()
+    secrets.keepSession(session)
+    secrets.keep('user-1', share)
+    await expect.poll(() => granted.entries.size).toBe(2)
+    for (const text of inClear) expect(dump(granted)).not.toContain(text)
+    for (const value of granted.entries.values()) expect(value).toMatch(/^w1:/)
+    const reloaded = inGrant()
+    expect(await reloaded.ready()).toEqual([])
+    expect(reloaded.session()).toEqual(session)
+    expect(reloaded.share('user-1')).toEqual(share)
+
+    // A handle without IndexedDB has nowhere to keep a key: they stay as an earlier version kept them.
+    granted.entries.clear()
+    await grant({ localStorage: granted })
+    const plain = inGrant()
+    await plain.ready()
+    plain.keepSession(session)
+    await expect.poll(() => granted.entries.get(at('session'))).toBe(JSON.stringify(session))
+  })
+
   it('keeps them as before where IndexedDB is refused, and in memory only where storage is', async () => {
     const storage = webStorage()
     // IndexedDB refused (as private modes may): kept in clear, as every version before did.

@@ -62,11 +62,14 @@ export type Secrets = ShareStore & {
 export function create(
   origin: () => string | undefined,
   store: () => Stored | undefined = FrameStorage.secretStore,
-  // The wrapping key is in this document's IndexedDB, beside its own localStorage. A grant's handle brings
-  // first-party localStorage without it (Chromium's handle would need `indexedDB` asked too): kept in clear there.
+  // The wrapping key lives beside the localStorage that keeps the secrets: this document's IndexedDB, or the
+  // first-party one a grant's handle brings with its localStorage. A grant without one keeps them in clear.
   keyring: Wrapping.Keyring = async () => {
     const target = store()
-    return target && target !== FrameStorage.granted() ? Wrapping.key() : undefined
+    if (!target) return undefined
+    if (target !== FrameStorage.granted()) return Wrapping.key()
+    const databases = FrameStorage.grantedDatabases()
+    return databases && Wrapping.key(databases)
   },
 ): Secrets {
   /**
