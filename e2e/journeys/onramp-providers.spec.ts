@@ -9,13 +9,14 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { solanaDevnetId } from '@airlock/devnet/chains'
 import type { FrameLocator, Page } from '@playwright/test'
-import type { Address, Hash } from 'viem'
+import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { axeViolations, clients, connectWallet, expect, rpc } from './fixtures.ts'
 import {
   cards,
   chooseProvider,
   connectFunded,
+  deliveredOnA,
   openCheckout,
   orderOf,
   payWithCard,
@@ -45,11 +46,25 @@ async function lamportsOf(address: string): Promise<bigint> {
   return BigInt(value)
 }
 
-/** Connects this test's EVM account (1 ETH) on the demo dApp and opens Buy. */
-async function buyingOnEvm(tab: Page, modal: FrameLocator, account: Address) {
+/** Connects this test's EVM account (1 ETH) on the demo dApp and opens Buy, of ETH through `provider`. */
+async function buyingOnEvm(tab: Page, modal: FrameLocator, account: Address, provider: string) {
   await connectFunded(tab, modal, account, { path: '/module.html?networks=eip155:31337' })
   await modal.getByRole('button', { name: 'Buy', exact: true }).click()
   await expect(modal.getByTestId('onramp-asset')).toHaveValue('ETH')
+  await chooseProvider(modal, provider)
+}
+
+/** {@link buyingOnEvm} for `amount` USD, on to the checkout window it opens. */
+async function checkoutOnEvm(
+  tab: Page,
+  modal: FrameLocator,
+  account: Address,
+  provider: string,
+  amount: string,
+) {
+  await buyingOnEvm(tab, modal, account, provider)
+  await modal.getByTestId('onramp-amount').fill(amount)
+  return openCheckout(tab, modal)
 }
 
 /** Opens `url` in the checkout window and expects the provider's refusal, saying `text`, and no card form. */
@@ -113,8 +128,7 @@ test('Coinbase: ETH bought through a session-token checkout arrives on anvil; th
   modal,
   account,
 }) => {
-  await buyingOnEvm(tab, modal, account)
-  await chooseProvider(modal, coinbase)
+  await buyingOnEvm(tab, modal, account, coinbase)
   await modal.getByRole('button', { name: '100 USD' }).click()
   await expect(modal.getByTestId('onramp-total')).toHaveText('100.00 USD')
   const before = await clients.a.getBalance({ address: account })
@@ -129,12 +143,7 @@ test('Coinbase: ETH bought through a session-token checkout arrives on anvil; th
   await expect(popup.getByRole('heading', { name: 'Payment complete' })).toBeVisible({ timeout: 30_000 })
   await stage(modal, 'arrived')
 
-  const hash = (await modal.getByTestId('onramp-status').getAttribute('data-tx')) as Hash
-  const delivery = await clients.a.getTransaction({ hash })
-  expect(delivery.to?.toLowerCase()).toBe(account.toLowerCase())
-  expect((await clients.a.getTransactionReceipt({ hash })).status).toBe('success')
-  expect(delivery.value).toBeGreaterThan(0n)
-  expect((await clients.a.getBalance({ address: account })) - before).toBe(delivery.value)
+  const { hash } = await deliveredOnA(modal, account, before)
   expect(await orderOf(checkout.searchParams.get('partnerUserRef') ?? '')).toMatchObject({
     status: 'completed',
     txHash: hash,
@@ -149,10 +158,7 @@ test('a MoonPay checkout URL changed after signing (another wallet, another amou
   modal,
   account,
 }) => {
-  await buyingOnEvm(tab, modal, account)
-  await chooseProvider(modal, moonpay)
-  await modal.getByTestId('onramp-amount').fill('50')
-  const popup = await openCheckout(tab, modal)
+  const popup = await checkoutOnEvm(tab, modal, account, moonpay, '50')
   const signed = new URL(popup.url())
   const orderId = signed.searchParams.get('externalTransactionId') ?? ''
   const attacker = privateKeyToAccount(generatePrivateKey()).address
@@ -195,9 +201,6 @@ test('a Coinbase checkout asked for another network than its session token allow
   modal,
   account,
 }) => {
-  await buyingOnEvm(tab, modal, account)
-  await chooseProvider(modal, coinbase)
-  await modal.getByTestId('onramp-amount').fill('50')
   // The link is changed on its way to the provider, before the token was ever used.
   const checkoutPage = (url: URL) => url.origin === sandboxUrl && url.pathname === '/buy/select-asset'
   await tab.context().route(checkoutPage, (route) => {
@@ -206,7 +209,7 @@ test('a Coinbase checkout asked for another network than its session token allow
     return route.continue({ url: url.toString() })
   })
   const before = await clients.b.getBalance({ address: account })
-  const popup = await openCheckout(tab, modal)
+  const popup = await checkoutOnEvm(tab, modal, account, coinbase, '50')
   await expect(popup.getByRole('heading', { name: 'Checkout unavailable' })).toBeVisible()
   await expect(popup.getByRole('alert')).toHaveText(refusals.badSession)
   await expect(popup.getByLabel('Card number')).toHaveCount(0)
@@ -222,10 +225,7 @@ test('a webhook not signed with the provider’s secret completes nothing: the o
   modal,
   account,
 }) => {
-  await buyingOnEvm(tab, modal, account)
-  await chooseProvider(modal, moonpay)
-  await modal.getByTestId('onramp-amount').fill('50')
-  const popup = await openCheckout(tab, modal)
+  const popup = await checkoutOnEvm(tab, modal, account, moonpay, '50')
   const orderId = new URL(popup.url()).searchParams.get('externalTransactionId') ?? ''
   await stage(modal, 'paying')
   const before = await clients.a.getBalance({ address: account })
@@ -271,9 +271,7 @@ test('a webhook not signed with the provider’s secret completes nothing: the o
   // The provider's own webhook, after a real payment, is the one that completes it.
   await payWithCard(popup, cards.succeeds)
   await stage(modal, 'arrived')
-  const hash = (await modal.getByTestId('onramp-status').getAttribute('data-tx')) as Hash
+  const { hash } = await deliveredOnA(modal, account, before)
   expect(hash).not.toBe(`0x${'ab'.repeat(32)}`)
-  const delivery = await clients.a.getTransaction({ hash })
-  expect((await clients.a.getBalance({ address: account })) - before).toBe(delivery.value)
   expect(await orderOf(orderId)).toMatchObject({ status: 'completed', txHash: hash })
 })

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto'
 import { devnetA } from '@airlock/devnet/chains'
 import { test as base, type FrameLocator, type Page } from '@playwright/test'
 import { Keypair } from '@solana/web3.js'
-import { type Address, type Hex, parseEther } from 'viem'
+import { type Address, type Hash, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { walletInitScript } from '../wallets/index.ts'
-import { connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
+import { clients, connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
 
 /** The sandbox provider on the dev stack. */
 export const sandboxUrl = 'http://127.0.0.1:8797'
@@ -171,4 +171,18 @@ export function postWebhook(provider: string, body: string, headers: Record<stri
     headers: { 'content-type': 'application/json', ...headers },
     body,
   })
+}
+
+/**
+ * The chain's word on the purchase the status view names: its delivery is mined on devnet A, to `account`,
+ * and `account`'s balance grew by exactly its value since `before`.
+ */
+export async function deliveredOnA(modal: FrameLocator, account: Address, before: bigint) {
+  const hash = (await modal.getByTestId('onramp-status').getAttribute('data-tx')) as Hash
+  const delivery = await clients.a.getTransaction({ hash })
+  expect(delivery.to?.toLowerCase()).toBe(account.toLowerCase())
+  expect((await clients.a.getTransactionReceipt({ hash })).status).toBe('success')
+  expect(delivery.value).toBeGreaterThan(0n)
+  expect((await clients.a.getBalance({ address: account })) - before).toBe(delivery.value)
+  return { hash, value: delivery.value }
 }
