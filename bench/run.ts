@@ -266,15 +266,17 @@ async function main() {
   Object.assign(results, await packageSizes())
   const stack = await Stack.start()
   const browser = await chromium.launch(chromiumLaunchOptions)
-  // `tsx bench/run.ts --only=open` (`flood`, `trace`): that figure alone (after `npm run build`), printed, not
-  // written. `trace` is first open as Chromium's tracing sees it: each main thread's work, by kind and in order.
-  const only = /^--only=(open|flood|trace)$/.exec(
+  // `tsx bench/run.ts --only=open` (`flood`, `trace`, `swaps`): that figure alone (after `npm run build`),
+  // printed, not written. `trace` is first open as Chromium's tracing sees it: each main thread's work, by kind
+  // and in order. `swaps` is quote latency across venues and for each venue alone.
+  const only = /^--only=(open|flood|trace|swaps)$/.exec(
     process.argv.find((arg) => arg.startsWith('--only=')) ?? '',
   )?.[1]
   if (only) {
     try {
       if (only === 'open') console.table(await openLatency(browser, stack.dappUrl, 10, 10))
       if (only === 'flood') console.table(await productionFlood(stack, { workers: workersFlag() }))
+      if (only === 'swaps') console.table(await swapQuotes(stack.apiUrl))
       if (only === 'trace')
         for (const trace of await traceOpen(browser, stack.dappUrl, 5)) {
           console.log(`First open: ${trace.ms} ms`)

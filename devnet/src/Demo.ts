@@ -30,7 +30,7 @@ export const demoSponsorship = {
 }
 
 /** Devnet prices the demo shows (USD); the EVM chains' pools are seeded at theirs. */
-const demoPrices = { ...Pools.prices, rLTC: 90, SOL: 150, USDC: 1 } as const
+export const demoPrices = { ...Pools.prices, rLTC: 90, SOL: 150, USDC: 1 } as const
 
 /** The Solana devnet chain as the API and the demo name it; its genesis is fixed, so is its id. */
 export const solanaChain = {

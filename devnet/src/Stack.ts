@@ -11,7 +11,7 @@
  * social provider the product offers (Google, X, Discord, GitHub, Apple, Facebook) at the API's social login, each in its
  * real shape; a Farcaster relay (http://127.0.0.1:8796) for Sign In With Farcaster, whose fids the
  * IdRegistry on chain A says; a sandbox on-ramp provider (http://127.0.0.1:8797) whose test cards buy ETH
- * and tUSD delivered on the dev chains; an ERC-4337 bundler (Alto) per chain, on http://127.0.0.1:4337 (A)
+ * and tUSD delivered on the EVM dev chains and SOL on the Solana one; an ERC-4337 bundler (Alto) per chain, on http://127.0.0.1:4337 (A)
  * and 4338 (B), behind the API's bundler and paymaster routes; and the demo dApp on http://localhost:5173.
  * `npm start`, the e2e suite and the bench all run exactly this.
  */
@@ -178,7 +178,13 @@ export async function start(options: StackOptions = {}): Promise<Stack> {
     await solana.fund([TestWallets.solanaAddress() as Parameters<typeof solana.fund>[0][number]])
     await bitcoin.fund(TestWallets.bitcoinAddress(Regtest.network), bitcoinFunding)
     await bitcoin.mine(1)
-    const onramp = await Onramp.start({ devnet, apiUrl, host: options.host, port: options.onrampPort })
+    const onramp = await Onramp.start({
+      devnet,
+      solanaRpcUrl: solana.rpcUrl,
+      apiUrl,
+      host: options.host,
+      port: options.onrampPort,
+    })
     stops.push(onramp.sandbox.stop)
     const dataDir = options.dataDir ?? root('api/.airlock-data')
     const api = await Api.start({

@@ -5,11 +5,12 @@
  * step, a declined card, a provider that is down (docs/behaviour.md §8's fallback options and an estimate), a window
  * closed mid-payment and resumed after a reload, an amount outside the limits, a blocked window.
  */
-import { formatEther, type Hash } from 'viem'
+import { formatEther } from 'viem'
 import { axeViolations, clients, expect } from './fixtures.ts'
 import {
   cards,
   connectFunded,
+  deliveredOnA,
   openCheckout,
   payWithCard,
   sandboxDown,
@@ -44,12 +45,7 @@ test('buys ETH with the test card: the webhook completes the order, the ETH is o
   expect(await axeViolations(tab)).toEqual([])
 
   // The chain's word: the delivery is mined, to this account, and the balance grew by exactly its value.
-  const hash = (await modal.getByTestId('onramp-status').getAttribute('data-tx')) as Hash
-  const delivery = await clients.a.getTransaction({ hash })
-  expect(delivery.to?.toLowerCase()).toBe(account.toLowerCase())
-  expect((await clients.a.getTransactionReceipt({ hash })).status).toBe('success')
-  expect(delivery.value).toBeGreaterThan(0n)
-  expect((await clients.a.getBalance({ address: account })) - before).toBe(delivery.value)
+  const delivery = await deliveredOnA(modal, account, before)
   await expect(modal.getByTestId('onramp-stage')).toHaveText(
     `${formatEther(delivery.value)} ETH is in your account.`,
   )

@@ -1,17 +1,21 @@
 /**
  * What the Buy and Pay journeys share: a fresh EVM key per test (funded with `anvil_setBalance`, so no
- * other journey's account moves under them) connected on the demo dApp, a dApp's payment asked for, the
- * sandbox provider's checkout filled in as a visitor does, and its loopback switch that makes it answer 503.
+ * other journey's account moves under them) and a fresh Solana key (holding nothing) connected on the demo
+ * dApp, a dApp's payment asked for, the sandbox provider's checkout filled in as a visitor does, the order as
+ * the API has it, and the sandbox's loopback switch that makes it answer 503.
  */
+import { randomBytes } from 'node:crypto'
 import { devnetA } from '@airlock/devnet/chains'
 import { test as base, type FrameLocator, type Page } from '@playwright/test'
-import { type Address, type Hex, parseEther } from 'viem'
+import { Keypair } from '@solana/web3.js'
+import { type Address, type Hash, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { walletInitScript } from '../wallets/index.ts'
-import { connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
+import { clients, connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
 
 /** The sandbox provider on the dev stack. */
-const sandboxUrl = 'http://127.0.0.1:8797'
+export const sandboxUrl = 'http://127.0.0.1:8797'
+const apiUrl = 'http://127.0.0.1:8787'
 
 /** The sandbox's test cards. */
 export const cards = {
@@ -24,6 +28,9 @@ type Fixtures = {
   /** This test's own EVM key, the test wallet's. */
   key: Hex
   account: Address
+  /** This test's own Solana key's seed (hex), the test wallet's, and its address. */
+  solanaSeed: string
+  solanaAccount: string
   modal: FrameLocator
 }
 
@@ -31,9 +38,14 @@ export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   key: async ({}, use) => use(generatePrivateKey()),
   account: async ({ key }, use) => use(privateKeyToAccount(key).address),
-  page: async ({ page, key }, use) => {
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  solanaSeed: async ({}, use) => use(randomBytes(32).toString('hex')),
+  solanaAccount: async ({ solanaSeed }, use) =>
+    use(Keypair.fromSeed(Buffer.from(solanaSeed, 'hex')).publicKey.toBase58()),
+  page: async ({ page, key, solanaSeed }, use) => {
     const evm = walletOptions.evm && { ...walletOptions.evm, privateKey: key }
-    await page.addInitScript({ content: await walletInitScript({ ...walletOptions, evm }) })
+    const solana = { secretKeySeedHex: solanaSeed }
+    await page.addInitScript({ content: await walletInitScript({ ...walletOptions, evm, solana }) })
     await use(page)
   },
   modal: async ({ page }, use) => use(page.frameLocator('iframe[title="Airlock"]')),
@@ -136,4 +148,41 @@ export async function openCheckout(page: Page, modal: FrameLocator): Promise<Pag
 /** The purchase's stage in the status view, once it reaches `stage`. */
 export async function stage(modal: FrameLocator, stage: string, timeout = 60_000) {
   await expect(modal.getByTestId('onramp-status')).toHaveAttribute('data-stage', stage, { timeout })
+}
+
+/** Chooses the provider Buy goes through, by the name the modal shows. */
+export async function chooseProvider(modal: FrameLocator, name: string) {
+  const provider = modal.getByLabel('Provider')
+  await provider.selectOption({ label: name })
+  await expect(provider.locator('option:checked')).toHaveText(name)
+}
+
+/** The order as the API has it now (the demo project's). */
+export async function orderOf(orderId: string): Promise<{ status: string; txHash?: string }> {
+  const response = await fetch(`${apiUrl}/v1/onramp/orders/${orderId}?projectId=demo`)
+  expect(response.status).toBe(200)
+  return (await response.json()) as { status: string; txHash?: string }
+}
+
+/** Posts `body` to the API's webhook route of `provider` with `headers`, as a provider (or anyone) can. */
+export function postWebhook(provider: string, body: string, headers: Record<string, string>) {
+  return fetch(`${apiUrl}/v1/onramp/webhooks/${provider}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
+}
+
+/**
+ * The chain's word on the purchase the status view names: its delivery is mined on devnet A, to `account`,
+ * and `account`'s balance grew by exactly its value since `before`.
+ */
+export async function deliveredOnA(modal: FrameLocator, account: Address, before: bigint) {
+  const hash = (await modal.getByTestId('onramp-status').getAttribute('data-tx')) as Hash
+  const delivery = await clients.a.getTransaction({ hash })
+  expect(delivery.to?.toLowerCase()).toBe(account.toLowerCase())
+  expect((await clients.a.getTransactionReceipt({ hash })).status).toBe('success')
+  expect(delivery.value).toBeGreaterThan(0n)
+  expect((await clients.a.getBalance({ address: account })) - before).toBe(delivery.value)
+  return { hash, value: delivery.value }
 }

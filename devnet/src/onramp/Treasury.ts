@@ -1,13 +1,13 @@
 /**
- * The sandbox's treasury: a key of its own on each devnet chain, holding ETH and the test tokens it sells,
- * from which a paid purchase is really delivered. Deliveries on one chain go one at a time, so two
- * purchases never race for a nonce.
+ * The sandbox's treasury: a key of its own on each devnet chain, holding ETH and the test tokens it sells
+ * (SOL on the Solana chain, `SolanaTreasury.ts`), from which a paid purchase is really delivered. Deliveries
+ * on one chain go one at a time, so two purchases never race for a nonce.
  */
+import { isAddress as isSolanaAddress } from '@solana/kit'
 import {
   type Address,
   createWalletClient,
   erc20Abi,
-  type Hash,
   type Hex,
   http,
   isAddress,
@@ -18,6 +18,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { testTokenAbi } from '../TestToken.ts'
+import * as SolanaTreasury from './SolanaTreasury.ts'
 
 /** A chain the sandbox sells on, and the tokens it sells there beside the native currency. */
 export type SandboxChain = {
@@ -31,21 +32,33 @@ export type SandboxChain = {
   tokens: readonly { symbol: string; name: string; address: Address; decimals: number }[]
 }
 
-/** The treasury's keys: one EVM key for every EVM chain. */
-export type Keys = { evm: Hex }
+/**
+ * The treasury's keys: one EVM key for every EVM chain, and the 32-byte seed (hex) of its Solana key where it
+ * sells on a Solana chain.
+ */
+export type Keys = { evm: Hex; solana?: string | undefined }
 
 /** Whether `address` is a wallet address of the chain `chainId` (CAIP-2). */
 export function isAddressOf(chainId: string, address: string): boolean {
+  if (chainId.startsWith('solana:')) return isSolanaAddress(address)
   return chainId.startsWith('eip155:') && isAddress(address, { strict: false })
 }
 
-/** What {@link fund} gives the treasury on each chain. */
+const isSolana = (chain: SandboxChain) => chain.id.startsWith('solana:')
+
+/** The Solana seed of `keys`, which a Solana chain needs. */
+function solanaSeed(keys: Keys): string {
+  if (!keys.solana) throw new Error('The treasury has no Solana key')
+  return keys.solana
+}
+
+/** What {@link fund} gives the treasury on each EVM chain. */
 const funding = { ether: parseEther('1000'), tokens: '10000000' } as const
 
 export type Treasury = {
   address: Address
-  /** Sends `amount` (whole units) of `symbol` to `to` on `chainId` and waits until it is mined. */
-  deliver(delivery: { chainId: string; symbol: string; to: string; amount: string }): Promise<Hash>
+  /** Sends `amount` (whole units) of `symbol` to `to` on `chainId`; its hash (signature) once mined. */
+  deliver(delivery: { chainId: string; symbol: string; to: string; amount: string }): Promise<string>
 }
 
 function clientOf(chain: SandboxChain, key: Hex) {
@@ -59,12 +72,13 @@ function clientOf(chain: SandboxChain, key: Hex) {
 
 /**
  * Funds the treasury on anvil: {@link funding}'s ether by `anvil_setBalance`, and its test tokens minted to
- * it (the devnet's tokens mint to anyone).
+ * it (the devnet's tokens mint to anyone); on a Solana chain, from its faucet.
  */
-export async function fund(chains: readonly SandboxChain[], key: Hex): Promise<void> {
+export async function fund(chains: readonly SandboxChain[], keys: Keys): Promise<void> {
   await Promise.all(
     chains.map(async (chain) => {
-      const client = clientOf(chain, key)
+      if (isSolana(chain)) return SolanaTreasury.fund(chain.rpcUrl, solanaSeed(keys))
+      const client = clientOf(chain, keys.evm)
       const { address } = client.account
       await client.request({ method: 'anvil_setBalance', params: [address, toHex(funding.ether)] } as never)
       for (const token of chain.tokens) {
@@ -85,12 +99,16 @@ export async function fund(chains: readonly SandboxChain[], key: Hex): Promise<v
 export function create(chains: readonly SandboxChain[], keys: Keys): Treasury {
   const key = keys.evm
   const queues = new Map<string, Promise<unknown>>()
-  const send = async (delivery: Parameters<Treasury['deliver']>[0]): Promise<Hash> => {
+  const send = async (delivery: Parameters<Treasury['deliver']>[0]): Promise<string> => {
     const chain = chains.find((entry) => entry.id === delivery.chainId)
     if (!chain) throw new Error(`The sandbox does not sell on ${delivery.chainId}`)
-    const client = clientOf(chain, key)
     if (!isAddressOf(chain.id, delivery.to))
       throw new Error(`${delivery.to} is not an address of ${chain.id}`)
+    if (isSolana(chain)) {
+      const lamports = parseUnits(delivery.amount, chain.native.decimals)
+      return SolanaTreasury.deliver(chain.rpcUrl, solanaSeed(keys), delivery.to, lamports)
+    }
+    const client = clientOf(chain, key)
     const to = delivery.to as Address
     const token = chain.tokens.find((entry) => entry.symbol.toLowerCase() === delivery.symbol.toLowerCase())
     const hash = token

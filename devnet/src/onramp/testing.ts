@@ -78,7 +78,7 @@ export async function startSandbox(
     webhookSecret: random('whsec'),
   }
   const treasury = { evm: generatePrivateKey() }
-  await Treasury.fund([chain], treasury.evm)
+  await Treasury.fund([chain], treasury)
   const sandbox = await Sandbox.start({
     port: 0,
     moonpay: { ...credentials, webhookUrl: webhookUrls.moonpay },
