@@ -19,7 +19,7 @@ const channelMs = 5 * 60_000
  * once the view the visitor went back to has drawn, so a reload that changes the rows never lands on the
  * view being left.
  */
-export const reloadAfterBackMs = 100
+const reloadAfterBackMs = 100
 
 type State = { url?: string | undefined; error?: string | undefined }
 
