@@ -1,4 +1,5 @@
 import { devnetTokens, testTokenAddress } from '@airlock/devnet/chains'
+import type { Page } from '@playwright/test'
 import { erc20Abi, formatEther, formatUnits } from 'viem'
 import { addresses, clients, connectEvm, displayQuantity, expect, test } from './fixtures.ts'
 
@@ -68,4 +69,36 @@ test("a failing balance API shows 'Token Balance Unavailable' and the account st
   await expect(modal.getByTestId('account-address')).toBeVisible()
   expect(calls).toBe(before)
   await expect(page.locator('#status')).toHaveText('connected')
+})
+
+test.describe('a wallet that discovers assets itself (EIP-7811)', () => {
+  /** A token only the wallet knows of: the API reads no such contract on the devnet. */
+  const walletOnly = {
+    address: '0x00000000000000000000000000000000000bEEF1',
+    balance: '0x1e8480',
+    type: 'erc20',
+    metadata: { name: 'Wallet Token', symbol: 'WAT', decimals: 6 },
+  }
+  const discoverAssets = (page: Page, answer: unknown) =>
+    page.evaluate((answer) => window.__airlockTestWallets?.evm?.discoverAssets(answer), answer)
+  const asked = (page: Page) =>
+    page.evaluate(() => window.__airlockTestWallets?.calls.map((call) => call.method) ?? [])
+
+  test('adds what it names that the API does not list, and leaves out an asset of the wrong shape', async ({
+    page,
+    modal,
+  }) => {
+    await page.goto('/')
+    await discoverAssets(page, {
+      '0x7a69': [walletOnly, { ...walletOnly, address: '0xbeef', metadata: { symbol: 'BAD', decimals: 6 } }],
+    })
+    await connectEvm(page, modal)
+    // Unpriced, so below the API's priced tokens.
+    await expect(modal.getByTestId('account-tokens').getByTestId('token-amount')).toHaveText([
+      /ALT$/,
+      /tUSD$/,
+      displayQuantity('2', 'WAT'),
+    ])
+    expect(await asked(page)).toContain('wallet_getAssets')
+  })
 })

@@ -29,6 +29,11 @@ interface EvmState {
   reachable: boolean
   /** Methods the wallet takes and never answers. */
   readonly stalled: Set<string>
+  /**
+   * Once set, the wallet discovers assets (EIP-7811): it says so in `wallet_getCapabilities` (EIP-5792) and
+   * answers `wallet_getAssets` with this, whatever its shape. Unset, it knows neither method.
+   */
+  assets?: unknown
 }
 
 export interface EvmContext {
@@ -236,6 +241,14 @@ const handlers: Readonly<Record<string, Handler>> = {
   wallet_requestPermissions: requestPermissions,
   wallet_getPermissions: (ctx) => (ctx.state.connected ? [accountsPermission(ctx)] : []),
   wallet_revokePermissions: revokePermissions,
+  wallet_getCapabilities: (ctx) => {
+    if (ctx.state.assets === undefined) throw unsupportedMethod('wallet_getCapabilities')
+    return { [numberToHex(ctx.state.chainId)]: { assetDiscovery: { supported: true } } }
+  },
+  wallet_getAssets: (ctx) => {
+    if (ctx.state.assets === undefined) throw unsupportedMethod('wallet_getAssets')
+    return ctx.state.assets
+  },
 }
 
 /** Signing methods this wallet does not implement; passing them to anvil would sign with its dev keys. */

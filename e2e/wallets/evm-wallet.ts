@@ -54,6 +54,8 @@ export interface EvmWalletControl {
   restoreConnection(): void
   /** From now on the wallet takes `method` and never answers, as an extension whose background stalled. */
   stall(method: string): void
+  /** From now on the wallet discovers assets (EIP-7811) and answers `wallet_getAssets` with `answer`. */
+  discoverAssets(answer: unknown): void
 }
 
 function normaliseParams(params: unknown): readonly unknown[] {
@@ -135,6 +137,9 @@ function createControl(
     },
     stall(method) {
       ctx.state.stalled.add(method)
+    },
+    discoverAssets(answer) {
+      ctx.state.assets = answer
     },
   }
   return Object.freeze(control)

@@ -11,6 +11,7 @@ import * as Api from './api/Api.ts'
 import { compose } from './compose.ts'
 import * as Config from './core/Config.ts'
 import * as FrameStorage from './core/FrameStorage.ts'
+import * as Platform from './core/Platform.ts'
 import * as Storage from './core/Storage.ts'
 import { App } from './core/ui/App.tsx'
 import { preload as preloadAccount } from './features/account/feature.ts'
@@ -66,12 +67,10 @@ const modal = compose({
   config: parsed.config,
   configError: parsed.ok ? undefined : parsed.message,
   storage: Storage.create(backend),
-  mobile: /Mobi|Android|iPhone|iPad/i.test(navigator.userAgent),
+  mobile: Platform.isMobile(navigator),
   loadRegistry: () => import('./shared/networks.ts'),
   api,
-  // These browsers suspend a page that waits in the background, so a pairing counts as connecting.
-  pairingConnects:
-    /Telegram|iPhone|iPad/i.test(navigator.userAgent) && /Safari|Telegram/i.test(navigator.userAgent),
+  pairingConnects: Platform.pairingConnects(navigator, parsed.config.telegram),
 })
 
 accepted.then(async ({ port, origin, peer }) => {

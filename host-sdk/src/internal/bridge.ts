@@ -111,9 +111,11 @@ export function start(options: BridgeOptions): () => void {
         Methods.managesConnection(request.method) ||
         inFlight.get(requestKey(request)) ||
         batchCalls.take(request) ||
-        // A read that prompts no one and tells the modal only what the wallet tells any page: whether it
-        // batches (EIP-5792), so the modal knows to pass a batch on or send its calls one by one.
+        // Reads that prompt no one and tell the modal only what the wallet tells any page: whether it
+        // batches (EIP-5792), so the modal knows to pass a batch on or send its calls one by one, and the
+        // assets it says the account holds (EIP-7811), shown beside the API's balances.
         request.method === 'wallet_getCapabilities' ||
+        request.method === 'wallet_getAssets' ||
         (options.signIn && isSignInForThisPage(request, options.signIn)) ||
         (options.modalSends && open && isPlainTransaction(request)) ||
         (open && isNameRegistration(request))

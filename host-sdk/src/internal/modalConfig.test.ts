@@ -84,15 +84,21 @@ describe('the modal’s config', () => {
     })
   })
 
-  it('names the Telegram mini-app platform the page runs in, so the modal can filter its logins', () => {
+  it('passes the Telegram mini-app signal the page has, as text, for the modal to read', () => {
     const global = globalThis as { Telegram?: unknown }
-    global.Telegram = { WebApp: { platform: 'ios' } }
+    global.Telegram = { WebApp: { platform: 'ios', version: '8.0', initData: 'user=…' } }
     try {
       expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
         networks: ['eip155:1'],
-        telegramPlatform: 'ios',
+        telegram: { platform: 'ios', version: '8.0' },
       })
-      global.Telegram = { WebApp: { platform: { not: 'a string' } } }
+      // Whatever the page put there serialises; the modal judges it (bridge-protocol's MiniApp).
+      global.Telegram = { WebApp: { platform: Symbol('ios'), version: 8n } }
+      expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
+        networks: ['eip155:1'],
+        telegram: { platform: 'Symbol(ios)', version: '8' },
+      })
+      delete global.Telegram
       expect(sent(modalConfig({ projectId: 'demo', networks: ['eip155:1'] }, false))).toEqual({
         networks: ['eip155:1'],
       })

@@ -26,14 +26,15 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     ...rest
   } = options
   const signIn = siweConfig ?? siwx
-  // In a Telegram mini-app, its platform: the modal leaves out the logins that platform cannot complete.
-  const telegram = (globalThis as { Telegram?: { WebApp?: { platform?: unknown } } }).Telegram?.WebApp
-    ?.platform
+  // A Telegram mini-app's own signal, as the page has it: the modal reads it (bridge-protocol's MiniApp)
+  // to choose the logins it offers and how a pairing waits. As text, so any value serialises.
+  const app = (globalThis as { Telegram?: { WebApp?: { platform?: unknown; version?: unknown } } }).Telegram
+    ?.WebApp
   return {
     ...rest,
     embedded: embedded || undefined,
     walletConnect: walletConnectProjectId && { projectId: walletConnectProjectId, relayUrl },
     siwx: signIn && { ...signIn, legacy: !!siweConfig || undefined },
-    telegramPlatform: typeof telegram === 'string' ? telegram.slice(0, 32) : undefined,
+    telegram: app && { platform: String(app.platform), version: String(app.version) },
   }
 }

@@ -63,6 +63,19 @@ describe('Config.parse', () => {
     warn.mockRestore()
   })
 
+  it('reads the Telegram signal the host SDK passed, and a signal of another shape as none, never an alert', () => {
+    expect(parse(search({ networks: [], telegram: { platform: 'ios', version: '8.0' } }))).toEqual({
+      ok: true,
+      projectId: 'demo',
+      config: { networks: [], telegram: { platform: 'ios', version: '8.0' } },
+    })
+    expect(parse(search({ networks: [], telegram: { platform: 'Symbol(ios)' } }))).toEqual({
+      ok: true,
+      projectId: 'demo',
+      config: { networks: [] },
+    })
+  })
+
   it('reads an empty project id when there is none', () => {
     expect(parse(`?config=${encodeURIComponent('{"networks":[]}')}`).projectId).toBe('')
   })

@@ -4,6 +4,7 @@
  */
 import { Caip } from '@airlock/bridge-protocol'
 import * as Switches from '@airlock/bridge-protocol/Features'
+import { miniApp } from '@airlock/bridge-protocol/MiniApp'
 import * as S from '@airlock/bridge-protocol/Shape'
 
 const chainId = S.check(S.string(80), Caip.isChainId, Caip.invalidChainId)
@@ -138,8 +139,8 @@ const schema = S.object({
   allowUnsupportedChain: S.optional(S.boolean),
   /** The visitor may move the wallet between the configured networks. @default true */
   enableNetworkSwitch: S.optional(S.boolean),
-  /** The Telegram mini-app platform the page runs in (`ios`, `android`, `macos`, …), which filters socials. */
-  telegramPlatform: S.optional(S.string(32, 1)),
+  /** The Telegram mini-app the page runs in, as the host SDK read it; absent when it is not one. */
+  telegram: miniApp,
   /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
   walletConnect: S.optional(
     S.object({
@@ -187,7 +188,7 @@ const known = [
   'siwx',
   'allowUnsupportedChain',
   'enableNetworkSwitch',
-  'telegramPlatform',
+  'telegram',
   'customWallets',
 ]
 

@@ -14,6 +14,12 @@ import { viewTexts as texts } from './viewTexts.ts'
 /** How often the API is asked; the relay's channels live 5 minutes, so asking stops then. */
 const pollMs = 1_500
 const channelMs = 5 * 60_000
+/**
+ * docs/behaviour.md §2: after a Back from the view with no login made, the logins reload this long after,
+ * once the view the visitor went back to has drawn, so a reload that changes the rows never lands on the
+ * view being left.
+ */
+const reloadAfterBackMs = 100
 
 type State = { url?: string | undefined; error?: string | undefined }
 
@@ -29,10 +35,12 @@ export function create({ kernel, account, loggedIn }: FarcasterOptions) {
   /** Each sign-in's number: a late answer to an abandoned one changes nothing. */
   let attempt = 0
   let timer: unknown
+  let reloading: unknown
 
   const stop = () => {
     attempt++
     kernel.timers.clearTimeout(timer)
+    kernel.timers.clearTimeout(reloading)
   }
   const show = (next: State) => {
     state = next
@@ -79,10 +87,20 @@ export function create({ kernel, account, loggedIn }: FarcasterOptions) {
       stop()
       show({ error: message })
     },
-    /** The visitor left the view or closed the modal: nothing more is asked. */
+    /** The modal closed: nothing more is asked. */
     stop() {
       stop()
       state = undefined
+    },
+    /**
+     * The visitor went back from the view: nothing more is asked, and, with no login made, `reload` runs
+     * {@link reloadAfterBackMs} later, so the logins offered start afresh (a new channel, the API's providers
+     * read again).
+     */
+    left(loggedIn: boolean, reload: () => void) {
+      stop()
+      state = undefined
+      if (!loggedIn) reloading = kernel.timers.setTimeout(reload, reloadAfterBackMs)
     },
   }
 }

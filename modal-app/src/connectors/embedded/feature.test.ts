@@ -17,7 +17,7 @@ describe('the embedded wallet feature', () => {
   })
 
   it('leaves out, in a Telegram mini-app, the logins its platform cannot finish (docs/behaviour.md)', () => {
-    expect(socialsOf({ telegramPlatform: 'ios' })).toEqual([
+    expect(socialsOf({ telegram: { platform: 'ios' } })).toEqual([
       'x',
       'discord',
       'farcaster',
@@ -25,7 +25,7 @@ describe('the embedded wallet feature', () => {
       'apple',
       'facebook',
     ])
-    expect(socialsOf({ telegramPlatform: 'macos' })).toEqual([
+    expect(socialsOf({ telegram: { platform: 'macos' } })).toEqual([
       'google',
       'discord',
       'farcaster',
@@ -33,14 +33,14 @@ describe('the embedded wallet feature', () => {
       'apple',
       'facebook',
     ])
-    expect(socialsOf({ telegramPlatform: 'android' })).toEqual([
+    expect(socialsOf({ telegram: { platform: 'android' } })).toEqual([
       'google',
       'discord',
       'farcaster',
       'github',
       'apple',
     ])
-    expect(socialsOf({ telegramPlatform: 'tdesktop' })).toEqual(socialsOf({}))
+    expect(socialsOf({ telegram: { platform: 'tdesktop' } })).toEqual(socialsOf({}))
   })
 
   it('says its words when its logic cannot load, and leaves the rows without actions', async () => {

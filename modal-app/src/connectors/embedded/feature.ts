@@ -15,7 +15,7 @@ import { approveView, codeView, farcasterView, settingsView, socialView, walletV
 
 /**
  * In a Telegram mini-app, the providers whose login that platform cannot finish are left out
- * (docs/behaviour.md#platforms): iOS removes Google, macOS removes X, Android removes Facebook and X.
+ * (docs/behaviour.md §2): iOS removes Google, macOS removes X, Android removes Facebook and X.
  */
 const telegramLeavesOut: Record<string, readonly SocialProvider[]> = {
   ios: ['google'],
@@ -24,10 +24,10 @@ const telegramLeavesOut: Record<string, readonly SocialProvider[]> = {
 }
 
 /** The social providers the host asked for (`features.socials`: a list, or false for none). */
-export function socialsOf(config: Pick<Config, 'features' | 'telegramPlatform'>): SocialProvider[] {
+export function socialsOf(config: Pick<Config, 'features' | 'telegram'>): SocialProvider[] {
   const asked = config.features?.socials ?? socialProviders
   if (asked === false) return []
-  const platform = config.telegramPlatform ?? ''
+  const platform = config.telegram?.platform ?? ''
   const left = Object.hasOwn(telegramLeavesOut, platform) ? (telegramLeavesOut[platform] ?? []) : []
   return asked.filter((provider) => !left.includes(provider))
 }
@@ -42,7 +42,7 @@ const unavailable = {
  * @example features.push(embedded(config))
  */
 export function embedded(
-  config: Pick<Config, 'features' | 'telegramPlatform'>,
+  config: Pick<Config, 'features' | 'telegram'>,
   loadRuntime?: () => Promise<typeof import('./runtime.ts')>,
 ): Feature | undefined {
   const email = isOn(config, 'email')

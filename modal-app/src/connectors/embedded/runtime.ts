@@ -41,15 +41,18 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   // Only the providers the API can log in with get a button: one it has no client for would open a window
   // onto an error. Unknown until it answers, so none shows before.
   let socials: readonly string[] = []
-  if (options.socials.length > 0)
-    account.socialProviders().then(
-      ({ providers, farcaster: fc }) => {
-        const on: readonly string[] = fc ? [...providers, 'farcaster'] : providers
-        socials = options.socials.filter((provider) => on.includes(provider))
-        changed()
-      },
-      (error: unknown) => console.warn('[airlock] Could not read the social providers.', error),
-    )
+  const readProviders = () => {
+    if (options.socials.length > 0)
+      account.socialProviders().then(
+        ({ providers, farcaster: fc }) => {
+          const on: readonly string[] = fc ? [...providers, 'farcaster'] : providers
+          socials = options.socials.filter((provider) => on.includes(provider))
+          changed()
+        },
+        (error: unknown) => console.warn('[airlock] Could not read the social providers.', error),
+      )
+  }
+  readProviders()
 
   let wallet: Vault.Wallet | undefined
   let session: Account.Session | undefined
@@ -358,7 +361,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       rejectRequest: approvals.reject,
     },
     back(view) {
-      if (view === farcasterView) farcaster.stop()
+      if (view === farcasterView) farcaster.left(signedIn(), readProviders)
       if (view === settingsView) manage.clear()
       if (view === socialView) {
         socialAbort?.abort()

@@ -74,6 +74,8 @@ export const methods: Record<Caip.Namespace, string[]> = {
     'wallet_getCapabilities',
     'wallet_getCallsStatus',
     'wallet_showCallsStatus',
+    // EIP-7811: a wallet that discovers assets names them; the modal shows them beside the API's.
+    'wallet_getAssets',
   ],
   solana: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'],
   bip122: ['signMessage', 'signPsbt', 'getAccountAddresses'],

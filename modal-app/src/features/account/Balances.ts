@@ -2,7 +2,8 @@
  * The connected accounts' balances from the API (EVM, Solana and Bitcoin alike), formatted for the Account
  * view. Balances are cached for 30 s per account and network, so opening and closing the modal costs the
  * API nothing; after a failure none is asked for 30 s, so a dead RPC is not hammered. EVM accounts also get
- * their name and avatar from the API's identity route, read while the visitor looks, cached 5 minutes.
+ * their name and avatar from the API's identity route, read while the visitor looks, cached 5 minutes. A
+ * wallet that discovers assets itself (EIP-7811, `WalletAssets.ts`) adds what the API does not list.
  */
 import type { Caip, State } from '@airlock/bridge-protocol'
 import type * as Api from '../../api/Api.ts'
@@ -12,6 +13,7 @@ import { baseUnits } from '../../shared/Amount.ts'
 import { formatFiat, formatQuantity } from '../../shared/format.ts'
 import type { Network } from '../../shared/Network.ts'
 import { texts } from '../../shared/texts.ts'
+import * as WalletAssets from './WalletAssets.ts'
 
 const balanceCacheMs = 30_000
 export const balanceRetryBlockMs = 30_000
@@ -142,10 +144,18 @@ export function setup(
   const { now, snackbar } = kernel
   /** Per network and address: what the API said, and when it was asked. */
   const balances = new Map<string, { entries?: Api.TokenBalance[] | undefined; at: number }>()
+  /** Per network and address: what the wallet itself said it holds (EIP-7811), read alongside. */
+  const discovered = new Map<string, Api.TokenBalance[]>()
   /** Until when balance reads are blocked after a failure. */
   let blockedUntil = 0
 
   const keyOf = (network: Network, address: string) => `${network.id}:${address}`
+  /** The API's balances with what the wallet adds; undefined while neither has answered. */
+  const entriesOf = (key: string) => {
+    const api = balances.get(key)?.entries
+    const wallet = discovered.get(key)
+    return api || wallet ? WalletAssets.merge(api ?? [], wallet ?? []) : undefined
+  }
 
   /**
    * The namespace's account, else the one the modal shows. `force` skips the modal's cache, `fresh` the
@@ -161,6 +171,12 @@ export function setup(
     const known = balances.get(key)
     if (!force && known && now() - known.at < balanceCacheMs) return
     balances.set(key, { entries: known?.entries, at: now() })
+    // Apart from the API's read: a slow or silent wallet never holds the API's balances back.
+    void WalletAssets.discover(kernel, connection, address, network).then((rows) => {
+      if (rows.length === 0 && !discovered.has(key)) return
+      discovered.set(key, rows)
+      kernel.changed()
+    })
     try {
       const entries = await kernel.api.balances(network.id, address, { fresh })
       balances.set(key, { entries, at: now() })
@@ -196,7 +212,7 @@ export function setup(
   function fields(namespace: Caip.Namespace, connection: Connection): BalanceFields {
     const address = connection.accounts[0]?.address ?? ''
     const network = kernel.configured(connection.chainId)
-    const entries = network && balances.get(keyOf(network, address))?.entries
+    const entries = network && entriesOf(keyOf(network, address))
     const native = entries?.find((entry) => entry.address === undefined)
     return {
       balance: network
@@ -225,9 +241,7 @@ export function setup(
     const network = connection && kernel.configured(connection.chainId)
     const address = connection?.accounts[0]?.address
     if (!network || !address) return {}
-    const native = balances
-      .get(keyOf(network, address))
-      ?.entries?.find((entry) => entry.address === undefined)
+    const native = entriesOf(keyOf(network, address))?.find((entry) => entry.address === undefined)
     const { decimals, symbol } = network.nativeCurrency
     const value = native && baseUnits(native.quantity.numeric, decimals)
     const { profileName, profileImage } = namespace === 'eip155' ? names.of(address) : {}
