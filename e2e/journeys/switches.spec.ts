@@ -140,3 +140,31 @@ test.describe('hidden and custom wallets', () => {
     await expect(modal.getByTestId('wc-state')).toBeVisible()
   })
 })
+
+test.describe('restricted time zones', () => {
+  test.use({ timezoneId: 'Asia/Shanghai' })
+
+  test('in a restricted zone Buy and Swap say they are unavailable; a host list without it offers them', async ({
+    page,
+    modal,
+  }) => {
+    await withOptions(page, {})
+    await connectEvm(page, modal)
+    await modal.getByRole('button', { name: 'Swap', exact: true }).click()
+    await expect(
+      modal.getByRole('status').filter({ hasText: 'Swaps are not available in your region.' }),
+    ).toBeVisible()
+    await expect(modal.locator('form.swap-form')).toHaveCount(0)
+    await modal.getByRole('button', { name: 'Back' }).click()
+    await modal.getByRole('button', { name: 'Buy', exact: true }).click()
+    await expect(
+      modal.getByRole('status').filter({ hasText: 'Buying crypto is not available in your region.' }),
+    ).toBeVisible()
+
+    await withOptions(page, { restrictedTimeZones: ['Europe/Berlin'] })
+    await page.evaluate(() => window.airlock?.open())
+    await modal.getByRole('button', { name: 'Swap', exact: true }).click()
+    await expect(modal.locator('form.swap-form')).toBeVisible()
+    await expect(modal.getByText('Swaps are not available in your region.')).toHaveCount(0)
+  })
+})

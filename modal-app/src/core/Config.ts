@@ -141,6 +141,8 @@ const schema = S.object({
   enableNetworkSwitch: S.optional(S.boolean),
   /** The Telegram mini-app the page runs in, as the host SDK read it; absent when it is not one. */
   telegram: miniApp,
+  /** IANA time zones where Buy and Swap say they are unavailable (`Region.ts`); `[]` for none. */
+  restrictedTimeZones: S.optional(S.array(S.string(64, 1, /^[\w+/-]+$/), 64)),
   /** WalletConnect: the project id and, optionally, the relay (default WalletConnect's public one). */
   walletConnect: S.optional(
     S.object({
@@ -190,6 +192,7 @@ const known = [
   'enableNetworkSwitch',
   'telegram',
   'customWallets',
+  'restrictedTimeZones',
 ]
 
 /** What the URL said, or why it could not be used. */

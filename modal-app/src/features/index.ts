@@ -7,6 +7,7 @@ import { type Options as WalletConnectOptions, walletConnect } from '../connecto
 import type { Config } from '../core/Config.ts'
 import { excludes } from '../core/Excluded.ts'
 import type { Feature } from '../core/Feature.ts'
+import { restricted } from '../core/Region.ts'
 import { account } from './account/feature.ts'
 import { type Options as AllWalletsOptions, allWallets } from './all-wallets/feature.ts'
 import { calls } from './calls/feature.ts'
@@ -30,6 +31,7 @@ export function features(config: Config, options: Options = {}): Feature[] {
   const wc = config.walletConnect
   const hidden = excludes(config)
   const embeddedWallet = embedded(config)
+  const regional = restricted(config.restrictedTimeZones)
   // Hooks run in this order. Sign-in comes first: a chain change that asks for a sign-in ends the reaction
   // there, before the account reads a balance the visitor is not signed in to see.
   return [
@@ -38,8 +40,8 @@ export function features(config: Config, options: Options = {}): Feature[] {
     networks(config),
     receive(),
     send(),
-    onramp(),
-    swaps(),
+    onramp(regional),
+    swaps(regional),
     // docs/behaviour.md §1: Pay is off unless the host switches it on.
     ...(config.features?.pay === true ? [pay()] : []),
     names(),

@@ -4,11 +4,17 @@
  * the tokens are on chain. The host switches it with `features.onramp`; its screens are the Account view's
  * as far as the host can tell.
  */
-import { lazy } from 'react'
-import type { Feature } from '../../core/Feature.ts'
+import { type ComponentType, lazy } from 'react'
+import type { Feature, ViewProps } from '../../core/Feature.ts'
+import { unavailable } from '../../core/Region.ts'
 import { texts } from '../../shared/texts.ts'
 
-export function onramp(): Feature {
+export function onramp(restricted = false): Feature {
+  // In a restricted region every view of the feature says so instead (docs/behaviour.md §9).
+  const view = (component: ComponentType<ViewProps>) =>
+    restricted
+      ? unavailable<ViewProps>(async () => (await import('./texts.ts')).onrampTexts.region)
+      : component
   return {
     id: 'onramp',
     switch: 'onramp',
@@ -16,13 +22,13 @@ export function onramp(): Feature {
       {
         name: 'Onramp',
         title: () => texts.onramp.title,
-        component: lazy(() => import('./Buy.tsx')),
+        component: view(lazy(() => import('./Buy.tsx'))),
         public: 'Account',
       },
       {
         name: 'OnrampStatus',
         title: () => texts.onramp.statusTitle,
-        component: lazy(() => import('./BuyStatus.tsx')),
+        component: view(lazy(() => import('./BuyStatus.tsx'))),
         public: 'Account',
       },
     ],

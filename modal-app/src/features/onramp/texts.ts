@@ -6,6 +6,7 @@ import { define } from '../../shared/i18n/Catalogue.ts'
  */
 export const onrampTexts = define('onramp', {
   title: 'Buy',
+  region: 'Buying crypto is not available in your region.',
   statusTitle: 'Your purchase',
   amount: 'Amount',
   currency: 'Currency',

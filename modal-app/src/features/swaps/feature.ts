@@ -3,11 +3,15 @@
  * review that simulates the approval and the swap; signed by the connected wallet. The host switches it
  * with `features.swaps`; its screens are the Account view's as far as the host can tell.
  */
-import { lazy } from 'react'
-import type { Feature } from '../../core/Feature.ts'
+import { type ComponentType, lazy } from 'react'
+import type { Feature, ViewProps } from '../../core/Feature.ts'
+import { unavailable } from '../../core/Region.ts'
 import { texts } from '../../shared/texts.ts'
 
-export function swaps(): Feature {
+export function swaps(restricted = false): Feature {
+  // In a restricted region every view of the feature says so instead (docs/behaviour.md §9).
+  const view = (component: ComponentType<ViewProps>) =>
+    restricted ? unavailable<ViewProps>(async () => (await import('./texts.ts')).swapTexts.region) : component
   return {
     id: 'swaps',
     switch: 'swaps',
@@ -15,19 +19,19 @@ export function swaps(): Feature {
       {
         name: 'Swap',
         title: () => texts.swap.title,
-        component: lazy(() => import('./Swap.tsx')),
+        component: view(lazy(() => import('./Swap.tsx'))),
         public: 'Account',
       },
       {
         name: 'SwapTokens',
         title: () => texts.swap.tokensTitle,
-        component: lazy(() => import('./SwapTokens.tsx')),
+        component: view(lazy(() => import('./SwapTokens.tsx'))),
         public: 'Account',
       },
       {
         name: 'SwapPreview',
         title: () => texts.swap.previewTitle,
-        component: lazy(() => import('./SwapPreview.tsx')),
+        component: view(lazy(() => import('./SwapPreview.tsx'))),
         public: 'Account',
       },
     ],

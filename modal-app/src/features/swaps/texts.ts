@@ -8,6 +8,7 @@ import { define } from '../../shared/i18n/Catalogue.ts'
 export const swapTexts = define('swap', {
   // docs/behaviour.md §8.
   unsupported: 'Network not supported for Swaps',
+  region: 'Swaps are not available in your region.',
   declined: 'Signature declined',
   reverted: 'execution reverted',
   pay: 'You pay',
