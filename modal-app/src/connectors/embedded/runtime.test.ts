@@ -22,7 +22,6 @@ import * as Api from '../../api/Api.ts'
 import type { Config } from '../../core/Config.ts'
 import type { Feature, Kernel } from '../../core/Feature.ts'
 import * as Modal from '../../core/Modal.ts'
-import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import * as Wrapping from '../../core/Wrapping.ts'
@@ -658,7 +657,7 @@ describe('a login whose wallet does not open', () => {
       expect(context.state().status).toBe('disconnected')
       expect(context.state().user).toBeUndefined()
       expect(context.view()).toBe('Connect')
-      context.clock.advance(swapDelay)
+      context.clock.advance(150) // the snackbar's swap, docs/behaviour.md §9
       expect(context.modal.getSnapshot().snackbar).toMatchObject({ variant: 'error', message: said })
       expect(keptSession()).toBeUndefined()
       expect(context.slice().user).toBeUndefined()
@@ -768,7 +767,7 @@ describe('requests to the embedded wallet', () => {
 
   it('opens for a disallowed method, says so only after 300 ms, and rejects with 4200', async () => {
     // The account's balance snack (the API relays no Solana chain here) has had its time on the kernel's clock.
-    context.clock.advance(autoCloseDelay)
+    context.clock.advance(2_500) // the snackbar's auto-close, docs/behaviour.md §9
     expect(context.modal.getSnapshot().snackbar).toBeUndefined()
     // Approvals.ts waits the 300 ms on the kernel's clock, which `wait` moves; the global timers are faked
     // only so that `advanceTimersByTimeAsync` lets the request's promises settle between steps.
