@@ -1,17 +1,16 @@
 /**
  * Pay, end to end: a dApp's `airlock.pay` shows the payment in the modal, the page's wallet sends it, and
  * the dApp's promise resolves with the hash only once it is confirmed on chain (the recipient's balance
- * asserted on anvil), in ETH or in an ERC-20 token. An account too poor to pay buys the shortfall through the sandbox provider first.
- * Pay switched off, bad input and a closed modal each reject with their code.
+ * asserted on anvil), in ETH or in an ERC-20 token. An account too poor to pay buys the shortfall through the
+ * sandbox provider first. Pay switched off, bad input and a closed modal each reject with their code.
  */
-import { Accounts } from '@airlock/devnet'
-import { devnetA, testTokenAddress } from '@airlock/devnet/chains'
-import { type Address, createWalletClient, erc20Abi, type Hash, type Hex, http, parseEther } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { testTokenAddress } from '@airlock/devnet/chains'
+import { type Address, erc20Abi, type Hash, parseEther } from 'viem'
 import { axeViolations, clients, expect } from './fixtures.ts'
 import {
   cards,
   connectFunded,
+  fundAlt,
   type Outcome,
   openCheckout,
   outcome,
@@ -57,20 +56,7 @@ test("an ERC-20 payment: the recipient's token balance grows by the amount on ch
   modal,
   account,
 }) => {
-  // 10 ALT for this test's account, from devnet account 0, which the devnet mints them to.
-  const minter = Accounts.all()[0] as { privateKey: Hex }
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(minter.privateKey),
-    chain: devnetA,
-    transport: http(devnetA.rpcUrls.default.http[0]),
-  })
-  const funding = await wallet.writeContract({
-    address: testTokenAddress,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [account, parseEther('10')],
-  })
-  await clients.a.waitForTransactionReceipt({ hash: funding })
+  await fundAlt(account, parseEther('10'))
   await connectFunded(tab, modal, account, { path: payPage })
   const to = recipient()
   await pay(tab, { to, amount: '2.5', asset: testTokenAddress, chain: 'eip155:31337' })
