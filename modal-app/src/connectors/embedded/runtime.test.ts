@@ -17,6 +17,7 @@ import { type Address, createPublicClient, type Hex, http, toHex, verifyMessage 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
 import * as Anvil from '../../../../devnet/src/Anvil.ts'
+import { airlockAccountFactoryAbi } from '../../../../devnet/src/aa/AirlockAccountFactoryContract.ts'
 import { accountAbstraction } from '../../../../devnet/src/Chains.ts'
 import * as Devnet from '../../../../devnet/src/Devnet.ts'
 import * as Mail from '../../../../devnet/src/Mail.ts'
@@ -577,18 +578,7 @@ describe('the smart account', () => {
   const factoryAccount = (owner: Address) =>
     createPublicClient({ transport: http(devnet.chains[0].rpcUrl) }).readContract({
       address: accountAbstraction.accountFactory,
-      abi: [
-        {
-          type: 'function',
-          name: 'getAddress',
-          stateMutability: 'view',
-          inputs: [
-            { name: 'owner', type: 'address' },
-            { name: 'salt', type: 'uint256' },
-          ],
-          outputs: [{ name: '', type: 'address' }],
-        },
-      ],
+      abi: airlockAccountFactoryAbi,
       functionName: 'getAddress',
       args: [owner, 0n],
     })
