@@ -4,7 +4,7 @@
  * the Recent tag, and All Wallets paging on scroll.
  */
 import type { Page } from '@playwright/test'
-import { addresses, connectEvm, expect, request, serveDapp, test } from './fixtures.ts'
+import { addresses, connectEvm, connectWallet, expect, request, serveDapp, test } from './fixtures.ts'
 
 const evm = addresses.evm?.address as string
 const api = 'http://127.0.0.1:8787'
@@ -43,6 +43,31 @@ test.describe('Copy address', () => {
       await dapp.close()
     }
   })
+})
+
+test('the explorer links name the account’s address on its network’s explorer, and a network without one has none', async ({
+  page,
+  modal,
+}) => {
+  const header = modal.getByRole('link', { name: /^View the address on the block explorer/ })
+  const row = modal.getByRole('link', { name: /^Block explorer/ })
+  // Solana Devnet, a cluster the test wallet serves: Solana Explorer, with the cluster named.
+  await page.goto('/module.html?networks=solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1')
+  const solana = addresses.solana?.address as string
+  await connectWallet(page, modal, 'Airlock Test Solana', solana)
+  const url = `https://explorer.solana.com/address/${solana}?cluster=devnet`
+  for (const link of [header, row]) {
+    await expect(link).toHaveAttribute('href', url)
+    // Another site, in its own tab, told nothing about the modal.
+    await expect(link).toHaveAttribute('target', '_blank')
+    await expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+  }
+  // The devnet's own EVM chain has no explorer.
+  await page.goto('/module.html?networks=eip155:31337')
+  await connectEvm(page, modal)
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  await expect(header).toHaveCount(0)
+  await expect(row).toHaveCount(0)
 })
 
 test("the modal's Disconnect row ends the connection: the dApp is told and has no accounts", async ({

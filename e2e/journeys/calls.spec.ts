@@ -5,43 +5,17 @@
  * both receipts, the effects asserted on chain; a declined second call leaves 600 with the first receipt;
  * bad batches are refused with their codes; wallet_showCallsStatus opens the calls view.
  */
-import { Accounts, devnetA, testTokenAddress } from '@airlock/devnet'
+import { devnetA, testTokenAddress } from '@airlock/devnet'
 import type { Page } from '@playwright/test'
-import {
-  type Address,
-  createWalletClient,
-  custom,
-  encodeFunctionData,
-  erc20Abi,
-  http,
-  parseUnits,
-} from 'viem'
+import { type Address, createWalletClient, custom, encodeFunctionData, erc20Abi, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { walletCalls } from '../wallets/index.ts'
 import { axeViolations, clients, connectWallet, expect, request } from './fixtures.ts'
-import { connectFunded, test } from './onrampFixtures.ts'
+import { connectFunded, fundAlt, test } from './onrampFixtures.ts'
 
 const page = '/module.html?networks=eip155:31337'
 const chainId = `0x${devnetA.id.toString(16)}`
 const fresh = (): Address => privateKeyToAccount(generatePrivateKey()).address
-
-/** Gives the account `amount` ALT from anvil's account 0, which holds a million. */
-async function fundAlt(account: Address, amount: bigint) {
-  const holder = Accounts.all()[0]
-  if (!holder) throw new Error('anvil has no account 0')
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(holder.privateKey as `0x${string}`),
-    chain: devnetA,
-    transport: http(devnetA.rpcUrls.default.http[0]),
-  })
-  const hash = await wallet.writeContract({
-    address: testTokenAddress,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [account, amount],
-  })
-  await clients.a.waitForTransactionReceipt({ hash })
-}
 
 /** An approval of `spender` and a transfer to `to`, both on the ALT token. */
 function approveAndTransfer(spender: Address, to: Address) {

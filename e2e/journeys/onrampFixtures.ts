@@ -2,13 +2,15 @@
  * What the Buy and Pay journeys share: a fresh EVM key per test (funded with `anvil_setBalance`, so no
  * other journey's account moves under them) and a fresh Solana key (holding nothing) connected on the demo
  * dApp, a dApp's payment asked for, the sandbox provider's checkout filled in as a visitor does, the order as
- * the API has it, and the sandbox's loopback switch that makes it answer 503.
+ * the API has it, and the sandbox's loopback switch that makes it answer 503. Also the devnet's ALT token for
+ * such a key.
  */
 import { randomBytes } from 'node:crypto'
-import { devnetA } from '@airlock/devnet/chains'
+import { Accounts } from '@airlock/devnet'
+import { devnetA, testTokenAddress } from '@airlock/devnet/chains'
 import { test as base, type FrameLocator, type Page } from '@playwright/test'
 import { Keypair } from '@solana/web3.js'
-import { type Address, type Hash, type Hex, parseEther } from 'viem'
+import { type Address, createWalletClient, erc20Abi, type Hash, type Hex, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { walletInitScript } from '../wallets/index.ts'
 import { clients, connectWallet, expect, rpc, walletOptions } from './fixtures.ts'
@@ -54,6 +56,24 @@ export const test = base.extend<Fixtures>({
 /** Gives `address` exactly `wei` on devnet A. */
 async function fund(address: Address, wei: bigint) {
   await rpc(devnetA.rpcUrls.default.http[0] as string, 'anvil_setBalance', [address, `0x${wei.toString(16)}`])
+}
+
+/** Gives `account` `amount` ALT from anvil's account 0, which the devnet mints a million to. */
+export async function fundAlt(account: Address, amount: bigint) {
+  const holder = Accounts.all()[0]
+  if (!holder) throw new Error('anvil has no account 0')
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(holder.privateKey as Hex),
+    chain: devnetA,
+    transport: http(devnetA.rpcUrls.default.http[0]),
+  })
+  const hash = await wallet.writeContract({
+    address: testTokenAddress,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [account, amount],
+  })
+  await clients.a.waitForTransactionReceipt({ hash })
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
  * Pay, end to end: a dApp's `airlock.pay` shows the payment in the modal, the page's wallet sends it, and
  * the dApp's promise resolves with the hash only once it is confirmed on chain (the recipient's balance
- * asserted on anvil). An account too poor to pay buys the shortfall through the sandbox provider first.
- * Pay switched off, bad input and a closed modal each reject with their code.
+ * asserted on anvil), in ETH or in an ERC-20 token. An account too poor to pay buys the shortfall through the
+ * sandbox provider first. Pay switched off, bad input and a closed modal each reject with their code.
  */
-import { type Hash, parseEther } from 'viem'
+import { testTokenAddress } from '@airlock/devnet/chains'
+import { type Address, erc20Abi, type Hash, parseEther } from 'viem'
 import { axeViolations, clients, expect } from './fixtures.ts'
 import {
   cards,
   connectFunded,
+  fundAlt,
   type Outcome,
   openCheckout,
   outcome,
@@ -38,6 +40,36 @@ test("a dApp's payment resolves with a hash the chain confirmed, after the recip
   expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
   expect((await clients.a.getTransactionReceipt({ hash: hash as Hash })).status).toBe('success')
   expect(await clients.a.getBalance({ address: to })).toBe(parseEther('0.05'))
+  await expect(modal.getByTestId('pay-status')).toHaveAttribute('data-status', 'confirmed')
+})
+
+const altOf = (address: Address) =>
+  clients.a.readContract({
+    address: testTokenAddress,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [address],
+  })
+
+test("an ERC-20 payment: the recipient's token balance grows by the amount on chain, the payer's falls by it", async ({
+  page: tab,
+  modal,
+  account,
+}) => {
+  await fundAlt(account, parseEther('10'))
+  await connectFunded(tab, modal, account, { path: payPage })
+  const to = recipient()
+  await pay(tab, { to, amount: '2.5', asset: testTokenAddress, chain: 'eip155:31337' })
+  await expect(modal.getByTestId('pay')).toHaveAttribute('data-step', 'review')
+  await expect(modal.getByTestId('pay-amount')).toContainText('2.5 ALT')
+  await expect(modal.getByTestId('pay-funding')).toHaveText('Enough to pay')
+  await modal.getByTestId('pay-confirm').click()
+  const { hash } = await outcome(tab)
+  const receipt = await clients.a.getTransactionReceipt({ hash: hash as Hash })
+  expect(receipt.status).toBe('success')
+  expect(receipt.to?.toLowerCase()).toBe(testTokenAddress.toLowerCase())
+  expect(await altOf(to)).toBe(parseEther('2.5'))
+  expect(await altOf(account)).toBe(parseEther('7.5'))
   await expect(modal.getByTestId('pay-status')).toHaveAttribute('data-status', 'confirmed')
 })
 

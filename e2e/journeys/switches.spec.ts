@@ -121,6 +121,36 @@ test.describe('hidden and custom wallets', () => {
     }
   })
 
+  test('featured wallets in the host’s order, at most 4, then the registry’s next 4 as recommended; excluded ones in neither', async ({
+    page,
+    modal,
+  }) => {
+    // The registry as the API lists it, first page, in its own order.
+    const answer = await fetch('http://127.0.0.1:8787/getWallets?projectId=demo&page=1&entries=40')
+    const registry = ((await answer.json()) as { data: { id: string; name: string }[] }).data
+    const nth = (index: number) => registry[index] as { id: string; name: string }
+    await withOptions(page, {
+      // An excluded id and an unknown one are skipped; the fifth that remains is one too many.
+      featuredWalletIds: [
+        nth(9).id,
+        nth(5).id,
+        nth(0).id,
+        'no-such-wallet',
+        nth(11).id,
+        nth(12).id,
+        nth(13).id,
+      ],
+      excludeWalletIds: [nth(0).id, nth(1).name.toUpperCase()],
+      features: { email: false, socials: false },
+    })
+    await page.evaluate(() => window.airlock?.open())
+    const listed = new Set(registry.map((wallet) => wallet.name))
+    const rows = modal.locator('.row-label')
+    await expect
+      .poll(async () => (await rows.allTextContents()).filter((name) => listed.has(name)))
+      .toEqual([9, 5, 11, 12, 2, 3, 4, 6].map((index) => nth(index).name))
+  })
+
   test('a custom wallet is listed by the host’s name and icon, and starts a pairing for that wallet', async ({
     page,
     modal,

@@ -3,12 +3,14 @@
  * meet on the local relay of `npm start`; the wallet signs with an anvil account.
  */
 import { Accounts } from '@airlock/devnet'
-import { devnetA, devnetB } from '@airlock/devnet/chains'
+import { devnetA, devnetB, testTokenAddress } from '@airlock/devnet/chains'
 import { devices, type FrameLocator, type Page } from '@playwright/test'
-import { type Hex, parseEther, verifyMessage } from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther, verifyMessage } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
 import { axeViolations, clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
+import { fundAlt } from './onrampFixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -109,6 +111,61 @@ test("the modal's own Send goes over the session: the phone signs, anvil has it"
   })
   expect(await clients.a.getBalance({ address: to })).toBe(before + parseEther('0.25'))
   expect(peer.requests).toContain('eth_sendTransaction')
+})
+
+test('a phone wallet that batches gets the dApp’s EIP-5792 batch unchanged over the session; its calls are mined, and wallet_getCallsStatus is its answer', async ({
+  page,
+  modal,
+}) => {
+  await peer.stop()
+  peer = await createPeer({ relayUrl, privateKey: phoneKey, chains: [devnetA, devnetB], batches: true })
+  await fundAlt(peer.account.address, parseEther('10'))
+  await pair(page, modal)
+  const chainId = `0x${devnetA.id.toString(16)}`
+  expect(await request(page, 'wallet_getCapabilities', [peer.account.address, [chainId]])).toEqual({
+    result: { [chainId]: { atomic: { status: 'unsupported' } } },
+  })
+  const [spender, to] = [0, 1].map(() => privateKeyToAccount(generatePrivateKey()).address) as [
+    Address,
+    Address,
+  ]
+  const alt = (functionName: 'approve' | 'transfer', args: readonly [Address, bigint]) => ({
+    to: testTokenAddress,
+    data: encodeFunctionData({ abi: erc20Abi, functionName, args }),
+  })
+  const batch = {
+    version: '2.0.0',
+    chainId,
+    from: peer.account.address,
+    atomicRequired: false,
+    calls: [alt('approve', [spender, parseEther('5')]), alt('transfer', [to, parseEther('3')])],
+  }
+  const sent = await request(page, 'wallet_sendCalls', [batch])
+  const id = (sent.result as { id?: string } | undefined)?.id
+  expect(id).toEqual(expect.any(String))
+  // The wallet ran it: handed over as the dApp wrote it, never split into the modal's own transactions.
+  expect(peer.batches).toEqual([batch])
+  expect(peer.requests).not.toContain('eth_sendTransaction')
+
+  type Status = { status: number; receipts?: { status: string; transactionHash: Hex }[] }
+  let status: Status | undefined
+  await expect
+    .poll(async () => {
+      status = (await request(page, 'wallet_getCallsStatus', [id])).result as Status
+      return status?.status
+    })
+    .toBe(200)
+  expect(peer.requests).toContain('wallet_getCallsStatus')
+  expect(status?.receipts?.map((receipt) => receipt.status)).toEqual(['0x1', '0x1'])
+  for (const receipt of status?.receipts ?? []) {
+    const mined = await clients.a.getTransactionReceipt({ hash: receipt.transactionHash })
+    expect(mined.status).toBe('success')
+    expect(mined.from.toLowerCase()).toBe(peer.account.address.toLowerCase())
+  }
+  const read = (functionName: 'allowance' | 'balanceOf', args: readonly Address[]) =>
+    clients.a.readContract({ address: testTokenAddress, abi: erc20Abi, functionName, args } as never)
+  expect(await read('allowance', [peer.account.address, spender])).toBe(parseEther('5'))
+  expect(await read('balanceOf', [to])).toBe(parseEther('3'))
 })
 
 test('personal_sign through the session verifies; a rejection reaches the dApp as 4001', async ({

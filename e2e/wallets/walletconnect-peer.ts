@@ -1,14 +1,15 @@
 /**
  * A phone wallet for the journeys: a real WalletConnect `SignClient` in the test process, on the local relay,
  * with an anvil account (viem) and a Solana key. It pairs from the URI the modal shows, approves what the
- * modal proposes, and answers requests — or rejects them when told to — the way a wallet app does.
+ * modal proposes, and answers requests — or rejects them when told to — the way a wallet app does. Asked to,
+ * it batches (EIP-5792) as an EOA wallet app can: it sends a batch's calls one by one, and answers for them.
  */
 import { randomUUID } from 'node:crypto'
 import * as SignClientStorage from '@airlock/modal-app/sign-client-storage'
 import { ed25519 } from '@noble/curves/ed25519'
 import { SignClient } from '@walletconnect/sign-client'
 import bs58 from 'bs58'
-import { type Chain, createWalletClient, type Hex, http, isHex } from 'viem'
+import { type Chain, createPublicClient, createWalletClient, type Hex, http, isHex, numberToHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { bitcoinKeyFromPrivateKey, signBitcoinMessage } from './keys.ts'
 
@@ -22,7 +23,12 @@ export type PeerOptions = {
   /** secp256k1 key (hex) of the Bitcoin account, a P2WPKH address of the devnet's chain (rltc). */
   bitcoinKeyHex?: string
   name?: string
+  /** Approves and answers wallet_sendCalls, wallet_getCapabilities and wallet_getCallsStatus (EIP-5792). */
+  batches?: boolean
 }
+
+/** A batch as EIP-5792's wallet_sendCalls carries it. */
+type Batch = { chainId: Hex; id?: string; calls: { to: Hex; value?: Hex; data?: Hex }[] }
 
 export type Peer = {
   account: PrivateKeyAccount
@@ -30,6 +36,8 @@ export type Peer = {
   bitcoin: { address: string; publicKeyHex: string }
   /** Every request the wallet received, by method. */
   requests: string[]
+  /** Every batch wallet_sendCalls handed it, as received. */
+  batches: unknown[]
   /** From now on, requests are refused (4001) or answered. */
   setMode(mode: 'approve' | 'reject'): void
   /** Scans the URI: pairs, and approves the proposal with every chain the wallet supports. */
@@ -71,6 +79,9 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
     publicKeyHex: Buffer.from(bitcoinKey.publicKey).toString('hex'),
   }
   const requests: string[] = []
+  const batches: unknown[] = []
+  /** The transactions each batch became, by its id. */
+  const sent = new Map<string, { chain: Chain; hashes: Hex[] }>()
   let mode: 'approve' | 'reject' = 'approve'
 
   const chainOf = (caip: string) => options.chains.find((chain) => `eip155:${chain.id}` === caip)
@@ -85,7 +96,7 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
     try {
       return await respond(await answer(method, args, params.chainId))
     } catch (error) {
-      return fail(-32603, (error as Error).message)
+      return fail((error as { code?: number }).code ?? -32603, (error as Error).message)
     }
   })
 
@@ -113,6 +124,61 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
       }
       case 'wallet_switchEthereumChain':
         return null
+      case 'wallet_getCapabilities': {
+        // An EOA sends a batch call by call: it batches, but not atomically.
+        const chains = (list[1] as Hex[] | undefined) ?? options.chains.map((chain) => numberToHex(chain.id))
+        return Object.fromEntries(chains.map((chain) => [chain, { atomic: { status: 'unsupported' } }]))
+      }
+      case 'wallet_sendCalls': {
+        const batch = list[0] as Batch
+        batches.push(batch)
+        const chain = chainOf(`eip155:${Number(batch.chainId)}`)
+        if (!chain) throw new Error(`No chain ${batch.chainId}`)
+        const wallet = createWalletClient({ account, chain, transport: http() })
+        const hashes: Hex[] = []
+        for (const call of batch.calls)
+          hashes.push(
+            await wallet.sendTransaction({
+              to: call.to,
+              value: call.value ? BigInt(call.value) : undefined,
+              data: call.data,
+            }),
+          )
+        const id = batch.id ?? randomUUID()
+        sent.set(id, { chain, hashes })
+        return { id }
+      }
+      case 'wallet_getCallsStatus': {
+        const id = list[0] as string
+        const batch = sent.get(id)
+        if (!batch) throw Object.assign(new Error('Unknown bundle id'), { code: 5730 })
+        const client = createPublicClient({ chain: batch.chain, transport: http() })
+        const receipts = await Promise.all(
+          batch.hashes.map((hash) => client.getTransactionReceipt({ hash }).catch(() => undefined)),
+        )
+        const done = receipts.every((receipt) => receipt !== undefined)
+        return {
+          version: '2.0.0',
+          id,
+          chainId: numberToHex(batch.chain.id),
+          status: done ? 200 : 100,
+          atomic: false,
+          receipts: receipts.flatMap((receipt) =>
+            receipt
+              ? [
+                  {
+                    logs: receipt.logs.map(({ address, data, topics }) => ({ address, data, topics })),
+                    status: receipt.status === 'success' ? '0x1' : '0x0',
+                    blockHash: receipt.blockHash,
+                    blockNumber: numberToHex(receipt.blockNumber),
+                    gasUsed: numberToHex(receipt.gasUsed),
+                    transactionHash: receipt.transactionHash,
+                  },
+                ]
+              : [],
+          ),
+        }
+      }
       case 'signMessage': {
         // BIP-137 over the UTF-8 message, answered base64 as WalletConnect's bip122 methods carry it.
         const { message } = args as { message: string }
@@ -137,6 +203,7 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
     solanaAddress,
     bitcoin,
     requests,
+    batches,
     setMode: (next) => {
       mode = next
     },
@@ -162,6 +229,9 @@ export async function createPeer(options: PeerOptions): Promise<Peer> {
             'eth_signTypedData_v4',
             'eth_sendTransaction',
             'wallet_switchEthereumChain',
+            ...(options.batches
+              ? ['wallet_sendCalls', 'wallet_getCapabilities', 'wallet_getCallsStatus']
+              : []),
           ],
           events: ['accountsChanged', 'chainChanged'],
         }

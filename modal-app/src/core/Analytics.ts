@@ -14,7 +14,7 @@ export type Event = { event: string; properties?: Record<string, unknown> }
 
 /** docs/behaviour.md §9: telemetry cap 5 per 60 s. */
 const capCount = 5
-export const capWindowMs = 60_000
+const capWindowMs = 60_000
 
 /**
  * - `pending`: not known yet whether the project records anything (or nothing asked yet).

@@ -8,13 +8,17 @@ import { balanceRetryBlockMs } from '../features/account/Balances.ts'
 import { transactionAsMessage } from '../shared/solana/Message.ts'
 import { manualClock } from '../testing/clock.ts'
 import type { Config } from './Config.ts'
-import { shakeMs, swapDelay, type Timers } from './Snackbar.ts'
+import type { Timers } from './Snackbar.ts'
 import { create as createStorage, memory, type Storage } from './Storage.ts'
 
 const origin = 'http://localhost:5173'
 const icon = 'data:image/svg+xml,<svg/>'
 const evmAddress = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const solAddress = '7v91N7iZ9mNicL8WfG6cgSCKyRXydQjLh6UYBWwm6y1Q'
+// docs/behaviour.md §9, written out: a test that read the code's own constants would pass whatever they became.
+const shakeMs = 500
+const swapDelay = 150
+
 const btcAddress = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080'
 const publicKey = new Uint8Array(32).fill(7)
 

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { autoCloseDelay, create, onScreen, swapDelay } from './Snackbar.ts'
+import { create, onScreen } from './Snackbar.ts'
+
+// docs/behaviour.md §9, written out: a test that read the code's own constants would pass whatever they became.
+const swapMs = 150
+const autoCloseMs = 2_500
 
 describe('Snackbar', () => {
   beforeEach(() => {
@@ -13,14 +17,14 @@ describe('Snackbar', () => {
     const snackbar = create({ onChange: () => {} })
     snackbar.show('success', 'Address copied')
     expect(snackbar.current()).toMatchObject({ variant: 'success', message: 'Address copied' })
-    vi.advanceTimersByTime(autoCloseDelay)
+    vi.advanceTimersByTime(autoCloseMs)
     expect(snackbar.current()).toBeUndefined()
   })
 
   it('keeps a loading message until it is replaced', () => {
     const snackbar = create({ onChange: () => {} })
     snackbar.show('loading', 'Switching…')
-    vi.advanceTimersByTime(autoCloseDelay * 4)
+    vi.advanceTimersByTime(autoCloseMs * 4)
     expect(snackbar.current()?.variant).toBe('loading')
   })
 
@@ -29,7 +33,7 @@ describe('Snackbar', () => {
     snackbar.show('loading', 'Switching…')
     snackbar.show('error', 'User rejected the request.')
     expect(snackbar.current()).toBeUndefined()
-    vi.advanceTimersByTime(swapDelay - 1)
+    vi.advanceTimersByTime(swapMs - 1)
     expect(snackbar.current()).toBeUndefined()
     vi.advanceTimersByTime(1)
     expect(snackbar.current()).toMatchObject({ variant: 'error', message: 'User rejected the request.' })
@@ -42,7 +46,7 @@ describe('Snackbar', () => {
     snackbar.left()
     expect(snackbar.current()).toBeUndefined()
     // Its pending swap or close is gone too: nothing comes back.
-    vi.advanceTimersByTime(autoCloseDelay)
+    vi.advanceTimersByTime(autoCloseMs)
     expect(snackbar.current()).toBeUndefined()
   })
 
@@ -69,7 +73,7 @@ describe('Snackbar, beside a view that says it itself', () => {
     snackbar.show('error', 'Signature declined', { inView: true })
     expect(snackbar.current()).toBeUndefined()
     expect(changes).toBe(2)
-    vi.advanceTimersByTime(autoCloseDelay * 2)
+    vi.advanceTimersByTime(autoCloseMs * 2)
     expect(snackbar.current()).toBeUndefined()
   })
 
@@ -78,7 +82,7 @@ describe('Snackbar, beside a view that says it itself', () => {
     snackbar.show('success', 'Address copied')
     snackbar.show('loading', 'Waiting for the wallet…')
     snackbar.show('error', 'Signature declined', { inView: true })
-    vi.advanceTimersByTime(swapDelay * 2)
+    vi.advanceTimersByTime(swapMs * 2)
     expect(snackbar.current()).toBeUndefined()
   })
 

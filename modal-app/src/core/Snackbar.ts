@@ -9,8 +9,8 @@ import { Async } from '@airlock/bridge-protocol'
 type Variant = 'loading' | 'success' | 'error'
 export type Snack = { id: number; variant: Variant; message: string }
 
-export const swapDelay = 150
-export const autoCloseDelay = 2_500
+const swapDelay = 150
+const autoCloseDelay = 2_500
 
 export type Timers = Async.Timers
 export const realTimers = Async.realTimers
@@ -84,7 +84,7 @@ export function onScreen(router: { view(): string; isOpen(): boolean }, view: st
 }
 
 /** How long the card shakes after a failure. */
-export const shakeMs = 500
+const shakeMs = 500
 
 /** The card's shake: a new one restarts it. */
 export function shaker(timers: Timers, onChange: () => void) {

@@ -5,6 +5,10 @@ import * as LiveQuote from './LiveQuote.ts'
 type Ask = { amount: string }
 type Quote = { id: string; ttl?: number }
 
+// docs/behaviour.md §9, written out: a test that read the code's own constants would pass whatever they became.
+const pauseMs = 500
+const refreshMs = 15_000
+
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 function setup(quote?: (ask: Ask) => Promise<Quote>, ttl?: (quote: Quote) => number) {
@@ -30,7 +34,7 @@ describe('a live quote', () => {
     quoter.ask({ amount: '1' })
     clock.advance(300)
     quoter.ask({ amount: '10' })
-    clock.advance(LiveQuote.debounceMs - 1)
+    clock.advance(pauseMs - 1)
     expect(asked).toEqual([])
     clock.advance(1)
     await tick()
@@ -45,10 +49,10 @@ describe('a live quote', () => {
       return { id: `q-${ask.amount}` }
     })
     quoter.ask({ amount: '50' })
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await tick()
     fail = true
-    clock.advance(LiveQuote.refreshMs)
+    clock.advance(refreshMs)
     expect(quoter.state()).toMatchObject({ status: 'loading' })
     expect(LiveQuote.shown(quoter.state())).toEqual({ id: 'q-50' })
     await tick()
@@ -71,7 +75,7 @@ describe('a live quote', () => {
       (quote) => quote.ttl ?? LiveQuote.refreshMs,
     )
     quoter.ask({ amount: '5' })
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await tick()
     clock.advance(3_999)
     expect(quoter.state()).toMatchObject({ status: 'ready', stale: false })

@@ -6,7 +6,7 @@
 import type { Timers } from '../core/Snackbar.ts'
 
 /** docs/behaviour.md §9: the pause after the last keystroke before asking. */
-export const debounceMs = 500
+const debounceMs = 500
 /** A quote is asked again at the latest this long after it was read. */
 export const refreshMs = 15_000
 

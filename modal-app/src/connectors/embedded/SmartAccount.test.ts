@@ -18,6 +18,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Accounts from '../../../../devnet/src/Accounts.ts'
+import { airlockAccountFactoryAbi } from '../../../../devnet/src/aa/AirlockAccountFactoryContract.ts'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
 import * as Bundler from '../../../../devnet/src/aa/Bundler.ts'
 import { accountAbstraction, testTokenAddress } from '../../../../devnet/src/Chains.ts'
@@ -114,18 +115,7 @@ describe('the embedded wallet’s smart accounts', () => {
     const smart = await smartAccountFor(wallet, chainId, 'smartAccount', options)
     const factoryAddress = await client.readContract({
       address: accountAbstraction.accountFactory,
-      abi: [
-        {
-          type: 'function',
-          name: 'getAddress',
-          stateMutability: 'view',
-          inputs: [
-            { name: 'owner', type: 'address' },
-            { name: 'salt', type: 'uint256' },
-          ],
-          outputs: [{ type: 'address' }],
-        },
-      ],
+      abi: airlockAccountFactoryAbi,
       functionName: 'getAddress',
       args: [wallet.addresses.eip155 as Address, 0n],
     })

@@ -13,16 +13,18 @@ import { memoryDatabase } from '@airlock/api/memory-database'
 import { closedPort } from '@airlock/api/testing'
 import { Errors, type PageWallet, type State } from '@airlock/bridge-protocol'
 import { IDBFactory } from 'fake-indexeddb'
-import { type Address, type Hex, toHex, verifyMessage } from 'viem'
+import { type Address, createPublicClient, type Hex, http, toHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 // By path: the devnet runs the modal's build, so a package dependency would be a cycle.
 import * as Anvil from '../../../../devnet/src/Anvil.ts'
+import { airlockAccountFactoryAbi } from '../../../../devnet/src/aa/AirlockAccountFactoryContract.ts'
+import { accountAbstraction } from '../../../../devnet/src/Chains.ts'
+import * as Devnet from '../../../../devnet/src/Devnet.ts'
 import * as Mail from '../../../../devnet/src/Mail.ts'
 import * as Api from '../../api/Api.ts'
 import type { Config } from '../../core/Config.ts'
 import type { Feature, Kernel } from '../../core/Feature.ts'
 import * as Modal from '../../core/Modal.ts'
-import { autoCloseDelay, swapDelay } from '../../core/Snackbar.ts'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import * as Wrapping from '../../core/Wrapping.ts'
@@ -386,6 +388,8 @@ describe('the email login', () => {
     await until(() => expect(context.connected().every(Boolean)).toBe(true))
     const stored = await stack.account.wallet(session.token)
     if (!stored) return expect.fail('no wallet stored')
+    // This anvil has not the account-abstraction contracts: the smart account the product prefers falls back
+    // to the key's own account (the chain with them is 'the smart account' below).
     expect(context.connected()).toEqual([
       { wallet: 'embedded', address: stored.addresses.eip155 },
       { wallet: 'embedded', address: stored.addresses.solana },
@@ -551,6 +555,62 @@ describe('the account type', () => {
   })
 })
 
+describe('the smart account', () => {
+  let devnet: Devnet.Instance
+  let aa: Embedded.Stack
+  beforeAll(async () => {
+    // The devnet's chain A: anvil with the ERC-4337 EntryPoints and the account factory deployed.
+    devnet = await Devnet.start({ ports: [0, 0] })
+    const { rpcUrl } = devnet.chains[0]
+    const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
+    aa = await Embedded.start({
+      smtp: mail.smtp,
+      chains: [{ id: 'eip155:31337', name: 'Anvil', rpcUrl, nativeCurrency: ether }],
+    })
+  })
+  afterAll(async () => {
+    await aa?.stop()
+    await devnet?.stop()
+  })
+  beforeEach(newBrowser)
+
+  /** The account the devnet's factory names for `owner` (salt 0), read from the chain. */
+  const factoryAccount = (owner: Address) =>
+    createPublicClient({ transport: http(devnet.chains[0].rpcUrl) }).readContract({
+      address: accountAbstraction.accountFactory,
+      abi: airlockAccountFactoryAbi,
+      functionName: 'getAddress',
+      args: [owner, 0n],
+    })
+
+  it('is the account the factory names for the wallet’s key where the chain has the contracts (the product’s default type, docs/behaviour.md §1)', async () => {
+    const context = await modalOf(aa.api)
+    await emailLogin(context, newAddress())
+    await createWallet(context)
+    await until(() => expect(context.state().status).toBe('connected'))
+    const session = keptSession()
+    if (!session) return expect.fail('no session kept')
+    const stored = await aa.account.wallet(session.token)
+    if (!stored) return expect.fail('no wallet stored')
+    const smart = await factoryAccount(stored.addresses.eip155 as Address)
+    expect(smart).not.toBe(stored.addresses.eip155)
+    expect(context.connected()[0]).toEqual({ wallet: 'embedded', address: smart })
+    expect(context.state()).toMatchObject({
+      user: { preferredAccountType: 'smartAccount' },
+      namespaces: { eip155: { chainId: 'eip155:31337', accounts: [{ address: smart }] } },
+    })
+  })
+
+  it('is the key’s own account on the same chain when the host prefers an EOA', async () => {
+    const context = await modalOf(aa.api, undefined, { preferredAccountTypes: { eip155: 'eoa' } })
+    await emailLogin(context, newAddress())
+    await createWallet(context)
+    await until(() => expect(context.state().status).toBe('connected'))
+    const stored = await aa.account.wallet(keptSession()?.token ?? '')
+    expect(context.connected()[0]).toEqual({ wallet: 'embedded', address: stored?.addresses.eip155 })
+  })
+})
+
 describe('the EVM account in the state the host mirrors', () => {
   beforeEach(newBrowser)
 
@@ -658,7 +718,7 @@ describe('a login whose wallet does not open', () => {
       expect(context.state().status).toBe('disconnected')
       expect(context.state().user).toBeUndefined()
       expect(context.view()).toBe('Connect')
-      context.clock.advance(swapDelay)
+      context.clock.advance(150) // the snackbar's swap, docs/behaviour.md §9
       expect(context.modal.getSnapshot().snackbar).toMatchObject({ variant: 'error', message: said })
       expect(keptSession()).toBeUndefined()
       expect(context.slice().user).toBeUndefined()
@@ -768,7 +828,7 @@ describe('requests to the embedded wallet', () => {
 
   it('opens for a disallowed method, says so only after 300 ms, and rejects with 4200', async () => {
     // The account's balance snack (the API relays no Solana chain here) has had its time on the kernel's clock.
-    context.clock.advance(autoCloseDelay)
+    context.clock.advance(2_500) // the snackbar's auto-close, docs/behaviour.md §9
     expect(context.modal.getSnapshot().snackbar).toBeUndefined()
     // Approvals.ts waits the 300 ms on the kernel's clock, which `wait` moves; the global timers are faked
     // only so that `advanceTimersByTimeAsync` lets the request's promises settle between steps.

@@ -4,7 +4,6 @@ import type { SupportedChain } from '../../api/Api.ts'
 import { compose } from '../../compose.ts'
 import type { Host } from '../../connectors/Connector.ts'
 import type { Config } from '../../core/Config.ts'
-import { swapDelay } from '../../core/Snackbar.ts'
 import { create as createStorage, memory } from '../../core/Storage.ts'
 import type { NetworksSlice } from './types.ts'
 
@@ -84,8 +83,9 @@ function setup(config: Config) {
   let next = 0
   const timers = new Map<number, { callback: () => void; ms: number }>()
   const swap = () => {
+    // The snackbar's swap, docs/behaviour.md §9.
     for (const [id, timer] of timers)
-      if (timer.ms === swapDelay) {
+      if (timer.ms === 150) {
         timers.delete(id)
         timer.callback()
       }

@@ -6,6 +6,7 @@ import * as Snackbar from '../../core/Snackbar.ts'
 import type { Network } from '../../shared/Network.ts'
 import { find } from '../../shared/networks.ts'
 import type { RecentSendsSlice } from '../../shared/RecentSend.ts'
+import { manualClock } from '../../testing/clock.ts'
 import { type Family, type Preview, SendFailure } from './Family.ts'
 import { type SendSlice, type SendUi, setup } from './runtime.ts'
 import { sendTexts } from './texts.ts'
@@ -49,7 +50,7 @@ function scriptedFamily(ids: string[]) {
   return { family, submit, settle: (id: string, status: 'confirmed' | 'failed') => settles.get(id)?.(status) }
 }
 
-function start(family: Family, on = { view: 'Send' }) {
+function start(family: Family, on = { view: 'Send' }, clock?: ReturnType<typeof manualClock>) {
   let time = 1_700_000_000_000
   let connection = connectionOf(from)
   const changed = vi.fn()
@@ -60,7 +61,7 @@ function start(family: Family, on = { view: 'Send' }) {
     configured: (id?: string) => (id === network.id ? network : undefined),
     api: { balances: async () => [ether], endpoint: (path: string) => `http://127.0.0.1:1${path}` },
     router: { send: vi.fn(), view: () => on.view, isOpen: () => true },
-    snackbar: Snackbar.create({ onChange: () => {} }),
+    snackbar: Snackbar.create({ onChange: () => {}, timers: clock?.timers }),
     now: () => time++,
     changed,
     shake: vi.fn(),
@@ -168,11 +169,13 @@ describe('the sends of this page load', () => {
 
 describe('one message per outcome (docs/behaviour.md)', () => {
   it('says a refused send once, beside Send in the preview, and closes its progress snack', async () => {
-    const { snapshot, send, snackbar } = start(scriptedFamily([]).family, { view: 'SendPreview' })
+    const clock = manualClock()
+    const { snapshot, send, snackbar } = start(scriptedFamily([]).family, { view: 'SendPreview' }, clock)
     await send('1')
     expect(snapshot().send.step).toMatchObject({ step: 'preview', error: 'Signature declined' })
     expect(snackbar.current()).toBeUndefined()
-    await new Promise((resolve) => setTimeout(resolve, Snackbar.swapDelay + 50))
+    // Past the snackbar's swap (150 ms, docs/behaviour.md §9): nothing was waiting to come in either.
+    clock.advance(150)
     expect(snackbar.current()).toBeUndefined()
   })
 
@@ -187,10 +190,12 @@ describe('one message per outcome (docs/behaviour.md)', () => {
   it('lets the result say how the chain settled it, and the snackbar where the result is not on screen', async () => {
     const chain = scriptedFamily(['0xaaa', '0xbbb'])
     const on = { view: 'SendPreview' }
-    const { send, snackbar } = start(chain.family, on)
+    const clock = manualClock()
+    const { snapshot, send, snackbar } = start(chain.family, on, clock)
     await send('1')
     chain.settle('0xaaa', 'failed')
-    await new Promise((resolve) => setTimeout(resolve, Snackbar.swapDelay + 50))
+    await vi.waitFor(() => expect(snapshot().send.step).toMatchObject({ step: 'sent', status: 'failed' }))
+    clock.advance(150)
     expect(snackbar.current()).toBeUndefined()
     await send('1')
     on.view = 'Account'

@@ -1,9 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
-import * as LiveQuote from '../../shared/LiveQuote.ts'
 import { manualClock } from '../../testing/clock.ts'
 import type { Ask, Token } from './Form.ts'
 import * as Quotes from './Quotes.ts'
 import { swapTexts } from './texts.ts'
+
+// docs/behaviour.md §9, written out: a test that read the code's own constants would pass whatever they became.
+const pauseMs = 500
+const refreshMs = 15_000
 
 const token = (symbol: string, decimals: number, price: number): Token => ({
   id: `eip155:1:0x${symbol.padEnd(40, '0').replace(/[^0-9a-f]/gi, '0')}`,
@@ -82,9 +85,9 @@ describe('Quotes', () => {
   it('asks once the visitor pauses for 500 ms, and only for the last thing typed', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(LiveQuote.debounceMs - 1)
+    clock.advance(pauseMs - 1)
     quoter.ask(ask({ amount: 2n * 10n ** 18n }))
-    clock.advance(LiveQuote.debounceMs - 1)
+    clock.advance(pauseMs - 1)
     expect(asked).toEqual([])
     clock.advance(1)
     await settle()
@@ -100,7 +103,7 @@ describe('Quotes', () => {
     const { clock, quoter, asked } = setup()
     const wanted = 5_000n * 10n ** 6n
     quoter.ask(ask({ side: 'to', amount: wanted }))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await vi.waitFor(() => expect(quoter.state().status).toBe('ready'))
     const state = quoter.state()
     if (state.status !== 'ready') throw new Error('not ready')
@@ -113,10 +116,10 @@ describe('Quotes', () => {
   it('marks a quote stale when it expires and asks again', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({}))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await settle()
     // The API's quote lasts 30 s, the form asks again after 15 s at the latest.
-    clock.advance(LiveQuote.refreshMs - 1)
+    clock.advance(refreshMs - 1)
     expect(quoter.state()).toMatchObject({ status: 'ready', stale: false })
     clock.advance(1)
     // The old quote stays on screen, marked as being replaced, until the new one is in.
@@ -137,15 +140,15 @@ describe('Quotes', () => {
       return quoteOf(from, to, amount, clock.now() + 30_000)
     })
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     quoter.ask(ask({ amount: 2n * 10n ** 12n }))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await settle()
     release?.()
     await settle()
     expect(quoter.state()).toMatchObject({ status: 'ready', quote: { fromAmount: String(2n * 10n ** 12n) } })
     quoter.ask(ask({ amount: 3n }))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await settle()
     expect(quoter.state()).toEqual({
       status: 'error',
@@ -157,7 +160,7 @@ describe('Quotes', () => {
   it('calls an amount that buys nothing too small to swap', async () => {
     const { clock, quoter } = setup()
     quoter.ask(ask({ amount: 1n }))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await settle()
     expect(quoter.state()).toMatchObject({ status: 'error', message: swapTexts.dust })
   })
@@ -165,7 +168,7 @@ describe('Quotes', () => {
   it('stops asking once the form closes, and an incomplete form clears the quote', async () => {
     const { clock, quoter, asked } = setup()
     quoter.ask(ask({}))
-    clock.advance(LiveQuote.debounceMs)
+    clock.advance(pauseMs)
     await settle()
     quoter.ask(undefined)
     expect(quoter.state()).toEqual({ status: 'idle' })
