@@ -1,7 +1,8 @@
 // The protocol package is not published: the types the API below names are re-exported from here.
 export type { PublicView, Session, State, Status } from '@airlock/bridge-protocol'
 export type { Features } from '@airlock/bridge-protocol/Features'
-export { type Airlock, type AirlockOptions, createAirlock } from './Airlock.ts'
+export { type Airlock, createAirlock } from './Airlock.ts'
+export type { AirlockOptions } from './AirlockOptions.ts'
 export type { CustomNetwork } from './CustomNetwork.ts'
 export type { CustomWallet } from './CustomWallet.ts'
 export type { ExternalWallet } from './ExternalWallet.ts'

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type AirlockOptions, createAirlock } from '../Airlock.ts'
+import { createAirlock } from '../Airlock.ts'
+import type { AirlockOptions } from '../AirlockOptions.ts'
 import { installPage } from './testPage.ts'
 
 afterEach(() => vi.unstubAllGlobals())

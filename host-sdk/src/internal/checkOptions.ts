@@ -4,7 +4,7 @@
  * the modal refuses). The rest of the configuration is the modal's to judge: it shows its "Invalid
  * Configuration" alert naming the first bad field.
  */
-import type { AirlockOptions } from '../Airlock.ts'
+import type { AirlockOptions } from '../AirlockOptions.ts'
 
 /** Throws a TypeError naming the first problem and its fix. */
 export function checkOptions({ projectId, modalUrl }: AirlockOptions, scriptOrigin: string | undefined) {

@@ -4,7 +4,7 @@
  * settings). Options pass through unchecked: the modal judges them all, so a wrong one shows its "Invalid
  * Configuration" alert naming it, and this script stays small.
  */
-import type { AirlockOptions } from '../Airlock.ts'
+import type { AirlockOptions } from '../AirlockOptions.ts'
 
 /**
  * @example
