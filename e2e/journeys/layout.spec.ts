@@ -48,13 +48,15 @@ async function squeezed(page: Page): Promise<Squeezed[]> {
       const labelWidth = label && !label.classList.contains('sr-only') ? widthOf(label, name) : 0
       const needs = Math.ceil(Math.max(widthOf(control, shown) + arrow, labelWidth))
       if (inner < needs) found.push({ control: name, width: Math.round(inner), needs, text: shown })
-      // A picker's choice has the room its icon, balance and arrow leave: its whole name must fit there.
+      // A picker's choice has the room its icon, balance and arrow leave: its whole name must fit there (to
+      // half a pixel: the text's width is fractional, the room the layout gives it too).
       const choice = control.querySelector('.picker-value')
       if (choice) {
         const text = choice.textContent ?? ''
-        const room = choice.clientWidth
-        if (room < Math.ceil(widthOf(choice, text)))
-          found.push({ control: name, width: room, needs: Math.ceil(widthOf(choice, text)), text })
+        const room = choice.getBoundingClientRect().width
+        const wants = widthOf(choice, text)
+        if (room < wants - 0.5)
+          found.push({ control: name, width: Math.round(room), needs: Math.ceil(wants), text })
       }
     }
     return found

@@ -85,11 +85,9 @@ describe('Picker', () => {
     const button = one<HTMLButtonElement>('button')
     expect(button.getAttribute('aria-haspopup')).toBe('listbox')
     expect(button.getAttribute('aria-expanded')).toBe('false')
-    const name = button
-      .getAttribute('aria-labelledby')
-      ?.split(' ')
-      .map((id) => document.getElementById(id)?.textContent)
-    expect(name).toEqual(['Token', 'ETH'])
+    // Named by its label, then by what it shows: the choice and its balance.
+    expect(button.getAttribute('aria-labelledby')).toBe('asset-label asset')
+    expect([one('#asset-label').textContent, one('.picker-value').textContent]).toEqual(['Token', 'ETH'])
     expect(one<HTMLLabelElement>('label').htmlFor).toBe('asset')
     expect(button.querySelector('svg.choice-icon')).not.toBeNull()
     expect(button.textContent).toContain('1.5')

@@ -88,17 +88,22 @@ export function Picker(props: PickerProps) {
           aria-haspopup="listbox"
           aria-expanded={open}
           aria-controls={open ? `${id}-popup` : undefined}
-          aria-labelledby={`${id}-label ${id}-value`}
+          // Its label, then what it shows (the choice and its balance), so the name holds the visible text
+          // (WCAG 2.5.3).
+          aria-labelledby={`${id}-label ${id}`}
           aria-describedby={props.describedBy}
           disabled={props.disabled}
           onClick={() => (open ? close(false) : openWith(''))}
           onKeyDown={onTriggerKey}
         >
           {chosen?.icon && <ChoiceIcon icon={chosen.icon} name={chosen.label} size={20} />}
-          <span className="picker-value" id={`${id}-value`}>
-            {chosen ? chosen.label : ''}
-          </span>
-          {chosen?.amount && <span className="picker-amount muted">{chosen.amount}</span>}
+          <span className="picker-value">{chosen ? chosen.label : ''}</span>
+          {chosen?.amount && (
+            <>
+              {' '}
+              <span className="picker-amount muted">{chosen.amount}</span>
+            </>
+          )}
           <span className="picker-arrow" aria-hidden="true" />
         </button>
         {open && (
@@ -209,7 +214,12 @@ export function Choices(props: {
         {option.label}
         {option.detail && <span className="muted"> {option.detail}</span>}
       </span>
-      {option.amount && <span className="picker-amount">{option.amount}</span>}
+      {option.amount && (
+        <>
+          {' '}
+          <span className="picker-amount">{option.amount}</span>
+        </>
+      )}
     </div>
   )
 
