@@ -89,7 +89,7 @@ describe('Picker', () => {
     expect(button.getAttribute('aria-labelledby')).toBe('asset-label asset')
     expect([one('#asset-label').textContent, one('.picker-value').textContent]).toEqual(['Token', 'ETH'])
     expect(one<HTMLLabelElement>('label').htmlFor).toBe('asset')
-    expect(button.querySelector('svg.choice-icon')).not.toBeNull()
+    expect(one('.picker-icon svg.choice-icon')).not.toBeNull()
     expect(button.textContent).toContain('1.5')
     expect(one('[role="listbox"]')).toBeNull()
   })
@@ -118,7 +118,7 @@ describe('Picker', () => {
     expect(one('[role="listbox"]')).toBeNull()
     expect(document.activeElement).toBe(button)
     expect(button.dataset.value).toBe('0x5fbd')
-    expect(button.querySelector('img.choice-icon')?.getAttribute('src')).toBe('https://icons.example/alt.png')
+    expect(one('.picker-icon img.choice-icon')?.getAttribute('src')).toBe('https://icons.example/alt.png')
   })
 
   it('filters as the visitor types, from the closed button too, by name, detail or address', () => {

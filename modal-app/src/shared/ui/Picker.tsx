@@ -78,11 +78,18 @@ export function Picker(props: PickerProps) {
         {props.label}
       </label>
       <div className="picker-anchor">
+        {/* Beside the button's text, not in it: a monogram's letter would read as part of the button's
+            visible text, which its name must hold (WCAG 2.5.3). */}
+        {chosen?.icon && (
+          <span className="picker-icon">
+            <ChoiceIcon icon={chosen.icon} name={chosen.label} size={20} />
+          </span>
+        )}
         <button
           ref={trigger}
           id={id}
           type="button"
-          className="search picker-button"
+          className={chosen?.icon ? 'search picker-button picker-button-icon' : 'search picker-button'}
           data-testid={props.testId}
           data-value={value}
           aria-haspopup="listbox"
@@ -96,7 +103,6 @@ export function Picker(props: PickerProps) {
           onClick={() => (open ? close(false) : openWith(''))}
           onKeyDown={onTriggerKey}
         >
-          {chosen?.icon && <ChoiceIcon icon={chosen.icon} name={chosen.label} size={20} />}
           <span className="picker-value">{chosen ? chosen.label : ''}</span>
           {chosen?.amount && (
             <>
