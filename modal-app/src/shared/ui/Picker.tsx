@@ -133,11 +133,8 @@ export function Picker(props: PickerProps) {
   )
 }
 
-/**
- * A search field over a listbox of choices: the combobox itself. The Picker's popup holds one; a view that
- * is only a choice (Swap's token) may draw one in full.
- */
-export function Choices(props: {
+/** A search field over a listbox of choices: the combobox itself, in the Picker's popup. */
+function Choices(props: {
   label: string
   options: readonly PickerOption[]
   value: string
