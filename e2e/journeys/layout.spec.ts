@@ -1,7 +1,7 @@
 /**
  * Every form view laid out at 360 px (a phone) and 1100 px: Connect's email field, Send, Swap, Buy, a name's
- * registration and Pay. In each, every visible input and select is measured against what it must show: its
- * label's text, and its value (an amount, a select's choice) or its placeholder, in the control's own font,
+ * registration and Pay. In each, every visible input, select and picker is measured against what it must show: its
+ * label's text, and its value (an amount, a choice's whole name) or its placeholder, in the control's own font,
  * inside its padding. A control narrower than that (Buy's amount squeezed to 26 px by the currency beside
  * it) fails with its name and both widths.
  */
@@ -11,7 +11,7 @@ import { connectFunded, pay, payPage, recipient, test } from './onrampFixtures.t
 
 type Squeezed = { control: string; width: number; needs: number; text: string }
 
-/** The visible inputs and selects of the modal narrower than their content. */
+/** The visible inputs, selects and pickers of the modal narrower than their content. */
 async function squeezed(page: Page): Promise<Squeezed[]> {
   const frame = await modalFrame(page)
   return frame.evaluate(() => {
@@ -23,8 +23,8 @@ async function squeezed(page: Page): Promise<Squeezed[]> {
       return context.measureText(text).width
     }
     const found: Squeezed[] = []
-    const controls = document.querySelectorAll<HTMLInputElement | HTMLSelectElement>(
-      'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]), select',
+    const controls = document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>(
+      'input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]), select, button[aria-haspopup="listbox"]',
     )
     for (const control of controls) {
       if (control.getClientRects().length === 0 || getComputedStyle(control).visibility === 'hidden') continue
@@ -35,17 +35,29 @@ async function squeezed(page: Page): Promise<Squeezed[]> {
       const shown =
         control instanceof HTMLSelectElement
           ? (control.selectedOptions[0]?.textContent ?? '')
-          : control.inputMode === 'decimal'
+          : control instanceof HTMLInputElement && control.inputMode === 'decimal'
             ? control.value || control.placeholder
-            : control.placeholder
+            : control instanceof HTMLInputElement
+              ? control.placeholder
+              : ''
       const style = getComputedStyle(control)
       const inner = control.clientWidth - px(style.paddingInlineStart) - px(style.paddingInlineEnd)
       const arrow = control instanceof HTMLSelectElement ? 16 : 0
-      // A visible label above the control sets its least width; an aria-label (a currency beside an amount)
-      // is not shown, so it asks nothing.
-      const labelWidth = label ? widthOf(label, name) : 0
+      // A visible label above the control sets its least width; one read out only (a currency beside an
+      // amount) is not shown, so it asks nothing.
+      const labelWidth = label && !label.classList.contains('sr-only') ? widthOf(label, name) : 0
       const needs = Math.ceil(Math.max(widthOf(control, shown) + arrow, labelWidth))
       if (inner < needs) found.push({ control: name, width: Math.round(inner), needs, text: shown })
+      // A picker's choice has the room its icon, balance and arrow leave: its whole name must fit there (to
+      // half a pixel: the text's width is fractional, the room the layout gives it too).
+      const choice = control.querySelector('.picker-value')
+      if (choice) {
+        const text = choice.textContent ?? ''
+        const room = choice.getBoundingClientRect().width
+        const wants = widthOf(choice, text)
+        if (room < wants - 0.5)
+          found.push({ control: name, width: Math.round(room), needs: Math.ceil(wants), text })
+      }
     }
     return found
   })
@@ -86,7 +98,7 @@ for (const width of [360, 1100]) {
       await back()
 
       await modal.getByRole('button', { name: 'Buy', exact: true }).click()
-      await expect(modal.getByTestId('onramp-asset')).toHaveValue('ETH')
+      await expect(modal.getByTestId('onramp-asset')).toHaveAttribute('data-value', 'ETH')
       await modal.getByRole('button', { name: '100 USD' }).click()
       await expect(modal.getByTestId('onramp-amount')).toHaveValue('100')
       await check('Buy')

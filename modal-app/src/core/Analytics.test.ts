@@ -137,6 +137,23 @@ describe('analytics', () => {
     expect(again.analytics.slice()).toEqual({ analyticsNotice: true })
   })
 
+  it('tells a visitor once per page: a notice seen, then the modal closed, stays closed, this load and the next', async () => {
+    const storage = Storage.create(Storage.memory())
+    const first = setup({}, true, storage)
+    await first.analytics.check()
+    // Closed before the notice was on screen: it is still due.
+    first.analytics.closed()
+    expect(first.analytics.slice()).toEqual({ analyticsNotice: true })
+    first.analytics.noticeShown()
+    first.analytics.closed()
+    expect(first.analytics.slice()).toEqual({ analyticsNotice: false })
+    first.analytics.track(event())
+    expect(first.sent).toHaveLength(1)
+    const again = setup({}, true, storage)
+    await again.analytics.check()
+    expect([again.analytics.gate(), again.analytics.slice()]).toEqual(['on', { analyticsNotice: false }])
+  })
+
   it('never sends MODAL_CREATED', async () => {
     const { analytics, sent } = setup({ analyticsConsent: true })
     await analytics.check()

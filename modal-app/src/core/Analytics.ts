@@ -56,6 +56,11 @@ export type Analytics = {
   noticeShown(): void
   /** The visitor closed the notice: it stays closed; events continue. */
   dismiss(): void
+  /**
+   * The modal closed. A notice the visitor has seen in it counts as closed (kept, per page, as OK is): a
+   * visitor is told once per page, not at every opening.
+   */
+  closed(): void
   /** The visitor said "Don't share": nothing more is sent in this page load. */
   decline(): void
 }
@@ -69,6 +74,8 @@ export function create(options: Options): Analytics {
   const { features } = options
   let gate: Gate = features?.analytics === false ? 'off' : 'pending'
   let dismissed = false
+  /** The notice has been on screen in the open modal. */
+  let seen = false
   let asked: Promise<void> | undefined
   /** When the events of the last 60 s were sent. */
   let sent: number[] = []
@@ -117,12 +124,12 @@ export function create(options: Options): Analytics {
     check,
     slice: () => ({ analyticsNotice: (gate === 'notice' || gate === 'on') && !consented() && !dismissed }),
     noticeShown() {
+      seen = true
       if (gate === 'notice') set('on')
     },
-    dismiss() {
-      dismissed = true
-      options.choice?.set('dismissed')
-      options.changed()
+    dismiss,
+    closed() {
+      if (seen && !dismissed && gate === 'on') dismiss()
     },
     decline() {
       dismissed = true
@@ -130,6 +137,12 @@ export function create(options: Options): Analytics {
       set('off')
       options.changed()
     },
+  }
+
+  function dismiss() {
+    dismissed = true
+    options.choice?.set('dismissed')
+    options.changed()
   }
 
   function consented() {

@@ -297,7 +297,9 @@ export function create(options: Options): Modal {
   let shownView = currentView()
   router.subscribe((snap) => {
     const opening = !open && Router.isOpen(snap)
+    const closing = open && !Router.isOpen(snap)
     open = Router.isOpen(snap)
+    if (closing) analytics.closed()
     if (shownView !== currentView()) snackbar.left()
     shownView = currentView()
     if (opening) nameNetworks()

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { lazy, Suspense, useId, useState } from 'react'
 import type { CoreUi } from '../../core/Snapshot.ts'
 import { embeddedTexts as texts } from './texts.ts'
 
@@ -91,7 +91,10 @@ export function EmailRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) 
   )
 }
 
-/** Connect's social logins: one button a provider, in the host's order. */
+/** The providers' marks load after Connect draws: none of them is in the first chunk. */
+const SocialMark = lazy(() => import('./SocialMarks.tsx'))
+
+/** Connect's social logins: one button a provider, in the host's order, its mark above its name. */
 export function SocialRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi }) {
   const socials = snapshot.embeddedWallet?.socials ?? []
   if (socials.length === 0) return null
@@ -107,6 +110,9 @@ export function SocialRow({ snapshot, ui }: { snapshot: RowsSlice; ui: RowsUi })
             disabled={!ui.socialLogin}
             onClick={() => ui.socialLogin?.(provider)}
           >
+            <Suspense fallback={<span className="social-mark" />}>
+              <SocialMark provider={provider} />
+            </Suspense>
             {texts.providers[provider] ?? provider}
           </button>
         </li>

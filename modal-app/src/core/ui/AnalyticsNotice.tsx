@@ -12,23 +12,26 @@ type AnalyticsNoticeUi = {
 /**
  * One line at the foot of the card, while the project records usage and the visitor has not closed it:
  * what is recorded, "Don't share" and OK. Events are sent only once it has been on screen in the open
- * modal (`Analytics.ts`), so nothing is recorded that the visitor was not told about.
+ * modal (`Analytics.ts`), so nothing is recorded that the visitor was not told about. It stands under the
+ * view the modal opened on only, not under every view the visitor goes on to; once seen, closing the
+ * modal closes it for good (once per visitor and page).
  */
 export function AnalyticsNotice({
   snapshot,
   ui,
 }: {
-  snapshot: Partial<AnalyticsSlice> & { open: boolean }
+  snapshot: Partial<AnalyticsSlice> & { open: boolean; canGoBack: boolean }
   // The modal's actions as the card has them (every feature's, untyped): these three are the kernel's.
   ui: CoreUi & Partial<AnalyticsNoticeUi>
 }) {
   // Part of the card while the frame is hidden too, so opening neither grows the card nor lays it out
   // again; only once the modal is open has the visitor seen it.
-  const shown = Boolean(snapshot.analyticsNotice && snapshot.open)
+  const due = Boolean(snapshot.analyticsNotice && !snapshot.canGoBack)
+  const shown = due && snapshot.open
   useEffect(() => {
     if (shown) ui.analyticsNoticeShown?.()
   }, [shown, ui])
-  if (!snapshot.analyticsNotice) return null
+  if (!due) return null
   return (
     <aside className="analytics-notice" aria-label={texts.analytics.label} data-testid="analytics-notice">
       <p>{texts.analytics.notice}</p>

@@ -42,7 +42,13 @@ export function Actions({
       {shown.map((feature) => {
         const { key, label } = actions[feature]
         return (
-          <button key={feature} type="button" className="button button-secondary" onClick={() => ui[key]?.()}>
+          <button
+            key={feature}
+            type="button"
+            className="button button-secondary"
+            data-testid={`action-${feature}`}
+            onClick={() => ui[key]?.()}
+          >
             {label()}
           </button>
         )

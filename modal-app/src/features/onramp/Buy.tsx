@@ -1,16 +1,8 @@
 import type * as Contract from '@airlock/api/contract'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import * as LiveQuote from '../../shared/LiveQuote.ts'
-import {
-  AmountField,
-  Form,
-  Loading,
-  Select,
-  SelectField,
-  Summary,
-  Unavailable,
-  useFieldIds,
-} from '../../shared/ui/Form.tsx'
+import { AmountField, Form, Loading, Summary, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
+import { Picker } from '../../shared/ui/Picker.tsx'
 import { limitOf, networksOf, presets } from './Form.ts'
 import type { OnrampSlice, OnrampUi } from './runtime.ts'
 import { onrampTexts } from './texts.ts'
@@ -93,11 +85,14 @@ export default function Buy({
         invalid={!!onramp.problem}
         onChange={(value) => ui.editOnramp?.('amount', value)}
       >
-        <Select
-          aria-label={onrampTexts.currency}
+        <Picker
+          id={field('currency')}
+          label={onrampTexts.currency}
+          labelHidden
           testId="onramp-currency"
           value={form.currency}
-          choices={options.paymentCurrencies.map((currency) => ({ value: currency.id, label: currency.id }))}
+          recent="currency"
+          options={options.paymentCurrencies.map((currency) => ({ value: currency.id, label: currency.id }))}
           onChange={(value) => ui.editOnramp?.('currency', value)}
         />
       </AmountField>
@@ -120,34 +115,38 @@ export default function Buy({
           {onrampTexts.limits(limit.min, limit.max, form.currency)}
         </p>
       )}
-      <SelectField
+      <Picker
         id={field('asset')}
         label={onrampTexts.asset}
         testId="onramp-asset"
         value={form.asset}
-        choices={options.purchaseCurrencies.map((currency) => ({
+        recent="onramp-asset"
+        options={options.purchaseCurrencies.map((currency) => ({
           value: currency.id,
-          label: `${currency.symbol} · ${currency.name}`,
+          label: currency.symbol,
+          detail: currency.name,
+          icon: { seed: currency.id },
         }))}
         onChange={(value) => ui.editOnramp?.('asset', value)}
       />
-      <SelectField
+      <Picker
         id={field('network')}
         label={onrampTexts.network}
         testId="onramp-network"
         value={form.network}
-        choices={networksOf(options, form.asset).map((network) => ({
+        options={networksOf(options, form.asset).map((network) => ({
           value: network.chainId,
           label: network.name,
+          icon: { url: iconOf(snapshot, network.chainId), seed: network.chainId },
         }))}
         onChange={(value) => ui.editOnramp?.('network', value)}
       />
       {options.providers.length > 1 && (
-        <SelectField
+        <Picker
           id={field('provider')}
           label={onrampTexts.provider}
           value={form.provider ?? ''}
-          choices={options.providers.map((provider) => ({ value: provider.id, label: provider.name }))}
+          options={options.providers.map((provider) => ({ value: provider.id, label: provider.name }))}
           onChange={(value) => ui.editOnramp?.('provider', value)}
         />
       )}
@@ -155,6 +154,10 @@ export default function Buy({
     </Form>
   )
 }
+
+/** A configured network's own icon (a custom network may bring one); a network the modal lacks gets its monogram. */
+const iconOf = (snapshot: CoreSnapshot, chainId: string) =>
+  snapshot.networks.find((network) => network.id === chainId)?.iconUrl
 
 const money = (amount: { amount: string; currency: string }) => `${amount.amount} ${amount.currency}`
 

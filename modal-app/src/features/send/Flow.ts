@@ -18,6 +18,14 @@ export type Holding = Asset & {
   balance: bigint
   /** US dollars per whole unit, when the API knows a price. */
   price?: number | undefined
+  /** The token's icon, from the API's registry of tokens; none draws its monogram. */
+  iconUrl?: string | undefined
+}
+
+/** What a send moves of a holding: the asset alone, without what the form shows beside it. */
+export function assetOf(holding: Holding): Asset {
+  const { key: _key, name: _name, balance: _balance, price: _price, iconUrl: _icon, ...asset } = holding
+  return asset
 }
 
 /** The form as the visitor filled it in: text, as typed. */
@@ -63,7 +71,7 @@ export function check(form: Form, context: Context): Checked {
   if (same(to, from)) return { ok: false, error: sendTexts.ownAddress }
   if (holding.address && same(to, holding.address))
     return { ok: false, error: sendTexts.tokenContract(holding.symbol) }
-  const { key: _key, name: _name, balance: _balance, price: _price, ...asset } = holding
+  const asset = assetOf(holding)
   return {
     ok: true,
     holding,
@@ -92,6 +100,7 @@ export function holdingsOf(entries: readonly Api.TokenBalance[], network: Networ
       decimals,
       balance,
       price: entry.price > 0 ? entry.price : undefined,
+      iconUrl: entry.iconUrl || undefined,
       ...(address ? { address } : {}),
     }
   })

@@ -1,7 +1,8 @@
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { formatUnits } from '../../shared/Amount.ts'
 import { formatQuantity } from '../../shared/format.ts'
-import { AmountField, Form, Loading, SelectField, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
+import { AmountField, Form, Loading, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
+import { Picker } from '../../shared/ui/Picker.tsx'
 import type { Holding } from './Flow.ts'
 import type { SendSlice, SendUi } from './runtime.ts'
 import { sendTexts } from './texts.ts'
@@ -35,13 +36,21 @@ export default function Send({
       status={send.waiting ? sendTexts.waiting : ''}
       submit={{ label: busy ? sendTexts.preparing : sendTexts.review, disabled: busy || send.loading }}
     >
-      <SelectField
+      <Picker
         id={field('asset')}
         label={sendTexts.token}
         testId="send-asset"
         value={form.asset}
         disabled={send.loading}
-        choices={holdings.map((h) => ({ value: h.key, label: `${h.symbol} · ${balanceOf(h)}` }))}
+        recent={send.network && `token:${send.network.id}`}
+        options={holdings.map((h) => ({
+          value: h.key,
+          label: h.symbol,
+          detail: h.name,
+          amount: balanceOf(h),
+          icon: { url: h.iconUrl, seed: `${send.network?.id}:${h.key}` },
+          keywords: h.address ? [h.address] : undefined,
+        }))}
         onChange={(value) => ui.editSend?.('asset', value)}
       />
       <AmountField
@@ -85,15 +94,16 @@ export default function Send({
         onChange={(event) => ui.editSend?.('to', event.target.value)}
       />
       {send.feeRates.length > 0 && (
-        <SelectField
+        <Picker
           id={field('fee')}
           label={sendTexts.feeRate}
           value={String(form.feeRate ?? '')}
-          choices={[
+          options={[
             { value: '', label: sendTexts.defaultFeeRate },
             ...send.feeRates.map((rate) => ({
               value: String(rate.satPerVbyte),
-              label: `${rate.label} · ${rate.satPerVbyte} sat/vB`,
+              label: rate.label,
+              amount: `${rate.satPerVbyte} sat/vB`,
             })),
           ]}
           onChange={(value) => ui.editSend?.('feeRate', value)}

@@ -10,7 +10,7 @@ import type { Network } from '../../shared/Network.ts'
 import type { RecentSend, RecentSendsSlice } from '../../shared/RecentSend.ts'
 import * as ChainAccess from './chain.ts'
 import { type Chain, type Family, type Preview, SendFailure } from './Family.ts'
-import { check, type Form, type Holding, holdingsOf, type Step } from './Flow.ts'
+import { assetOf, check, type Form, type Holding, holdingsOf, type Step } from './Flow.ts'
 import { sendTexts } from './texts.ts'
 
 /** The families, each its own chunk: a visitor who sends ETH never loads the Solana or Bitcoin code. */
@@ -167,7 +167,7 @@ export function setup(kernel: Kernel, load = loadFamily): Runtime {
       const loaded = await family()
       if (!target || !address || !holding || !loaded) return
       try {
-        const { key: _k, name: _n, balance: _b, price: _p, ...asset } = holding
+        const asset = assetOf(holding)
         const max = await loaded.max(chainOf(target), {
           from: address,
           asset,

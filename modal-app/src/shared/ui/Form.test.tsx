@@ -2,7 +2,7 @@
 import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AmountField, Form, type FormProps, Select, SelectField, Summary } from './Form.tsx'
+import { AmountField, Form, type FormProps, Summary } from './Form.tsx'
 
 // React's `act` warns unless the environment says it is a test's.
 Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
@@ -100,34 +100,6 @@ describe('a form', () => {
     )
     expect(one('input').hasAttribute('aria-describedby')).toBe(false)
     expect(one('input').hasAttribute('aria-invalid')).toBe(false)
-  })
-
-  it('offers its choices under a label, the chosen one selected, and reports a new choice', () => {
-    const onChange = vi.fn()
-    const choices = [
-      { value: '', label: 'Default' },
-      { value: '1', label: 'slow · 1 sat/vB' },
-      { value: '1', label: 'fast · 1 sat/vB' },
-    ]
-    render(<SelectField id="s" label="Fee rate" value="1" choices={choices} onChange={onChange} />)
-    const select = one<HTMLSelectElement>('select')
-    expect(one<HTMLLabelElement>('label').htmlFor).toBe('s')
-    expect([...select.options].map((option) => option.text)).toEqual(choices.map((choice) => choice.label))
-    expect(select.value).toBe('1')
-    act(() => {
-      select.value = ''
-      select.dispatchEvent(new Event('change', { bubbles: true }))
-    })
-    expect(onChange).toHaveBeenCalledWith('')
-    render(
-      <Select
-        aria-label="Currency"
-        value="EUR"
-        choices={[{ value: 'EUR', label: 'EUR' }]}
-        onChange={onChange}
-      />,
-    )
-    expect(one('select').getAttribute('aria-label')).toBe('Currency')
   })
 
   it('lists terms as label and value, marked busy while stale', () => {

@@ -1,7 +1,7 @@
 /**
  * The layout the modal's forms share (Send, Swap, Buy): a view-wide form whose error line, status line and
  * primary button stand at its foot; an amount field with what sits beside it (a currency, a token, Max);
- * labelled choices; the quote's terms as rows. One place decides their roles and labels: the error is an
+ * the quote's terms as rows (a choice of one is `Picker.tsx`'s). One place decides their roles and labels: the error is an
  * alert the fields point to, the status is read out politely, a field's label names it. Only the features'
  * lazy views import it.
  */
@@ -145,54 +145,6 @@ export function AmountField(props: {
         />
         {props.children}
       </div>
-    </>
-  )
-}
-
-type Choice = { value: string; label: string }
-
-export type SelectProps = {
-  value: string
-  choices: readonly Choice[]
-  onChange(value: string): void
-  id?: string | undefined
-  testId?: string | undefined
-  disabled?: boolean | undefined
-  /** The accessible name where no label names the select (one beside an amount). */
-  'aria-label'?: string | undefined
-}
-
-/** A choice of one, as the forms draw it. */
-export function Select({ choices, onChange, testId, ...rest }: SelectProps) {
-  return (
-    <select
-      className="search"
-      data-testid={testId}
-      {...rest}
-      onChange={(event) => onChange(event.target.value)}
-    >
-      {choices.map((choice) => (
-        // Two choices may share a value (two fee rates at 1 sat/vB), never a value and a label.
-        <option key={`${choice.value} ${choice.label}`} value={choice.value}>
-          {choice.label}
-        </option>
-      ))}
-    </select>
-  )
-}
-
-/**
- * A choice of one under its label.
- * @example
- * <SelectField id={field('network')} label="Network" value={network} choices={networks} onChange={pick} />
- */
-export function SelectField({ label, ...select }: SelectProps & { id: string; label: string }) {
-  return (
-    <>
-      <label className="label" htmlFor={select.id}>
-        {label}
-      </label>
-      <Select {...select} />
     </>
   )
 }

@@ -1,11 +1,10 @@
 import { useState } from 'react'
 import type { Network } from '../Network.ts'
-import { hash } from './Identicon.tsx'
+import { Monogram } from './Monogram.tsx'
 
 /**
- * The network's icon; without one (or when it fails to load), one drawn here: its initial on a disc whose
- * hue comes from the chain id, so two networks with one initial still look apart and no icon is fetched
- * from anyone. Decorative: a name is beside it.
+ * The network's icon (a custom network may bring its own `iconUrl`); without one, or when it fails to load,
+ * its monogram. Decorative: a name is beside it.
  */
 export function NetworkIcon({ network }: { network: Network }) {
   const [failed, setFailed] = useState(false)
@@ -22,18 +21,12 @@ export function NetworkIcon({ network }: { network: Network }) {
       />
     )
   return (
-    <svg
+    <Monogram
       className="network-icon network-monogram"
-      viewBox="0 0 24 24"
-      width={24}
-      height={24}
-      aria-hidden="true"
+      seed={network.id}
+      name={network.name}
+      size={24}
       data-chain={network.id}
-    >
-      <circle cx="12" cy="12" r="12" fill={`hsl(${hash(network.id) % 360} 55% 38%)`} />
-      <text x="12" y="16" textAnchor="middle" fontSize="12" fontWeight="600" fill="#fff">
-        {[...network.name][0]?.toUpperCase()}
-      </text>
-    </svg>
+    />
   )
 }
