@@ -1,12 +1,9 @@
 // @vitest-environment jsdom
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { mounted } from '../../testing/dom.ts'
 import EmailCode from './EmailCode.tsx'
 import { viewTexts as texts } from './viewTexts.ts'
-
-// React's `act` warns unless the environment says it is a test's.
-Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
 
 const start = Date.UTC(2025, 0, 1)
 const code = (slice: Record<string, unknown> = {}) => ({
@@ -17,16 +14,15 @@ const code = (slice: Record<string, unknown> = {}) => ({
   ...slice,
 })
 
-let root: Root
-let host: HTMLElement
+const dom = mounted()
 const ui = { verifyEmailCode: vi.fn(async (_code: string) => {}), resendEmailCode: vi.fn() }
 
 function render(slice: Record<string, unknown> = {}) {
-  act(() => root.render(<EmailCode snapshot={{ embeddedWallet: { code: code(slice) } }} ui={ui} />))
+  act(() => dom.root.render(<EmailCode snapshot={{ embeddedWallet: { code: code(slice) } }} ui={ui} />))
 }
-const field = () => host.querySelector<HTMLInputElement>('[data-testid="email-code"]') as HTMLInputElement
+const field = () => dom.host.querySelector<HTMLInputElement>('[data-testid="email-code"]') as HTMLInputElement
 const resend = () =>
-  host.querySelector<HTMLButtonElement>('[data-testid="email-resend"]') as HTMLButtonElement
+  dom.host.querySelector<HTMLButtonElement>('[data-testid="email-resend"]') as HTMLButtonElement
 
 /** Puts `text` in the field as a paste or the browser's autofill does: the value changes, one input event. */
 function paste(text: string) {
@@ -39,15 +35,10 @@ function paste(text: string) {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: start })
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
   ui.verifyEmailCode.mockClear()
   ui.resendEmailCode.mockClear()
 })
 afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
   vi.useRealTimers()
 })
 
@@ -91,7 +82,7 @@ describe('the code view', () => {
     expect(ui.resendEmailCode).toHaveBeenCalledOnce()
     // The runtime answered: a new code is on its way, and the next 30 s start.
     render({ retryAt: Date.now() + 30_000, notice: texts.code.resent })
-    expect(host.querySelector('[role="status"]')?.textContent).toBe(texts.code.resent)
+    expect(dom.host.querySelector('[role="status"]')?.textContent).toBe(texts.code.resent)
     expect(resend().disabled).toBe(true)
     expect(resend().textContent).toBe(texts.code.resendIn(30))
   })

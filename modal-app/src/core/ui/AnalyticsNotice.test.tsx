@@ -1,29 +1,18 @@
 // @vitest-environment jsdom
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { mounted } from '../../testing/dom.ts'
 import type { CoreUi } from '../Snapshot.ts'
 import { AnalyticsNotice } from './AnalyticsNotice.tsx'
 
-// React's `act` warns unless the environment says it is a test's.
-Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
-
-let root: Root
-let host: HTMLElement
+const dom = mounted()
 const ui = { analyticsNoticeShown: vi.fn(), dismissAnalyticsNotice: vi.fn(), declineAnalytics: vi.fn() }
 const render = (snapshot: { analyticsNotice: boolean; open: boolean; canGoBack: boolean }) =>
-  act(() => root.render(<AnalyticsNotice snapshot={snapshot} ui={ui as unknown as CoreUi & typeof ui} />))
-const notice = () => host.querySelector('[data-testid="analytics-notice"]')
+  act(() => dom.root.render(<AnalyticsNotice snapshot={snapshot} ui={ui as unknown as CoreUi & typeof ui} />))
+const notice = () => dom.host.querySelector('[data-testid="analytics-notice"]')
 
 beforeEach(() => {
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
   for (const call of Object.values(ui)) call.mockClear()
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
 })
 
 describe('the analytics notice', () => {

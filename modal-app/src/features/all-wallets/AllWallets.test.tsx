@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Listing } from '../../api/Api.ts'
+import { mounted } from '../../testing/dom.ts'
 import AllWallets from './AllWallets.tsx'
 import { monogram } from './WalletImage.tsx'
 import type { WalletRegistry } from './WalletRegistry.ts'
@@ -29,20 +29,12 @@ const ui = {
   imageUrl: () => 'data:image/png;base64,',
 }
 
-let root: Root
-let host: HTMLElement
+const dom = mounted()
 beforeEach(() => {
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
-  act(() => root.render(<AllWallets snapshot={{ registry } as never} ui={ui as never} />))
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
+  act(() => dom.root.render(<AllWallets snapshot={{ registry } as never} ui={ui as never} />))
 })
 
-const buttons = () => [...host.querySelectorAll<HTMLButtonElement>('.grid-item')]
+const buttons = () => [...dom.host.querySelectorAll<HTMLButtonElement>('.grid-item')]
 const focusedIndex = () => Number((document.activeElement as HTMLElement).dataset.index)
 const press = (key: string) =>
   act(() => {
@@ -53,7 +45,7 @@ describe('AllWallets', () => {
   it('keeps a bounded number of wallets in the DOM for hundreds in the list', () => {
     expect(buttons().length).toBeGreaterThan(0)
     expect(buttons().length).toBeLessThanOrEqual(40)
-    const first = host.querySelector('li')
+    const first = dom.host.querySelector('li')
     expect(first?.getAttribute('aria-setsize')).toBe(String(count))
     expect(first?.getAttribute('aria-posinset')).toBe('1')
   })
@@ -76,7 +68,7 @@ describe('AllWallets', () => {
   })
 
   it('shows a monogram until the image loads, on a colour of the name', () => {
-    const image = host.querySelector('.wallet-image')
+    const image = dom.host.querySelector('.wallet-image')
     expect(image?.getAttribute('data-initials')).toBe('W0')
     // Drawn by CSS: the button's text is the wallet's name alone.
     expect(image?.textContent).toBe('')

@@ -1,14 +1,11 @@
 // @vitest-environment jsdom
 import type * as Contract from '@airlock/api/contract'
 import { act } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { mounted } from '../../testing/dom.ts'
 import Buy from './Buy.tsx'
 import type { OnrampSlice } from './runtime.ts'
 import { onrampTexts } from './texts.ts'
-
-// React's `act` warns unless the environment says it is a test's.
-Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
 
 const options: Contract.OnrampOptionsAnswer = {
   paymentCurrencies: [
@@ -52,26 +49,18 @@ const ready: Onramp = {
   blocked: false,
 }
 
-let root: Root
-let host: HTMLElement
+const dom = mounted()
 const ui = { continueOnramp: vi.fn(), editOnramp: vi.fn(), showPurchase: vi.fn() }
 const render = (onramp: Onramp) =>
-  act(() => root.render(<Buy snapshot={{ onramp, networks: [] } as never} ui={ui} />))
-const byTestId = <T extends Element>(id: string) => host.querySelector(`[data-testid="${id}"]`) as T
+  act(() => dom.root.render(<Buy snapshot={{ onramp, networks: [] } as never} ui={ui} />))
+const byTestId = <T extends Element>(id: string) => dom.host.querySelector(`[data-testid="${id}"]`) as T
 const labelled = (text: string) => {
-  const label = [...host.querySelectorAll('label')].find((l) => l.textContent === text)
-  return label && host.ownerDocument.getElementById(label.htmlFor)
+  const label = [...dom.host.querySelectorAll('label')].find((l) => l.textContent === text)
+  return label && dom.host.ownerDocument.getElementById(label.htmlFor)
 }
 
 beforeEach(() => {
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
   for (const call of Object.values(ui)) call.mockClear()
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
 })
 
 describe('the Buy form', () => {
@@ -85,7 +74,7 @@ describe('the Buy form', () => {
     const amount = byTestId<HTMLInputElement>('onramp-amount')
     // The limits and the error line say what the amount may be.
     const described = amount.getAttribute('aria-describedby')?.split(' ') ?? []
-    expect(described.map((id) => host.ownerDocument.getElementById(id)?.dataset.testid)).toEqual([
+    expect(described.map((id) => dom.host.ownerDocument.getElementById(id)?.dataset.testid)).toEqual([
       'onramp-limits',
       'onramp-error',
     ])
@@ -125,6 +114,6 @@ describe('the Buy form', () => {
     render({ ...ready, options: undefined, form: undefined, error: undefined })
     expect(byTestId('onramp-error').textContent).toBe(onrampTexts.notSupported)
     expect(byTestId('onramp-error').getAttribute('role')).toBe('alert')
-    expect(host.querySelector('form')).toBeNull()
+    expect(dom.host.querySelector('form')).toBeNull()
   })
 })

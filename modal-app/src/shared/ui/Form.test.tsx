@@ -1,26 +1,12 @@
 // @vitest-environment jsdom
 import { act, type ReactNode } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { mounted } from '../../testing/dom.ts'
 import { AmountField, Form, type FormProps, Summary } from './Form.tsx'
 
-// React's `act` warns unless the environment says it is a test's.
-Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
-
-let root: Root
-let host: HTMLElement
-const render = (node: ReactNode) => act(() => root.render(node))
-const one = <T extends Element>(selector: string) => host.querySelector(selector) as T
-
-beforeEach(() => {
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
-})
+const dom = mounted()
+const render = (node: ReactNode) => act(() => dom.root.render(node))
+const one = <T extends Element>(selector: string) => dom.host.querySelector(selector) as T
 
 const form = (props: Partial<FormProps> = {}) => (
   <Form
@@ -43,7 +29,7 @@ describe('a form', () => {
     const onSubmit = vi.fn()
     render(form({ onSubmit }))
     let prevented: boolean | undefined
-    host.addEventListener('submit', (event) => {
+    dom.host.addEventListener('submit', (event) => {
       prevented = event.defaultPrevented
     })
     act(() => one<HTMLButtonElement>('button[type="submit"]').click())

@@ -1,18 +1,14 @@
 // @vitest-environment jsdom
 import { act, type ReactNode, useState } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { mounted } from '../../testing/dom.ts'
 import { forgetRecent, matches, type PickerOption } from './choices.ts'
 import { Picker } from './Picker.tsx'
 
-// React's `act` warns unless the environment says it is a test's.
-Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
-
-let root: Root
-let host: HTMLElement
-const render = (node: ReactNode) => act(() => root.render(node))
-const one = <T extends Element = HTMLElement>(selector: string) => host.querySelector(selector) as T
-const all = (selector: string) => [...host.querySelectorAll<HTMLElement>(selector)]
+const dom = mounted()
+const render = (node: ReactNode) => act(() => dom.root.render(node))
+const one = <T extends Element = HTMLElement>(selector: string) => dom.host.querySelector(selector) as T
+const all = (selector: string) => [...dom.host.querySelectorAll<HTMLElement>(selector)]
 const press = (target: Element, key: string) =>
   act(() => {
     target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
@@ -68,15 +64,8 @@ function Holder({ changes, recent }: { changes: (value: string) => void; recent?
 
 beforeEach(() => {
   forgetRecent()
-  host = document.createElement('div')
-  document.body.append(host)
-  root = createRoot(host)
   // jsdom lays nothing out.
   Element.prototype.scrollIntoView = () => {}
-})
-afterEach(() => {
-  act(() => root.unmount())
-  host.remove()
 })
 
 describe('Picker', () => {
