@@ -5,6 +5,7 @@
  * account's tokens, without a price (the wallet says nothing of value). The wallet's answer is its word: one
  * of another shape is ignored whole, an asset of another shape is left out, and a refusal changes nothing.
  */
+import { Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import type * as Api from '../../api/Api.ts'
 import type { Connection } from '../../core/Connection.ts'
@@ -78,7 +79,10 @@ export async function discover(
       return row ? [row] : []
     })
   } catch (error) {
-    console.warn('[airlock] The wallet’s assets could not be read.', error)
+    // Most wallets do not speak EIP-5792 and refuse to say what they can: nothing to discover, nothing to say.
+    const code = Errors.codeOf(error)
+    if (code !== 4200 && code !== -32601)
+      console.warn('[airlock] The wallet’s assets could not be read.', error)
     return []
   }
 }
