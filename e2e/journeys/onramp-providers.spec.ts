@@ -50,7 +50,7 @@ async function lamportsOf(address: string): Promise<bigint> {
 async function buyingOnEvm(tab: Page, modal: FrameLocator, account: Address, provider: string) {
   await connectFunded(tab, modal, account, { path: '/module.html?networks=eip155:31337' })
   await modal.getByRole('button', { name: 'Buy', exact: true }).click()
-  await expect(modal.getByTestId('onramp-asset')).toHaveValue('ETH')
+  await expect(modal.getByTestId('onramp-asset')).toHaveAttribute('data-value', 'ETH')
   await chooseProvider(modal, provider)
 }
 
@@ -84,8 +84,8 @@ test('MoonPay: SOL bought with the signed widget URL arrives on the Solana dev c
   await tab.goto(`/module.html?networks=eip155:31337,${solanaDevnetId}`)
   await connectWallet(tab, modal, 'Airlock Test Solana', solanaAccount)
   await modal.getByRole('button', { name: 'Buy', exact: true }).click()
-  await expect(modal.getByTestId('onramp-asset')).toHaveValue('SOL')
-  await expect(modal.getByTestId('onramp-network')).toHaveValue(solanaDevnetId)
+  await expect(modal.getByTestId('onramp-asset')).toHaveAttribute('data-value', 'SOL')
+  await expect(modal.getByTestId('onramp-network')).toHaveAttribute('data-value', solanaDevnetId)
   await chooseProvider(modal, moonpay)
   await modal.getByRole('button', { name: '100 USD' }).click()
   await expect(modal.getByTestId('onramp-total')).toHaveText('100.00 USD')

@@ -172,9 +172,11 @@ export async function stage(modal: FrameLocator, stage: string, timeout = 60_000
 
 /** Chooses the provider Buy goes through, by the name the modal shows. */
 export async function chooseProvider(modal: FrameLocator, name: string) {
-  const provider = modal.getByLabel('Provider')
-  await provider.selectOption({ label: name })
-  await expect(provider.locator('option:checked')).toHaveText(name)
+  const provider = modal.getByTestId('onramp-provider')
+  await provider.click()
+  await modal.getByRole('option').filter({ hasText: name }).click()
+  await expect(modal.getByRole('listbox')).toHaveCount(0)
+  await expect(provider.locator('.picker-value')).toHaveText(name)
 }
 
 /** The order as the API has it now (the demo project's). */

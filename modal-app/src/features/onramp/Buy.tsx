@@ -145,6 +145,7 @@ export default function Buy({
         <Picker
           id={field('provider')}
           label={onrampTexts.provider}
+          testId="onramp-provider"
           value={form.provider ?? ''}
           options={options.providers.map((provider) => ({ value: provider.id, label: provider.name }))}
           onChange={(value) => ui.editOnramp?.('provider', value)}
