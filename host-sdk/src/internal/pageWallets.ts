@@ -53,7 +53,8 @@ export function pageWallets(
         provider?: Eip1193
       }
       const id = `eip6963:${info?.uuid}`
-      if (!info || typeof provider?.request !== 'function' || own.has(provider) || entries.has(id)) return
+      const listed = own.has(provider as object) || external.some((wallet) => wallet.provider === provider)
+      if (!info || typeof provider?.request !== 'function' || listed || entries.has(id)) return
       add({
         provider,
         info: {
@@ -70,7 +71,6 @@ export function pageWallets(
   )
   // The dApp's own come first, so the same provider announced on the page as well is listed once.
   for (const { id, name, icon, rdns, provider } of external) {
-    own.add(provider)
     const added = add({
       provider,
       info: { id: `external:${id}`, namespace: 'eip155', name, icon, rdns, chains: [], external: true },
