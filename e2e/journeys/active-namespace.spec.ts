@@ -10,6 +10,7 @@ import type { FrameLocator, Page } from '@playwright/test'
 import type { Hex } from 'viem'
 import { createPeer } from '../wallets/walletconnect-peer.ts'
 import { createWalletByEmail, expect, test } from './fixtures.ts'
+import { copiedPairingUri } from './pairingFixtures.ts'
 
 const evmNetwork = 'eip155:31337'
 
@@ -120,17 +121,7 @@ test.describe('a WalletConnect session approving EVM, Solana and Bitcoin', () =>
   async function pair(page: Page, modal: FrameLocator) {
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     await modal.getByRole('button', { name: 'WalletConnect' }).click()
-    await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
-    await modal.getByRole('button', { name: 'Copy link' }).click()
-    // The clipboard is written asynchronously: the link is read once it is there.
-    let uri = ''
-    await expect
-      .poll(async () => {
-        uri = await page.evaluate(() => navigator.clipboard.readText())
-        return uri
-      })
-      .toMatch(/^wc:/)
-    await peer.pair(uri)
+    await peer.pair(await copiedPairingUri(page, modal))
     await connectedIn(page, ['bip122', 'eip155', 'solana'])
   }
 

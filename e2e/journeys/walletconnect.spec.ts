@@ -11,6 +11,7 @@ import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.t
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
 import { axeViolations, clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
 import { fundAlt } from './onrampFixtures.ts'
+import { copiedPairingUri } from './pairingFixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -22,22 +23,12 @@ test.beforeEach(async ({ context }) => {
 })
 test.afterEach(() => peer.stop())
 
-/** The pairing URI, as a visitor copies it with the view's Copy link button. */
-async function copiedUri(page: Page, modal: FrameLocator): Promise<string> {
-  await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
-  await modal.getByRole('button', { name: 'Copy link' }).click()
-  await expect(modal.getByTestId('snackbar')).toContainText('Link copied')
-  const uri = await page.evaluate(() => navigator.clipboard.readText())
-  expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
-  return uri
-}
-
 /** Opens Airlock on the demo page and pairs the phone wallet through the QR code's link. */
 async function pair(page: Page, modal: FrameLocator): Promise<string> {
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
-  const { topic } = await peer.pair(await copiedUri(page, modal))
+  const { topic } = await peer.pair(await copiedPairingUri(page, modal))
   await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
   await expect(page.locator('#status')).toHaveText('connected')
   return topic
@@ -69,7 +60,7 @@ test('the QR code, read from the screen despite the mark at its centre, is the l
   // A phone keeps scanning until the code is read: the card may still be moving to its new height.
   await expect.poll(() => scannedUri(modal)).toMatch(/^wc:/)
   const scanned = await scannedUri(modal)
-  expect(scanned).toBe(await copiedUri(page, modal))
+  expect(scanned).toBe(await copiedPairingUri(page, modal))
   await peer.pair(scanned as string)
   await expect(modal.getByTestId('account-address')).toHaveAttribute('data-address', peer.account.address)
   await expect(page.locator('#status')).toHaveText('connected')
@@ -221,7 +212,7 @@ test('where the browser denies the modal storage, a reload ends the session clea
   expect(await request(page, 'eth_accounts')).toEqual({ result: [] })
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
-  await peer.pair(await copiedUri(page, modal))
+  await peer.pair(await copiedPairingUri(page, modal))
   await expect(page.locator('#status')).toHaveText('connected')
 })
 
@@ -300,7 +291,7 @@ test('a pairing about to expire says so and offers Retry, which makes a new pair
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'WalletConnect' }).click()
-  const first = await copiedUri(page, modal)
+  const first = await copiedPairingUri(page, modal)
   await expect(modal.getByTestId('wc-expiry')).toContainText('This code expires at')
   // A pairing lasts 4 minutes and counts as expired with under 10 s left, so a scan never races the expiry.
   await page.clock.fastForward('03:51')
@@ -311,7 +302,7 @@ test('a pairing about to expire says so and offers Retry, which makes a new pair
   await expect(modal.getByRole('button', { name: 'Copy link' })).toHaveCount(0)
   expect(await axeViolations(page)).toEqual([])
   await modal.getByRole('button', { name: 'Retry' }).click()
-  const second = await copiedUri(page, modal)
+  const second = await copiedPairingUri(page, modal)
   expect(second).not.toBe(first)
   const { topic } = await peer.pair(second)
   expect(topic).toMatch(/^[0-9a-f]{64}$/)
@@ -338,7 +329,7 @@ test('All Wallets finds a wallet by name and opens it with the pairing link', as
   await expect(grid.getByRole('button')).toHaveText(['Ledger Live'])
   await grid.getByRole('button', { name: 'Ledger Live' }).click()
   await expect(modal.getByRole('heading', { name: 'Ledger Live' })).toBeVisible()
-  const uri = await copiedUri(page, modal)
+  const uri = await copiedPairingUri(page, modal)
   await modal.getByRole('button', { name: 'Open Ledger Live for desktop' }).click()
   const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
   expect(await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([
