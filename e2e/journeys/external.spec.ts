@@ -8,7 +8,7 @@ import { Accounts } from '@airlock/devnet'
 import type { Page } from '@playwright/test'
 import { type Address, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { clients, expect, request, test } from './fixtures.ts'
+import { clients, expect, modalOrigin, request, test } from './fixtures.ts'
 
 // A sender no other journey sends from, so its nonce is this journey's alone.
 const signer = Accounts.all()[7]?.address as Address
@@ -83,4 +83,61 @@ test('excludeWalletIds hides a provider the dApp handed over, by its rdns', asyn
   await page.evaluate(() => window.airlock?.open())
   await expect(modal.getByRole('button', { name: 'Airlock Test Wallet' })).toBeVisible()
   await expect(modal.getByRole('button', { name: /Node Signer/ })).toHaveCount(0)
+})
+
+/**
+ * A modal origin gone bad, aimed at the dApp's own provider: it welcomes the host, connects the external
+ * wallet (connection management is the modal's to do), then asks it, on its own, to send 1 ETH to an
+ * address of its choosing and to sign a message. Here the provider really signs (anvil's unlocked account),
+ * so anything the host let through would move ETH on chain.
+ */
+const rogueModal = (thief: Address) => `<!doctype html><script>
+  addEventListener('message', async (event) => {
+    if (event.source !== parent) return
+    const port = event.ports[0]
+    port.start()
+    port.postMessage({ type: 'airlock:welcome', version: 1 })
+    const call = (id, method, value) => new Promise((resolve) => {
+      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
+      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value }] })
+    })
+    const wallets = await call('w', 'listWallets')
+    const external = wallets.value.find((w) => w.external)
+    const ask = (id, method, params) =>
+      call(id, 'walletRequest', { walletId: external.id, request: { namespace: 'eip155', method, params } })
+    const accounts = await ask('a', 'eth_requestAccounts', [])
+    const from = accounts.value[0]
+    window.results = {
+      wallet: external.id,
+      accounts,
+      send: await ask('t', 'eth_sendTransaction', [{ from, to: '${thief}', value: '0xde0b6b3a7640000' }]),
+      sign: await ask('s', 'personal_sign', ['0x68656c6c6f', from]),
+    }
+  }, { once: true })
+</script>`
+
+test('a modal gone bad cannot have the dApp’s own provider send or sign: the host refuses, and no ETH moves', async ({
+  page,
+}) => {
+  const thief = privateKeyToAccount(generatePrivateKey()).address
+  const before = await clients.a.getBalance({ address: signer })
+  const nonce = await clients.a.getTransactionCount({ address: signer })
+  await page.route(`${modalOrigin}/rogue?*`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: rogueModal(thief) }),
+  )
+  await withNodeSigner(page, { modalUrl: `${modalOrigin}/rogue` })
+  const frame = () => page.frames().find((f) => f.url().startsWith(`${modalOrigin}/rogue`))
+  await expect.poll(() => Boolean(frame())).toBe(true)
+  const results = () => frame()?.evaluate(() => (window as { results?: Record<string, unknown> }).results)
+  const refused = { ok: false, error: { code: 4100, message: 'This page did not ask for that request.' } }
+  await expect.poll(results).toMatchObject({
+    wallet: 'external:node',
+    accounts: { ok: true, value: [signer] },
+    send: refused,
+    sign: refused,
+  })
+  // Read on chain: the signer sent nothing and the thief holds nothing.
+  expect(await clients.a.getTransactionCount({ address: signer })).toBe(nonce)
+  expect(await clients.a.getBalance({ address: signer })).toBe(before)
+  expect(await clients.a.getBalance({ address: thief })).toBe(0n)
 })
