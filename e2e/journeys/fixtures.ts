@@ -312,11 +312,17 @@ function withWallets(options: WalletOptions) {
 export function withAnvilAccount(index: number) {
   const account = Accounts.all()[index]
   if (!account) throw new Error(`anvil has no account ${index}`)
+  return withEvmKey(account.privateKey as `0x${string}`)
+}
+
+/**
+ * The test wallets with `privateKey` as the EVM key: a visitor of a journey's own, whose account no other
+ * journey (and no earlier run against the same stack) has touched; the journey funds it.
+ */
+export function withEvmKey(privateKey: `0x${string}`) {
   const options: WalletOptions = {
     ...walletOptions,
-    ...(walletOptions.evm && {
-      evm: { ...walletOptions.evm, privateKey: account.privateKey as `0x${string}` },
-    }),
+    ...(walletOptions.evm && { evm: { ...walletOptions.evm, privateKey } }),
   }
   const addresses = addressesFromOptions(options)
   return { options, addresses, evm: addresses.evm?.address as `0x${string}`, test: withWallets(options) }
