@@ -12,6 +12,7 @@ function setup(
   const clock = manualClock(1_000_000)
   const sent: Analytics.Event[] = []
   let asked = 0
+  let changes = 0
   const analytics = Analytics.create({
     features,
     enabled: async () => {
@@ -21,10 +22,12 @@ function setup(
     },
     send: (event) => void sent.push(event),
     now: () => clock.now(),
-    changed: () => {},
+    changed: () => {
+      changes++
+    },
     choice: { get: storage.getAnalyticsChoice, set: storage.setAnalyticsChoice },
   })
-  return { analytics, sent, clock, asked: () => asked }
+  return { analytics, sent, clock, asked: () => asked, changes: () => changes }
 }
 
 const event = (name = 'CONNECT_SUCCESS'): Analytics.Event => ({
@@ -45,6 +48,18 @@ describe('analytics', () => {
     analytics.track(event('CONNECT_ERROR'))
     // Nothing from before the notice was kept to be sent later.
     expect(sent).toEqual([event('CONNECT_ERROR')])
+  })
+
+  it('tells nobody when the notice has been seen: it stays on the card as it was', async () => {
+    const { analytics, changes } = setup({})
+    await analytics.check()
+    const before = changes()
+    analytics.noticeShown()
+    expect([analytics.gate(), analytics.slice(), changes()]).toEqual([
+      'on',
+      { analyticsNotice: true },
+      before,
+    ])
   })
 
   it('sends at once with the consent the host collected, and shows no notice', async () => {

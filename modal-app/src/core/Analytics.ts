@@ -125,7 +125,9 @@ export function create(options: Options): Analytics {
     slice: () => ({ analyticsNotice: (gate === 'notice' || gate === 'on') && !consented() && !dismissed }),
     noticeShown() {
       seen = true
-      if (gate === 'notice') set('on')
+      // The notice stays as it is (the slice is the same for 'on'), so nobody is told: this runs in the very
+      // render that opens the modal, and telling would render the whole card again there.
+      if (gate === 'notice') gate = 'on'
     },
     dismiss,
     closed() {

@@ -188,10 +188,12 @@ export function create(options: Options) {
       const requested = input?.view
       if (requested !== undefined && !Views.isPublicView(requested)) throw Errors.unknownView(requested)
       const view = requested && options.canOpen(requested) ? requested : undefined
+      // The router says what opening changed (Modal.ts); a filter lifted is the one change of its own here.
+      const filtered = filter !== undefined
       filter = undefined
       router.send({ type: 'OPEN', view })
       options.enter(currentView())
-      kernel.changed()
+      if (filtered) kernel.changed()
       options.opened()
     },
     close() {

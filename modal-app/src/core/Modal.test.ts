@@ -254,6 +254,22 @@ describe('modal API: basics', () => {
     expect(last()).toMatchObject({ open: false })
   })
 
+  it('changes only `open` for the views when opening shows the view already drawn, so none renders again', async () => {
+    const { api, modal } = await setup()
+    const closed = modal.getSnapshot()
+    await api.open(undefined)
+    const opened = modal.getSnapshot()
+    expect(opened).toMatchObject({ open: true, view: 'Connect' })
+    for (const key of Object.keys(closed).filter((key) => key !== 'open'))
+      expect(opened[key], key).toBe(closed[key])
+    await api.close(undefined)
+    expect(modal.getSnapshot()).toMatchObject({ open: false, wallets: opened.wallets })
+    // Another view is a change the views must render: built afresh.
+    await api.open({ view: 'Networks' })
+    expect(modal.getSnapshot()).toMatchObject({ open: true, view: 'Networks' })
+    expect(modal.getSnapshot().wallets).not.toBe(opened.wallets)
+  })
+
   it('opens by the rule instead of views it cannot show yet', async () => {
     const { api, last } = await setup()
     await api.open({ view: 'Account' })

@@ -253,8 +253,9 @@ export function create(options: Options): Modal {
 
   // ---- state ----
 
-  function changed() {
-    snapshot = undefined
+  /** `next`: the snapshot as it now is, where the change is known to leave the rest of it as it was. */
+  function changed(next?: Snapshot.Snapshot) {
+    snapshot = next
     if (host) hostApi.publish(host)
     for (const listener of listeners) listener()
   }
@@ -308,7 +309,8 @@ export function create(options: Options): Modal {
       features.whenLoaded(() => {
         if (open) for (const shown of each('shown')) shown()
       })
-    changed()
+    // Opening shows the view already rendered behind the hidden frame: only `open` changes for the views.
+    changed(opening || closing ? Snapshot.reopened(snapshot, snap) : undefined)
   })
   router.start()
   connections.run()

@@ -199,6 +199,34 @@ export function builder(options: BuilderOptions): () => Snapshot {
   }
 }
 
+/**
+ * The snapshot once the router has only opened or closed the modal: `previous` with `open` flipped and every
+ * other field the same object, so what is memoised on the rest (the card's view, App.tsx) does not render
+ * again for it. Undefined when the router changed more than that (the view, its history) or there is no
+ * snapshot to keep: then one is built afresh. Whether the view may close follows from the view and the
+ * sign-in lock, which opening and closing never change.
+ */
+export function reopened(
+  previous: Snapshot | undefined,
+  router: Router.RouterSnapshot,
+): Snapshot | undefined {
+  if (
+    !previous ||
+    previous.view !== Router.currentView(router.context) ||
+    previous.canGoBack !== router.context.history.length > 1
+  )
+    return undefined
+  return { ...previous, open: Router.isOpen(router) }
+}
+
+/**
+ * Whether `after` differs from `before` in `open` alone (a snapshot kept by {@link reopened}): one built
+ * afresh has new lists (its wallets), so it never passes for the one before.
+ */
+export function sameButOpen(before: Snapshot, after: Snapshot): boolean {
+  return Object.keys(after).every((key) => key === 'open' || Object.is(before[key], after[key]))
+}
+
 export function coreUi(options: {
   kernel: Kernel
   connections: Connections

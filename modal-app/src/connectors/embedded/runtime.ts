@@ -5,7 +5,7 @@
 import * as Contract from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
-import * as Approval from '../../core/approval/Approval.ts'
+import * as Keeper from '../../core/approval/Keep.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
 import { accountTypes } from './AccountType.ts'
@@ -193,7 +193,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     const origin = kernel.origin()
     if (!origin) return undefined
     try {
-      return await Approval.keep({ scope: `embedded ${origin}`, ...(put ? { put } : {}) })
+      return await Keeper.keep({ scope: `embedded ${origin}`, ...(put ? { put } : {}) })
     } catch {
       return undefined
     }

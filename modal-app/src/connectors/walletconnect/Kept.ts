@@ -6,7 +6,7 @@
  * goes to the host page.
  */
 import { Caip } from '@airlock/bridge-protocol'
-import * as Approval from '../../core/approval/Approval.ts'
+import * as Keeper from '../../core/approval/Keep.ts'
 import type { Kernel } from '../../core/Feature.ts'
 import * as FrameStorage from '../../core/FrameStorage.ts'
 import { texts } from '../../shared/texts.ts'
@@ -60,7 +60,7 @@ export function create(kernel: Kernel, flow: () => Promise<Flow>, started: () =>
     keep() {
       const origin = kernel.origin()
       if (!origin) return
-      Approval.keep({ scope: origin, put: SignClientStorage.snapshot() }).then(
+      Keeper.keep({ scope: origin, put: SignClientStorage.snapshot() }).then(
         (entries) => {
           if (!entries || Object.keys(entries).length === 0) return failed(texts.guard.windowBlocked)
           kernel.storage.setSessionKept(true)
@@ -79,7 +79,7 @@ export function create(kernel: Kernel, flow: () => Promise<Flow>, started: () =>
         set('none')
         failed(texts.walletConnect.restoreFailed)
       }
-      Approval.keep({ scope: origin }).then(
+      Keeper.keep({ scope: origin }).then(
         (entries) => {
           if (!entries) return failed(texts.guard.windowBlocked)
           SignClientStorage.seed(entries)

@@ -5,7 +5,7 @@
  */
 import * as S from '@airlock/bridge-protocol/Shape'
 import { texts } from '../../shared/texts.ts'
-import { type Ask, answer, hello, type Keep, kept, path } from './protocol.ts'
+import { type Ask, answer, hello, path } from './protocol.ts'
 
 export type Question = Omit<Ask, 'type' | 'waiting'>
 
@@ -28,18 +28,6 @@ export async function ask(question: Question, self: Window = window): Promise<st
   const reply = await talk(self, ask, answer)
   const id = reply?.id ?? undefined
   return id !== undefined && question.choices.some((c) => c.id === id) ? id : undefined
-}
-
-/**
- * Has the window keep `put` under `scope` (or only read what is kept there, without `put`) and resolves
- * with what is kept; `undefined` when the window closed first. The window closes by itself. Call it
- * synchronously inside the click.
- */
-export async function keep(
-  request: Omit<Keep, 'type'>,
-  self: Window = window,
-): Promise<Record<string, string> | undefined> {
-  return (await talk(self, { type: 'airlock:keep', ...request } satisfies Keep, kept))?.entries
 }
 
 /**

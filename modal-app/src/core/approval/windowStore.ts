@@ -1,5 +1,5 @@
 /**
- * What the approval window keeps for a frame the browser gives no storage (`Approval.keep`): the frame's
+ * What the approval window keeps for a frame the browser gives no storage (`Keep.ts`): the frame's
  * secrets (an embedded wallet's share and bearer token, WalletConnect's keys) in this origin's first-party
  * `localStorage`, per page served. Kept wrapped where this origin has IndexedDB for the key (`Wrapping.ts`),
  * else in clear as before; what an earlier version kept in clear is wrapped as it is read.

@@ -1,4 +1,5 @@
 import {
+  memo,
   type ReactNode,
   Suspense,
   useCallback,
@@ -12,7 +13,7 @@ import { texts } from '../../shared/texts.ts'
 import { BackIcon, CloseIcon } from '../../shared/ui/icons.tsx'
 import { focusables, trapTab } from '../../shared/ui/keys.ts'
 import type { Modal } from '../Modal.ts'
-import type { Snapshot, Ui } from '../Snapshot.ts'
+import { type Snapshot, sameButOpen, type Ui } from '../Snapshot.ts'
 import { Connect } from '../views/Connect.tsx'
 import { AnalyticsNotice } from './AnalyticsNotice.tsx'
 import * as Dwell from './Dwell.ts'
@@ -55,13 +56,16 @@ function Card({ snapshot, ui, modal }: { snapshot: Snapshot; ui: Ui; modal: Moda
   }, [])
 
   // A lazy view shows its fallback first, and focus placed then lands on Back or Close; once the view's
-  // chunk has rendered, focus moves into it, unless the user has already moved it there.
+  // chunk has rendered, focus moves into it, unless the user has already moved it there. One callback for
+  // the card's life (`open` read when it runs), so opening leaves the memoised view's props as they were.
+  const opened = useRef(open)
+  opened.current = open
   const onViewShown = useCallback(() => {
     const card = ref.current
-    if (!open || !card || embedded) return
+    if (!opened.current || !card || embedded) return
     if (card.querySelector('.view')?.contains(document.activeElement)) return
     place()
-  }, [open, embedded, place])
+  }, [embedded, place])
 
   // Focus moves into the card when it opens and onto the new view when the view changes. The host shows
   // the frame and focuses it a moment after the state that opened it: until then the frame's window has no
@@ -189,17 +193,17 @@ function Alerts({ snapshot }: { snapshot: Snapshot }) {
   )
 }
 
-function Body({
-  snapshot,
-  ui,
-  modal,
-  onShown,
-}: {
-  snapshot: Snapshot
-  ui: Ui
-  modal: Modal
-  onShown: () => void
-}) {
+type BodyProps = { snapshot: Snapshot; ui: Ui; modal: Modal; onShown: () => void }
+
+/**
+ * The current view. Opening and closing change `open` alone (`Snapshot.reopened`), which no view reads: the
+ * view is not rendered again for it, so a click only shows what the hidden frame already drew. The other
+ * props are the same for the card's life (the one modal, its actions, a callback without dependencies that
+ * change), so the snapshot alone decides.
+ */
+const Body = memo(BodyOf, (before, after) => sameButOpen(before.snapshot, after.snapshot))
+
+function BodyOf({ snapshot, ui, modal, onShown }: BodyProps) {
   const spec = modal.views.get(snapshot.view)
   // A view no enabled feature has (WalletConnect's without a project id): Connect and its "no wallets"
   // text stand in.

@@ -11,7 +11,7 @@ import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../..
 import { truncateAddress } from '../../shared/format.ts'
 import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
-import { ExternalIcon } from '../../shared/ui/icons.tsx'
+import { ExternalIcon } from '../../shared/ui/linkIcons.tsx'
 import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'

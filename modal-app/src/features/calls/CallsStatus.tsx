@@ -1,6 +1,6 @@
 import { formatExact } from '../../shared/Amount.ts'
 import { truncateAddress } from '../../shared/format.ts'
-import { ExternalIcon } from '../../shared/ui/icons.tsx'
+import { ExternalIcon } from '../../shared/ui/linkIcons.tsx'
 import { transactionUrl } from '../../shared/ui/Sent.tsx'
 import { sentTexts } from '../../shared/ui/sentTexts.ts'
 import type { CallsSlice, CallsUi } from './runtime.ts'

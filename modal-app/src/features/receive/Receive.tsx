@@ -1,6 +1,6 @@
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
-import { CopyIcon } from '../../shared/ui/icons.tsx'
+import { CopyIcon } from '../../shared/ui/linkIcons.tsx'
 import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
 import { QrCode } from '../../shared/ui/QrCode.tsx'
 import type { ReceiveUi } from './runtime.ts'

@@ -4,7 +4,7 @@
  * failure. Send's and Swap's result; only their lazy views import it.
  */
 import type { Network } from '../Network.ts'
-import { ExternalIcon } from './icons.tsx'
+import { ExternalIcon } from './linkIcons.tsx'
 import { sentTexts } from './sentTexts.ts'
 
 export type Settled = 'pending' | 'confirmed' | 'failed'
