@@ -1,7 +1,7 @@
 /**
  * `npm run build`: the server and the command line as plain JavaScript for `node` (no tsx), with all they
  * need in `dist/`, so a container copies that folder and nothing else: `dist/server.js`, `dist/cli.js`, one
- * shared chunk, the wallet registry's seed list and PGlite's WebAssembly and data files, which both read
+ * shared chunk, the wallet registry's seed list and icons and PGlite's WebAssembly and data files, which both read
  * from beside their own module (`new URL(…, import.meta.url)`). The migrations are code, bundled in.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,6 +16,7 @@ const api = fileURLToPath(new URL('..', import.meta.url))
 const pglite = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'))
 const assets = [
   join(api, 'src/features/registry/wallets.json'),
+  join(api, 'src/features/registry/wallet-icons.json'),
   ...['pglite.wasm', 'pglite.data', 'initdb.wasm'].map((name) => join(pglite, name)),
 ]
 

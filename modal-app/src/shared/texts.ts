@@ -85,7 +85,7 @@ export const texts = define('core', {
   receive: { title: 'Receive' },
   onramp: { title: 'Buy', statusTitle: 'Your purchase' },
   send: { title: 'Send', previewTitle: 'Review' },
-  swap: { title: 'Swap', tokensTitle: 'Choose Token', previewTitle: 'Review Swap' },
+  swap: { title: 'Swap', previewTitle: 'Review Swap' },
   names: { title: 'Choose a Name', successTitle: 'Name Registered' },
   networks: {
     title: 'Choose Network',

@@ -1,10 +1,12 @@
 /**
  * The wallet registry: what `/getWallets` lists and the images it points at. Seeded from a curated list of
- * real wallets' public metadata (`wallets.json`, beside this module) with generated monogram images.
+ * real wallets' public metadata (`wallets.json`, beside this module) with the popular wallets' own icons
+ * (`Icons.ts`) and generated monograms for the rest.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { Database } from '../../Database.ts'
+import * as Icons from './Icons.ts'
 import * as Monogram from './Monogram.ts'
 
 /** A wallet of the registry, as `/getWallets` lists it (the modal reads the fields of `Contract.listing`). */
@@ -157,8 +159,8 @@ export const popular = [
 ]
 
 /**
- * Loads listings (the shipped list by default) into the registry, replacing what was there, with
- * generated images. Certified wallets rank first, the popular ones first within each badge.
+ * Loads listings (the shipped list by default) into the registry, replacing what was there, with each
+ * wallet's shipped icon or else its generated monogram. Certified wallets rank first, the popular ones first within each badge.
  */
 export async function seed(db: Database, entries: readonly Listing[] = listings()): Promise<number> {
   const popularity = (listing: Listing) => {
@@ -170,6 +172,7 @@ export async function seed(db: Database, entries: readonly Listing[] = listings(
       Number(b.badge_type === 'certified') - Number(a.badge_type === 'certified') ||
       popularity(a) - popularity(b),
   )
+  const icons = Icons.shipped()
   await db.transaction(async (tx) => {
     await tx.query('delete from wallets')
     for (const [rank, wallet] of ranked.entries()) {
@@ -191,7 +194,9 @@ export async function seed(db: Database, entries: readonly Listing[] = listings(
           rank,
         ],
       )
-      await putMonogram(tx, 'wallet', imageId, wallet.name)
+      const icon = icons.get(wallet.name)
+      if (icon) await putImage(tx, 'wallet', imageId, 'image/svg+xml', new TextEncoder().encode(icon))
+      else await putMonogram(tx, 'wallet', imageId, wallet.name)
     }
   })
   return ranked.length

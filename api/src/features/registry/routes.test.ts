@@ -6,6 +6,7 @@ import { calls, configOf } from '../../internal/testApi.ts'
 import { databases } from '../../internal/testing.ts'
 import * as Service from '../../Service.ts'
 import * as Projects from '../projects/Projects.ts'
+import * as Icons from './Icons.ts'
 import * as Registry from './Registry.ts'
 
 describe.each(databases())('registry routes on $engine', ({ open }) => {
@@ -115,12 +116,19 @@ describe.each(databases())('registry routes on $engine', ({ open }) => {
       expect(response.headers.get('Content-Type')).toBe('image/svg+xml')
       expect(response.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
       expect(response.headers.get('Content-Security-Policy')).toContain('sandbox')
-      expect(await response.text()).toMatch(/^<svg[^>]*>.*>RA<\/text><\/svg>$/)
+      // Rainbow's own icon, as shipped.
+      expect(await response.text()).toBe(Icons.shipped().get('Rainbow'))
       const etag = response.headers.get('ETag') ?? ''
       const again = await get(`/getWalletImage/${wallet?.image_id}?projectId=demo`, {
         headers: { 'If-None-Match': etag },
       })
       expect(again.status).toBe(304)
+    })
+
+    it('serves a monogram for a wallet that ships no icon', async () => {
+      const [wallet] = (await wallets('&search=alphawallet')).body.data
+      const response = await get(`/getWalletImage/${wallet?.image_id}?projectId=demo`)
+      expect(await response.text()).toMatch(/^<svg[^>]*>.*>AL<\/text><\/svg>$/)
     })
 
     it('serves token, currency and asset images, and 404s unknown ones', async () => {

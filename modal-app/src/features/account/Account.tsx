@@ -11,6 +11,7 @@ import type { AccountInfo as CoreAccountInfo, CoreSnapshot, CoreUi } from '../..
 import { truncateAddress } from '../../shared/format.ts'
 import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../shared/RecentSend.ts'
 import { texts } from '../../shared/texts.ts'
+import { ChoiceIcon } from '../../shared/ui/ChoiceIcon.tsx'
 import { ExternalIcon } from '../../shared/ui/linkIcons.tsx'
 import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
@@ -343,11 +344,12 @@ function Tokens({ tokens }: { tokens: TokenRow[] }) {
     <Section id="account-tokens" title={texts.account.tokens} testId="account-tokens" hiddenTitle>
       {tokens.map((token) => (
         <li key={token.symbol + token.name} className="token">
-          {token.iconUrl ? (
-            <img className="token-icon" src={token.iconUrl} alt="" width={28} height={28} />
-          ) : (
-            <span className="token-icon" aria-hidden="true" />
-          )}
+          {/* The API's icon for the token, else (or where it fails to load) its generated monogram. */}
+          <ChoiceIcon
+            icon={{ url: token.iconUrl || undefined, seed: `${token.symbol}:${token.name}` }}
+            name={token.symbol}
+            size={28}
+          />
           <span className="token-name" title={token.name}>
             {token.symbol}
           </span>

@@ -2,7 +2,8 @@ import type * as Contract from '@airlock/api/contract'
 import { describe, expect, it } from 'vitest'
 import type * as Api from '../../api/Api.ts'
 import { amountTexts } from '../../shared/Amount.ts'
-import { check, emptyForm, type Form, search, slippageOf, tokensOf } from './Form.ts'
+import { matches } from '../../shared/ui/choices.ts'
+import { check, emptyForm, type Form, slippageOf, tokenOptions, tokensOf } from './Form.ts'
 import { swapTexts } from './texts.ts'
 
 const chainId = 'eip155:31337'
@@ -54,15 +55,26 @@ describe('tokensOf', () => {
   })
 })
 
-describe('search', () => {
-  it('finds by symbol or name in any case, and by the contract address', () => {
-    expect(search(tokens, 'tu').map((token) => token.symbol)).toEqual(['tUSD'])
-    expect(search(tokens, 'ALT TOKEN').map((token) => token.symbol)).toEqual(['ALT'])
-    expect(search(tokens, '0x5fbdb2315678afecb367f032d93f642f64180aa3').map((token) => token.symbol)).toEqual(
-      ['ALT'],
-    )
-    expect(search(tokens, `0x${'1'.repeat(40)}`)).toEqual([])
-    expect(search(tokens, '  ')).toHaveLength(3)
+describe('tokenOptions', () => {
+  const options = tokenOptions(tokens)
+  const found = (query: string) =>
+    options.filter((option) => matches(option, query)).map((option) => option.label)
+
+  it('lists each token with its balance where the account holds some, and its icon or a monogram', () => {
+    expect(options.map((option) => [option.label, option.amount])).toEqual([
+      ['ETH', '2.500'],
+      ['ALT', '1,000.000'],
+      ['tUSD', undefined],
+    ])
+    expect(options[0]?.icon).toEqual({ url: undefined, seed: eth })
+  })
+
+  it('finds by symbol or name in any case, and by the pasted contract address', () => {
+    expect(found('tu')).toEqual(['tUSD'])
+    expect(found('ALT TOKEN')).toEqual(['ALT'])
+    expect(found('0x5fbdb2315678afecb367f032d93f642f64180aa3')).toEqual(['ALT'])
+    expect(found(`0x${'1'.repeat(40)}`)).toEqual([])
+    expect(found('  ')).toHaveLength(3)
   })
 })
 

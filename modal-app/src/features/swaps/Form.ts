@@ -5,7 +5,9 @@
  */
 import type * as Contract from '@airlock/api/contract'
 import type * as Api from '../../api/Api.ts'
-import { baseUnits, parseAmount } from '../../shared/Amount.ts'
+import { baseUnits, formatUnits, parseAmount } from '../../shared/Amount.ts'
+import { formatQuantity } from '../../shared/format.ts'
+import type { PickerOption } from '../../shared/ui/choices.ts'
 import { swapTexts } from './texts.ts'
 
 /** A token the chain swaps, with what the account holds of it. */
@@ -73,18 +75,22 @@ export function tokensOf(listed: readonly Contract.SwapToken[], held: readonly A
   return [...holding, ...tokens.filter((token) => token.balance === 0n)]
 }
 
+/** A token's balance as the form shows it (3 decimals, truncated). */
+export const balanceOf = (token: Token) => formatQuantity(formatUnits(token.balance, token.decimals))
+
 /**
- * The tokens matching what the visitor searched: a name or symbol that contains it (any case), or the
- * contract address itself.
+ * The tokens as a side's picker lists them: symbol, name, the balance where the account holds some, the
+ * API's icon (a monogram without one); the search finds a token by its symbol, name or pasted address.
  */
-export function search(tokens: readonly Token[], query: string): Token[] {
-  const needle = query.trim().toLowerCase()
-  if (!needle) return [...tokens]
-  if (/^0x[0-9a-f]{40}$/.test(needle))
-    return tokens.filter((token) => token.id.toLowerCase().endsWith(needle))
-  return tokens.filter(
-    (token) => token.symbol.toLowerCase().includes(needle) || token.name.toLowerCase().includes(needle),
-  )
+export function tokenOptions(tokens: readonly Token[]): PickerOption[] {
+  return tokens.map((token) => ({
+    value: token.id,
+    label: token.symbol,
+    detail: token.name,
+    amount: token.balance > 0n ? balanceOf(token) : undefined,
+    icon: { url: token.logoUri || undefined, seed: token.id },
+    keywords: [token.id.split(':').at(-1) ?? token.id],
+  }))
 }
 
 /**

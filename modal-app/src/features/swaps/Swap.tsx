@@ -2,7 +2,8 @@ import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { formatQuantity } from '../../shared/format.ts'
 import * as LiveQuote from '../../shared/LiveQuote.ts'
 import { AmountField, Form, Loading, Summary, Unavailable, useFieldIds } from '../../shared/ui/Form.tsx'
-import { type Side, slippageOf, type Token } from './Form.ts'
+import { Picker } from '../../shared/ui/Picker.tsx'
+import { balanceOf, type Side, slippageOf, type Token, tokenOptions } from './Form.ts'
 import { formatUnits } from './Plan.ts'
 import type { Quote } from './Quotes.ts'
 import { routeText } from './Route.ts'
@@ -31,7 +32,7 @@ function minimumAt(toAmount: bigint, slippage: string): bigint | undefined {
 
 /**
  * The swap form: what the visitor pays and receives (an amount on either side, the other from the live
- * quote), each side's token chosen in its own view, then the quote's rate, price impact, minimum received
+ * quote), each side's token chosen in the picker beside its amount, then the quote's rate, price impact, minimum received
  * and fee, and the slippage tolerance. Review builds and simulates the swap.
  */
 export default function Swap({
@@ -82,12 +83,15 @@ export default function Swap({
     >
       <SideField
         id={field('from')}
+        side="swap-from"
         label={swapTexts.pay}
         token={from}
+        tokens={tokens}
+        network={swap.network?.name ?? ''}
         value={amountOn('from', from)}
         error={error ? field('error') : undefined}
         onEdit={(value) => ui.editSwap?.('from', value)}
-        onPick={() => ui.pickSwapToken?.('from')}
+        onPick={(token) => ui.chooseSwapToken?.('from', token)}
         onMax={() => ui.maxSwap?.()}
       />
       <div className="swap-flip">
@@ -103,12 +107,15 @@ export default function Swap({
       </div>
       <SideField
         id={field('to')}
+        side="swap-to"
         label={swapTexts.receive}
         token={to}
+        tokens={tokens}
+        network={swap.network?.name ?? ''}
         value={amountOn('to', to)}
         error={error ? field('error') : undefined}
         onEdit={(value) => ui.editSwap?.('to', value)}
-        onPick={() => ui.pickSwapToken?.('to')}
+        onPick={(token) => ui.chooseSwapToken?.('to', token)}
       />
       {quote && from && to && (
         <QuoteSummary
@@ -136,46 +143,56 @@ export default function Swap({
   )
 }
 
-/** One side of the swap: its amount and its token, with the balance (and Max on the paying side). */
+/**
+ * One side of the swap: its amount and its token, chosen in the picker beside it among the network's
+ * swap tokens (those the account holds first, with their balances), then the balance (and Max on the
+ * paying side).
+ */
 function SideField(props: {
   id: string
+  side: 'swap-from' | 'swap-to'
   label: string
   token: Token | undefined
+  tokens: readonly Token[]
+  /** The network's name, for a pasted address it does not swap. */
+  network: string
   value: string
   error: string | undefined
   onEdit(value: string): void
-  onPick(): void
+  onPick(id: string): void
   onMax?: () => void
 }) {
-  const { id, token } = props
+  const { id, side, token } = props
   return (
     <section className="swap-side" aria-labelledby={`${id}-label`}>
       <AmountField
         id={id}
         label={props.label}
-        testId={`${id.endsWith('from') ? 'swap-from' : 'swap-to'}-amount`}
+        testId={`${side}-amount`}
         placeholder="0"
         value={props.value}
         describedBy={[`${id}-balance`, props.error]}
         onChange={props.onEdit}
       >
-        <button
-          type="button"
-          className="button button-secondary swap-token"
-          aria-label={`${props.label}: ${token ? token.symbol : swapTexts.chooseToken}`}
-          aria-haspopup="dialog"
-          onClick={props.onPick}
-        >
-          {token?.logoUri ? (
-            <img className="token-icon" src={token.logoUri} alt="" width={20} height={20} />
-          ) : null}
-          <span>{token?.symbol ?? swapTexts.chooseToken}</span>
-        </button>
+        <Picker
+          id={`${id}-token`}
+          label={swapTexts.selectToken(props.label)}
+          labelHidden
+          testId={`${side}-token`}
+          value={token?.id ?? ''}
+          recent="swap-token"
+          placeholder={swapTexts.search}
+          empty={(query) =>
+            /^0x[0-9a-fA-F]{40}$/.test(query.trim())
+              ? swapTexts.notSwappable(props.network)
+              : swapTexts.noMatch
+          }
+          options={tokenOptions(props.tokens)}
+          onChange={props.onPick}
+        />
       </AmountField>
       <p className="muted swap-balance" id={`${id}-balance`}>
-        {token
-          ? swapTexts.balance(`${formatQuantity(formatUnits(token.balance, token.decimals))} ${token.symbol}`)
-          : ''}
+        {token ? swapTexts.balance(`${balanceOf(token)} ${token.symbol}`) : ''}
         {props.onMax && token && token.balance > 0n && (
           <button type="button" className="link-button" onClick={props.onMax}>
             {swapTexts.max}

@@ -23,12 +23,6 @@ export function swaps(restricted = false): Feature {
         public: 'Account',
       },
       {
-        name: 'SwapTokens',
-        title: () => texts.swap.tokensTitle,
-        component: view(lazy(() => import('./SwapTokens.tsx'))),
-        public: 'Account',
-      },
-      {
         name: 'SwapPreview',
         title: () => texts.swap.previewTitle,
         component: view(lazy(() => import('./SwapPreview.tsx'))),

@@ -34,8 +34,6 @@ export type SwapSlice = {
     loading: boolean
     /** Why swaps cannot run here ('Network not supported for Swaps'). */
     unsupported?: string | undefined
-    /** The side whose token the picker chooses. */
-    picking: Side
     /** What is wrong with the amount typed so far (over the balance, too many decimals), said while typing. */
     problem?: string | undefined
     /** The approval the visitor chose when the allowance is short: exactly the amount, or unlimited. */
@@ -55,8 +53,8 @@ export type SwapUi = {
   editSwap(field: 'from' | 'to' | 'slippage', value: string): void
   maxSwap(): void
   flipSwap(): void
-  pickSwapToken(side: Side): void
-  chooseSwapToken(id: string): void
+  /** A side's token; the other side's token swaps the two, as every swap form does. */
+  chooseSwapToken(side: Side, id: string): void
   chooseApproval(kind: 'exact' | 'unlimited'): void
   reviewSwap(): Promise<void>
   confirmSwap(): Promise<void>
@@ -71,7 +69,6 @@ export function setup(kernel: Kernel): Runtime {
   let step: Step = { step: 'form', busy: false }
   let loading = false
   let unsupported: string | undefined
-  let picking: Side = 'from'
   let approval: 'exact' | 'unlimited' = 'exact'
   let recent: RecentSend[] = []
   /** Bumped whenever the swap starts over, so an answer for an older one is dropped. */
@@ -186,15 +183,9 @@ export function setup(kernel: Kernel): Runtime {
       requote()
       kernel.changed()
     },
-    pickSwapToken(side) {
-      picking = side
-      kernel.router.send({ type: 'PUSH', view: 'SwapTokens' })
-    },
-    chooseSwapToken(id) {
-      const other = picking === 'from' ? form.to : form.from
-      // Choosing the other side's token swaps the two, as every swap form does.
-      form = other === id ? { ...form, from: form.to, to: form.from } : { ...form, [picking]: id }
-      kernel.router.send({ type: 'BACK' })
+    chooseSwapToken(side, id) {
+      const other = side === 'from' ? form.to : form.from
+      form = other === id ? { ...form, from: form.to, to: form.from } : { ...form, [side]: id }
       requote()
       kernel.changed()
     },
@@ -357,7 +348,6 @@ export function setup(kernel: Kernel): Runtime {
           loading,
           unsupported,
           problem: checked && !checked.ok ? checked.error : undefined,
-          picking,
           approval,
           network: target && {
             name: target.name,

@@ -29,6 +29,10 @@ export type PickerProps = {
   disabled?: boolean | undefined
   /** The ids of the lines that describe the choice (a balance, the error). */
   describedBy?: string | undefined
+  /** The search field's placeholder, where the kind of choice says more than "Search". */
+  placeholder?: string | undefined
+  /** What an empty search says, where the kind of choice says more than "No match". */
+  empty?: ((query: string) => ReactNode) | undefined
 }
 
 /**
@@ -120,6 +124,8 @@ export function Picker(props: PickerProps) {
               value={value}
               initialQuery={typed}
               recent={props.recent}
+              placeholder={props.placeholder}
+              empty={props.empty}
               onChoose={choose}
               onEscape={() => close(true)}
               // Focus gone elsewhere (a click outside, Tab): the popup closes, nothing chosen. The button

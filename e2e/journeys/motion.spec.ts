@@ -1,0 +1,80 @@
+/**
+ * Motion only where it helps, and none for a visitor who asked for less: with `prefers-reduced-motion:
+ * reduce`, no animation or transition in the modal lasts longer than a millisecond through Connect, All
+ * Wallets, Account, Send and its token picker; without it, the same steps do move (the card's height between
+ * views, which Chromium reports as `height`, and the picker's list rising in), so the probe is seen to see
+ * motion.
+ */
+import type { FrameLocator, Page } from '@playwright/test'
+import { expect, modalFrame, test } from './fixtures.ts'
+
+type Motion = { kind: 'animation' | 'transition'; name: string; ms: number }
+
+/** Starts logging every animation and transition that starts in the modal's document, with its duration. */
+async function record(page: Page): Promise<() => Promise<Motion[]>> {
+  const frame = await modalFrame(page)
+  await frame.evaluate(() => {
+    const log: Motion[] = []
+    const ms = (value: string) => Math.max(...value.split(',').map((part) => Number.parseFloat(part) * 1000))
+    document.addEventListener(
+      'animationstart',
+      (event) =>
+        log.push({
+          kind: 'animation',
+          name: event.animationName,
+          ms: ms(getComputedStyle(event.target as Element).animationDuration),
+        }),
+      true,
+    )
+    document.addEventListener(
+      'transitionrun',
+      (event) =>
+        log.push({
+          kind: 'transition',
+          name: event.propertyName,
+          ms: ms(getComputedStyle(event.target as Element).transitionDuration),
+        }),
+      true,
+    )
+    ;(window as unknown as { airlockMotion: Motion[] }).airlockMotion = log
+  })
+  return () => frame.evaluate(() => (window as unknown as { airlockMotion: Motion[] }).airlockMotion)
+}
+
+/** Connect, All Wallets and back, a connection, Send, and its token picker opened. */
+async function walkThrough(page: Page, modal: FrameLocator) {
+  await page.evaluate(() => window.airlock?.open())
+  await expect(modal.getByTestId('wallet-list')).toBeVisible()
+  await modal.getByTestId('all-wallets-row').click()
+  await expect(modal.getByTestId('all-wallets').getByRole('button').first()).toBeVisible()
+  await modal.getByRole('button', { name: 'Back' }).click()
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await expect(modal.getByTestId('account-address')).toBeVisible()
+  await modal.getByRole('button', { name: 'Send', exact: true }).click()
+  await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
+  await modal.getByTestId('send-asset').click()
+  await expect(modal.getByRole('listbox', { name: 'Token' })).toBeVisible()
+}
+
+test('with reduced motion, nothing in the modal moves for longer than a millisecond', async ({
+  page,
+  modal,
+}) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await page.goto('/')
+  const motions = await record(page)
+  await walkThrough(page, modal)
+  expect((await motions()).filter((motion) => motion.ms > 1)).toEqual([])
+})
+
+test('without the preference, the card moves between views and the picker’s list rises in', async ({
+  page,
+  modal,
+}) => {
+  await page.goto('/')
+  const motions = await record(page)
+  await walkThrough(page, modal)
+  const seen = await motions()
+  expect(seen).toContainEqual({ kind: 'transition', name: 'height', ms: 200 })
+  expect(seen).toContainEqual({ kind: 'animation', name: 'rise', ms: 120 })
+})
