@@ -74,14 +74,23 @@ export function create(options: RegistryOptions): Hono<Env> {
   const app = new Hono<Env>()
   const answers = new Map<string, { at: number; page: Promise<Page> }>()
   /** The page: from memory while fresh, one query for all the requests that ask meanwhile. */
-  const answer = (query: Registry.Query) => {
-    const key = JSON.stringify(query)
+  const answer = (query: Contract.WalletsQuery) => {
+    // The fields as sent, not the query built from them: a hit, the commonest case, allocates nothing more.
+    const search = query.search?.trim() || undefined
+    const key = `${query.page}|${query.entries}|${query.include}|${query.exclude}|${query.chains}|${search}|${query.badge_type}`
     const kept = answers.get(key)
     if (kept && now() - kept.at < answerTtlMs) return kept.page
     if (answers.size >= maxAnswers) answers.clear()
-    const page = Registry.wallets(db, query).then((found) =>
-      pageOf(JSON.stringify(found satisfies Contract.WalletsAnswer)),
-    )
+    const split = (value: string | undefined) => (value ? value.split(',') : undefined)
+    const page = Registry.wallets(db, {
+      page: Number(query.page ?? 1),
+      entries: Number(query.entries ?? 40),
+      include: split(query.include),
+      exclude: split(query.exclude),
+      chains: split(query.chains),
+      search,
+      badgeType: query.badge_type,
+    }).then((found) => pageOf(JSON.stringify(found satisfies Contract.WalletsAnswer)))
     answers.set(key, { at: now(), page })
     // A failed query is not kept.
     page.catch(() => answers.delete(key))
@@ -89,17 +98,7 @@ export function create(options: RegistryOptions): Hono<Env> {
   }
 
   app.get('/getWallets', async (c) => {
-    const query = known(c, Contract.walletsQuery)
-    const split = (value: string | undefined) => (value ? value.split(',') : undefined)
-    const page = await answer({
-      page: Number(query.page ?? 1),
-      entries: Number(query.entries ?? 40),
-      include: split(query.include),
-      exclude: split(query.exclude),
-      chains: split(query.chains),
-      search: query.search?.trim() || undefined,
-      badgeType: query.badge_type,
-    })
+    const page = await answer(known(c, Contract.walletsQuery))
     const chosen = Build.negotiate(page.body, c.req.header('Accept-Encoding'))
     const headers = page.headersOf(chosen)
     // A Response of its own rather than c.body: Hono copies headers it is given into a fetch Headers.
