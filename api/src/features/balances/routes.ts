@@ -28,7 +28,7 @@ export const balanceTtlMs = 30_000
  * addresses then costs the chain at most `limit` reads at a time, and what cannot be read within `waitMs` is
  * answered 503 with Retry-After at once, well before a client's time-out (identical reads share one: `Cache`).
  */
-export const chainReads: Gate.GateOptions = { limit: 32, waiting: 256, waitMs: 2_000 }
+const chainReads: Gate.GateOptions = { limit: 32, waiting: 256, waitMs: 2_000 }
 
 export type BalancesOptions = {
   config: Config
