@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { RpcError } from '../internal/rpc.ts'
+import { RpcBusyError, RpcError } from '../internal/rpc.ts'
 
 /** Error texts clients may match on. */
 export const messages = {
@@ -22,6 +22,7 @@ export const messages = {
   invalidBitcoinAddress: 'Invalid Bitcoin address',
   unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
   rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
+  rpcBusy: (id: string) => `The RPC of ${id} is busy, try again later`,
 } as const
 
 /** An error answered as `{ message }` with `status` (and `headers`, e.g. a 429's `Retry-After`). */
@@ -42,11 +43,16 @@ export function notFound(c: Context): Response {
 
 /**
  * The answer to a thrown error: its own status for an {@link HttpError}, 502 when a chain's RPC could not
- * be reached (the request was fine, the upstream was not), else a 500 that tells nothing of the cause.
+ * be reached (the request was fine, the upstream was not), 503 with `Retry-After` when it has all the reads
+ * it may have under way, else a 500 that tells nothing of the cause.
  */
 export function onError(error: Error, c: Context): Response {
   if (error instanceof HttpError) return c.json({ message: error.message }, error.status, error.headers)
   if (error instanceof RpcError) return c.json({ message: messages.rpcUnavailable(error.chainId) }, 502)
+  if (error instanceof RpcBusyError)
+    return c.json({ message: messages.rpcBusy(error.chainId) }, 503, {
+      'Retry-After': String(error.retryAfterS),
+    })
   console.error('[airlock-api]', c.req.method, c.req.path, error)
   return c.json({ message: messages.internal }, 500)
 }

@@ -170,6 +170,34 @@ describe('request time-out', () => {
   })
 })
 
+describe('a chain under a flood of balance reads', () => {
+  it('reads it 32 at a time, lines up 256 more, and answers the rest 503 with Retry-After at once', async () => {
+    const chains = [{ id: 'eip155:999', name: 'Silent', rpcUrl: rpc.url, nativeCurrency: ether }]
+    const roomy = { burst: 1_000, perSecond: 1_000, inFlight: 1_000 }
+    const api = Service.create({
+      db,
+      config: { ...configOf(chains), limits: { perClient: roomy, perProject: roomy } },
+      now: () => Date.UTC(2026, 0, 1),
+    }).api
+    // Each a different address, so no two share a read.
+    const balance = (i: number) =>
+      api.request(
+        `/v1/account/0x${i.toString(16).padStart(40, '0')}/balance?projectId=demo&chainId=eip155:999&forceUpdate=true`,
+      )
+    // The node never answers: 32 reads are under way and 256 wait, so these find no place.
+    const held = Array.from({ length: 32 + 256 }, (_, i) => balance(i + 1))
+    const refused = await Promise.all([balance(1_000), balance(1_001)])
+    for (const answer of refused) {
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).toBe('1')
+      expect(await answer.json()).toEqual({ message: messages.rpcBusy('eip155:999') })
+    }
+    // The ones in line are refused alike once they waited their time, and not sent to the node.
+    const waited = await Promise.all(held.slice(32))
+    expect(new Set(waited.map((answer) => answer.status))).toEqual(new Set([503]))
+  })
+})
+
 describe('body size', () => {
   const event = (padding: number) =>
     JSON.stringify({

@@ -21,6 +21,22 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * A chain's RPC has as many reads under way as the API lets one process send it (and more waiting), so
+ * this one was not sent: the API answers 503 `The RPC of {chain} is busy, try again later` with Retry-After.
+ */
+export class RpcBusyError extends Error {
+  override name = 'RpcBusyError'
+  constructor(
+    /** CAIP-2 id of the busy chain. */
+    readonly chainId: string,
+    /** Whole seconds after which a read may well be served. */
+    readonly retryAfterS = 1,
+  ) {
+    super(`The RPC of ${chainId} is busy`)
+  }
+}
+
 /** How a client's requests to its node go: viem's `http` transport options. */
 export type Transport = {
   /** @default 1 */

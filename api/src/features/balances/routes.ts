@@ -15,11 +15,20 @@ import * as Contract from '../../contract/index.ts'
 import { HttpError, messages } from '../../http/errors.ts'
 import { type Env, type FindProject, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
+import * as Gate from '../../internal/gate.ts'
+import { RpcBusyError } from '../../internal/rpc.ts'
 import * as Balances from './Balances.ts'
 import type * as Prices from './Prices.ts'
 
 /** Balances are cached for 30 s, so a burst of modal opens costs one RPC read per address and chain. */
 export const balanceTtlMs = 30_000
+
+/**
+ * Balance reads one process sends a chain at once, and how many more may wait, how long. A flood of many
+ * addresses then costs the chain at most `limit` reads at a time, and what cannot be read within `waitMs` is
+ * answered 503 with Retry-After at once, well before a client's time-out (identical reads share one: `Cache`).
+ */
+const chainReads: Gate.GateOptions = { limit: 32, waiting: 256, waitMs: 2_000 }
 
 export type BalancesOptions = {
   config: Config
@@ -29,6 +38,8 @@ export type BalancesOptions = {
   findProject: FindProject
   /** Balances of the Bitcoin-family chains (their Esplora indexes). */
   bitcoin?: Balances.BitcoinBalances | undefined
+  /** @default chainReads */
+  reads?: Gate.GateOptions | undefined
 }
 
 const priceBody = S.object({
@@ -40,6 +51,15 @@ const priceBody = S.object({
 export function create(options: BalancesOptions): Hono<Env> {
   const { config, cache } = options
   const app = new Hono<Env>()
+  const gates = new Map(config.chains.map((chain) => [chain.id, Gate.create(options.reads ?? chainReads)]))
+  const read = (chain: Config['chains'][number], address: string, currency: Prices.Currency) =>
+    (gates.get(chain.id) as Gate.Gate)
+      .run(() =>
+        Balances.read({ chain, address, currency, prices: options.prices, bitcoin: options.bitcoin }),
+      )
+      .catch((error: unknown) => {
+        throw error instanceof Gate.GateFullError ? new RpcBusyError(chain.id) : error
+      })
 
   app.get('/v1/supported-chains', (c) => {
     known(c, Contract.commonQuery)
@@ -70,7 +90,7 @@ export function create(options: BalancesOptions): Hono<Env> {
     const balances = await cache.remember(
       key,
       balanceTtlMs,
-      () => Balances.read({ chain, address, currency, prices: options.prices, bitcoin: options.bitcoin }),
+      () => read(chain, address, currency),
       query.forceUpdate === 'true',
     )
     return c.json({ balances } satisfies Contract.BalancesAnswer)

@@ -69,11 +69,19 @@ export function load(dir: string): Map<string, File> {
   return files
 }
 
+/** How hard to compress: zlib's gzip level (0..9) and brotli quality (0..11). */
+export type Effort = { gzip: number; brotli: number }
+
 /**
- * The body with its ETag and, for text, gzip now and brotli (at its slow best quality, on libuv's thread
- * pool, so start-up and requests never wait for it) as soon as it is done.
+ * The body with its ETag and, for text, gzip now and brotli (on libuv's thread pool, so start-up and
+ * requests never wait for it) as soon as it is done. A build is compressed once, at its best (the default);
+ * an answer computed at run time (a registry page) at an effort that costs about what computing it did.
  */
-export function encode(bytes: Uint8Array, type: string): Body {
+export function encode(
+  bytes: Uint8Array,
+  type: string,
+  effort: Effort = { gzip: 9, brotli: constants.BROTLI_MAX_QUALITY },
+): Body {
   const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 27)
   const body: Body = {
     identity: { bytes, encoding: undefined, etag: `"${hash}"` },
@@ -81,12 +89,12 @@ export function encode(bytes: Uint8Array, type: string): Body {
     compressed: Promise.resolve(),
   }
   if (!body.compressible) return body
-  const gzip = gzipSync(bytes, { level: 9 })
+  const gzip = gzipSync(bytes, { level: effort.gzip })
   // Each encoding is a representation of its own, so it has an ETag of its own.
   if (gzip.length < bytes.length) body.gzip = { bytes: gzip, encoding: 'gzip', etag: `"${hash}-gz"` }
   body.compressed = new Promise<void>((resolve) => {
     const params = {
-      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_QUALITY]: effort.brotli,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     }
     brotliCompress(bytes, { params }, (error, br) => {

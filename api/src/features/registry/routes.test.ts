@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import * as S from '@airlock/bridge-protocol/Shape'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as Contract from '../../contract/index.ts'
@@ -158,6 +159,29 @@ describe.each(databases())('registry routes on $engine', ({ open }) => {
     } finally {
       await db.query(`update wallets set name = 'MetaMask' where name = 'MetaMask Renamed'`)
     }
+  })
+
+  it('sends a page compressed as the client accepts, with an ETag per encoding, and 304 once it holds it', async () => {
+    const path = '/getWallets?projectId=demo&search=wal'
+    const plain = await get(path)
+    const text = await plain.text()
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(plain.headers.get('vary')).toContain('Accept-Encoding')
+    const gzip = await get(path, { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    const bytes = new Uint8Array(await gzip.arrayBuffer())
+    expect(bytes.length).toBeLessThan(text.length / 3)
+    expect(gunzipSync(bytes).toString()).toBe(text)
+    const etag = gzip.headers.get('etag') ?? ''
+    expect(etag).toMatch(/^"[\w-]+-gz"$/)
+    expect(etag).not.toBe(plain.headers.get('etag'))
+    const again = await get(path, { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('etag')).toBe(etag)
+    // The plain bytes' tag does not stand for the gzip ones.
+    const other = await get(path, { headers: { 'If-None-Match': etag } })
+    expect(other.status).toBe(200)
+    expect(await other.text()).toBe(text)
   })
 
   it('answers in the shape of the contract the modal parses with', async () => {
