@@ -27,7 +27,7 @@ export type FlowOptions = {
   go(view: string): void
 }
 
-export type Slice = { provider: string; error?: string | undefined }
+type Slice = { provider: string; error?: string | undefined }
 
 /**
  * @example

@@ -65,7 +65,7 @@ function host(options: { refuse?: boolean; decline?: boolean; returnTo?: string 
     left: [] as URL[],
     back: undefined as URL | undefined,
     refused: undefined as { status: number } | undefined,
-    async leaveFor({ url }: { url: string }) {
+    async leaveFor({ url }: { url: string }): Promise<undefined> {
       if (options.refuse) throw new Error('Only a Telegram mini-app leaves the page to log in.')
       const start = new URL(url)
       start.searchParams.set('return', options.returnTo ?? page)
@@ -73,11 +73,12 @@ function host(options: { refuse?: boolean; decline?: boolean; returnTo?: string 
       const started = await redirect(start.href)
       if (started.status !== 302) {
         self.refused = started
-        return
+        return undefined
       }
       const callback = await Oidc.signIn(started.location, `tg-${++serial}`, { decline: !!options.decline })
       self.back = new URL((await redirect(callback.href)).location)
       result = self.back.searchParams.get('result_uri') ?? undefined
+      return undefined
     },
     async socialResult() {
       const taken = result

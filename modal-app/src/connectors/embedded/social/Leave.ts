@@ -19,7 +19,7 @@ import { drawBinding, exchange, type LoginOptions, SocialLoginError } from '../S
 import { failures } from './protocol.ts'
 
 /** What a login that leaves needs of the host's bridge. */
-export type Host = Pick<Schema.Remote<Schema.HostApiContract>, 'leaveFor' | 'socialResult'>
+type Host = Pick<Schema.Remote<Schema.HostApiContract>, 'leaveFor' | 'socialResult'>
 
 /** Where the binding is kept (`Secrets`): the modal origin's storage, never the host page's. */
 export type Keeper = {
