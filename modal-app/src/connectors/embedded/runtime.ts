@@ -2,9 +2,7 @@
  * The embedded wallet's logic: the email and social logins, opening or creating the wallet behind them, and
  * the connector that serves dApps' requests with it, each unsafe one through ApproveTransaction.
  */
-import * as Contract from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
-import * as S from '@airlock/bridge-protocol/Shape'
 import * as Approval from '../../core/approval/Approval.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
