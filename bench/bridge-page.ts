@@ -58,6 +58,8 @@ async function bridge(): Promise<() => Promise<unknown>> {
       resize: () => undefined,
       storageRead: () => ({}),
       storageWrite: () => undefined,
+      leaveFor: () => undefined,
+      socialResult: () => undefined,
       ping: () => 'pong' as const,
     },
   })

@@ -35,6 +35,8 @@ function hostImplementation(overrides: Partial<Schema.HostApi> = {}): Schema.Hos
     ping: () => 'pong',
     storageRead: () => ({}),
     storageWrite: () => undefined,
+    leaveFor: () => undefined,
+    socialResult: () => undefined,
     ...overrides,
   }
 }

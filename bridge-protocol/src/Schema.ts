@@ -26,8 +26,9 @@ export type VersionRange = { min: Version; max: Version }
  * - 1.3: `pay`, a payment the dApp asks the visitor for (an older modal answers it with a typed error).
  * - 1.4: the state names the connected wallet, the network, the account's profile and native balance
  *   (optional fields an older host skips).
+ * - 1.5: a Telegram mini-app's social login leaves the page and comes back (`leaveFor`, `socialResult`).
  */
-export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 4 } }
+export const protocolVersions: VersionRange = { min: { major: 1, minor: 0 }, max: { major: 1, minor: 5 } }
 
 /** The oldest major this build speaks: hellos carry it in `version`, as every build has since 1.0. */
 export const protocolVersion = protocolVersions.min.major
@@ -295,6 +296,17 @@ export const hostApi = {
    */
   storageRead: method(nothing, S.record(S.string(hostStorageMax), hostStorageKeys)),
   storageWrite: method(S.object({ key: storageKey, value: S.nullable(S.string(hostStorageMax)) }), nothing),
+  /**
+   * Since 1.5: a social login in a Telegram mini-app, where no window opens beside the page, leaves the page
+   * for `url` (the API's start). The host goes there only in a mini-app, within the visitor's click, to an
+   * http(s) URL, and names the page to come back to itself (`return`, its own address).
+   */
+  leaveFor: method(S.object({ url: S.string(4096, 1) }), nothing),
+  /**
+   * Since 1.5: the `result_uri` the page came back with, once (taken out of the address as the bridge starts).
+   * The page's word: the modal trades it only with the binding it kept for its own login.
+   */
+  socialResult: method(nothing, S.optional(S.string(64, 1))),
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a contract is any record of methods; each keeps its own types.

@@ -183,6 +183,8 @@ const hostImplementation = (): Schema.HostApi => ({
   resize: () => undefined,
   ping: () => 'pong',
   storageRead: () => ({}),
+  leaveFor: () => undefined,
+  socialResult: () => undefined,
   storageWrite: () => undefined,
 })
 

@@ -1,7 +1,9 @@
 /**
  * The demo dApp as a Telegram mini-app (docs/behaviour.md §2, §4): the page defines `Telegram.WebApp` before
  * Airlock loads, as Telegram's own script does, and the host SDK passes its platform and version to the
- * modal, which offers the logins that platform can finish and counts a waiting pairing as connecting.
+ * modal, which offers the logins that platform can finish and counts a waiting pairing as connecting. A
+ * social login there leaves the page and comes back with `?result_uri=`, which the host takes out of the
+ * address at once; the whole return runs against the real API and provider in `social/Leave.test.ts`.
  */
 
 import { Accounts } from '@airlock/devnet'
@@ -83,4 +85,40 @@ test('in a mini-app a waiting pairing counts as connecting for the dApp, and the
   } finally {
     await peer.stop()
   }
+})
+
+for (const platform of ['ios', 'android']) {
+  test(`on ${platform} a result_uri the page comes back with leaves the address at once, and a forged one opens nothing`, async ({
+    page,
+    modal,
+  }) => {
+    const exchanges: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/auth/social/exchange')) exchanges.push(request.url())
+    })
+    await page.addInitScript((platform) => {
+      Object.assign(window, { Telegram: { WebApp: { platform, version: '8.0', initData: '' } } })
+    }, platform)
+    // A link to the dApp with an attacker's result: no login of this modal left the page, so nothing is asked.
+    await page.goto(`/?tab=1&result_uri=${'A'.repeat(43)}`)
+    await expect.poll(() => page.url()).not.toContain('result_uri')
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('1')
+    await page.getByRole('button', { name: 'Open Airlock' }).click()
+    await expect(modal.getByRole('button', { name: 'Continue with GitHub' })).toBeVisible()
+    expect(await page.evaluate(() => window.airlock?.getState().status)).toBe('disconnected')
+    expect(exchanges).toEqual([])
+  })
+}
+
+test('in a mini-app a social login leaves the page only where the modal can keep its binding: Chromium’s defaults give the frame none, so it says so and stays', async ({
+  page,
+  modal,
+}) => {
+  await openIn(page, 'android')
+  const at = page.url()
+  await modal.getByRole('button', { name: 'Continue with GitHub' }).click()
+  await expect(modal.getByTestId('social-error')).toHaveText(
+    'This browser keeps nothing for the sign-in while it leaves the app. Sign in another way.',
+  )
+  expect(page.url()).toBe(at)
 })

@@ -119,8 +119,38 @@ export const socialBinding: S.Shape<string> = (value) => {
   return value
 }
 
-/** `GET /v1/auth/social/{provider}/start`: the project, and the modal's {@link socialBinding}. */
-export const socialStartQuery = S.object({ projectId, st: sdkField, sv: sdkField, binding: socialBinding })
+/** The text of a `return` address that is not an http(s) URL of an origin the project allows. */
+export const invalidReturn = 'Invalid return address'
+
+/**
+ * The name of the query parameter a login that left the page comes back with (`return`): the handoff code,
+ * or one of {@link socialFailures}, as `social.html`'s fragment would have said.
+ */
+export const socialResultParam = 'result_uri'
+
+/**
+ * Where a login that leaves the page for the provider (a Telegram mini-app, where no window can be opened
+ * beside it) sends the visitor back: an http(s) URL without credentials or fragment, at most 2,048
+ * characters. Whether its origin is on the project's list is the route's check.
+ */
+export const socialReturn: S.Shape<URL> = (value) => {
+  const url = typeof value === 'string' && value.length <= 2048 && URL.canParse(value) ? new URL(value) : null
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.hash)
+    throw new S.ShapeError(invalidReturn)
+  return url
+}
+
+/**
+ * `GET /v1/auth/social/{provider}/start`: the project, the modal's {@link socialBinding}, and for a login that
+ * leaves the page, where it comes back to ({@link socialReturn}).
+ */
+export const socialStartQuery = S.object({
+  projectId,
+  st: sdkField,
+  sv: sdkField,
+  binding: socialBinding,
+  return: S.optional(socialReturn),
+})
 export type SocialStartQuery = S.Infer<typeof socialStartQuery>
 
 /**

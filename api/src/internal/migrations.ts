@@ -3,7 +3,7 @@
  * edited, a change is a new entry. Times the service compares with its own clock are epoch milliseconds
  * (`bigint`), so tests can move the clock. A feature may keep its migration in its folder; it is listed here.
  */
-import { codeCapsMigration } from '../features/auth/migration.ts'
+import { codeCapsMigration, socialReturnMigration } from '../features/auth/migration.ts'
 import { passkeysMigration } from '../features/auth/passkey/migration.ts'
 import { namesMigration } from '../features/names/migration.ts'
 import { onrampMigration } from '../features/onramp/migration.ts'
@@ -384,4 +384,5 @@ export const migrations: readonly Migration[] = [
   codeCapsMigration,
   passkeysMigration,
   walletRecoveriesMigration,
+  socialReturnMigration,
 ]

@@ -20,6 +20,7 @@ import type { ExternalWallet } from '../ExternalWallet.ts'
 import * as BatchCalls from './batchCalls.ts'
 import * as HostStorage from './hostStorage.ts'
 import { pageWallets } from './pageWallets.ts'
+import * as SocialReturn from './socialReturn.ts'
 
 export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
 
@@ -130,7 +131,11 @@ export function start(options: BridgeOptions): () => void {
     ping: () => 'pong',
     storageRead: () => HostStorage.read(options.modalOrigin),
     storageWrite: ({ key, value }) => HostStorage.write(options.modalOrigin, key, value),
+    leaveFor: ({ url }) => SocialReturn.leaveFor(url),
+    socialResult: () => SocialReturn.take(),
   }
+  // Out of the address as soon as this script runs, whether or not the modal asks for it.
+  SocialReturn.clean()
 
   const { surface } = options
   let refused = false

@@ -23,3 +23,13 @@ export const codeCapsMigration: Migration = {
     'drop table auth_code_failures',
   ],
 }
+
+/** Where a social login that left the page comes back to (`social.ts`'s `return`), appended likewise. */
+export const socialReturnMigration: Migration = {
+  name: 'social login return',
+  statements: [
+    // Kept with the state at the start, after its origin was checked against the project's list: the callback
+    // sends the visitor back there and nowhere else, whatever its own query says.
+    'alter table auth_social_states add column return_to text',
+  ],
+}

@@ -3,14 +3,19 @@
  * `callback`, and the modal's page trades the one-time code it lands with for a session.
  * - `GET /v1/auth/social?projectId=…` → `{ providers }`: the providers the configuration names, in docs/behaviour.md's
  *   order (`Contract.socialProviders`), for the modal's buttons; `[]` without social login. Cached 60 s.
- * - `GET /v1/auth/social/{provider}/start?projectId=…&binding=…` → 302 to the provider (PKCE S256, `state`,
- *   `nonce`). `binding` is a random value the modal keeps (`Contract.socialBinding`); its HMAC is kept with
- *   the state.
+ * - `GET /v1/auth/social/{provider}/start?projectId=…&binding=…[&return=…]` → 302 to the provider (PKCE S256,
+ *   `state`, `nonce`). `binding` is a random value the modal keeps (`Contract.socialBinding`); its HMAC is kept
+ *   with the state. `return` is for a login that leaves the page (a Telegram mini-app): the page to come back
+ *   to, kept with the state too, once its origin is found on the project's list (the one that pins the
+ *   dApp's origins), else 400 `Invalid return address`.
  * - `GET /v1/auth/social/{provider}/callback?code&state` → 302 to `{modalOrigin}/social.html#handoff=<code>`
  *   (60 s, once, bound to the start's binding), or `#error=<reason>` (`Contract.socialFailures`) when the
  *   provider refused, failed or vouched for no email. A session token never travels in a URL. The same
  *   answer comes as a `POST` of a form (`application/x-www-form-urlencoded`) from a provider that answers by
- *   `response_mode=form_post` (Apple): its body is read instead of the query, and checked alike.
+ *   `response_mode=form_post` (Apple): its body is read instead of the query, and checked alike. A login
+ *   begun with `return` goes back there instead, with the same word in `?result_uri=` (`Contract.socialResultParam`):
+ *   the page's address is the kept one, never one the callback's query names, so there is no open redirect;
+ *   and the handoff is worth nothing to that page without the binding, which stays in the modal.
  * - `POST /v1/auth/social/exchange?projectId=…` `{ handoff, binding }` → `{ token, user: { id, email,
  *   provider, username? } }`: the same 30-day session as an email login's (`/v1/auth/me`, `/v1/auth/logout`).
  *
@@ -22,7 +27,8 @@
  *
  * Error texts, each answered as `{ message }`: 400 `Invalid binding` (missing, or not 22–64 base64url
  * characters), 400 `Invalid state` (unknown, used, expired, or another provider's), 400/401 `Invalid handoff`
- * (malformed / unknown, used, expired, another project's, or shown with another binding), 404 `Unknown social
+ * (malformed / unknown, used, expired, another project's, or shown with another binding), 400 `Invalid return
+ * address` (not an http(s) URL of an origin the project allows, or with credentials or a fragment), 404 `Unknown social
  * provider` (not one the configuration names), 404 `Social login is not configured`.
  */
 import { type Context, Hono } from 'hono'
@@ -33,6 +39,7 @@ import { HttpError } from '../../http/errors.ts'
 import * as Limits from '../../http/limits.ts'
 import { type Env, known } from '../../http/project.ts'
 import { json, parse } from '../../http/validate.ts'
+import * as Projects from '../projects/Projects.ts'
 import * as Handoffs from './Handoffs.ts'
 import * as Hmac from './Hmac.ts'
 import * as Identities from './Identities.ts'
@@ -93,15 +100,26 @@ export function create(options: SocialOptions): Hono<Env> {
     for (const [name, value] of Object.entries(redirectHeaders)) c.header(name, value)
     return c.redirect(location, 302)
   }
-  const toModal = (c: Context<Env>, fragment: string) =>
-    redirect(c, `${config.modalOrigin}/social.html#${fragment}`)
-  const failed = (c: Context<Env>, provider: string, reason: Contract.SocialFailure, detail: unknown) => {
+  /** Hands the login's outcome to the modal: in `social.html`'s fragment, or back on the page it left. */
+  const toModal = (c: Context<Env>, key: 'handoff' | 'error', word: string, returnTo: string | undefined) => {
+    if (!returnTo) return redirect(c, `${config.modalOrigin}/social.html#${key}=${word}`)
+    const back = new URL(returnTo)
+    back.searchParams.set(Contract.socialResultParam, word)
+    return redirect(c, back.href)
+  }
+  const failed = (
+    c: Context<Env>,
+    provider: string,
+    reason: Contract.SocialFailure,
+    detail: unknown,
+    returnTo: string | undefined,
+  ) => {
     // openid-client's errors name the provider's OAuth error code apart from their message.
     const code = detail instanceof Error && 'error' in detail ? ` (${String(detail.error)})` : ''
     const text = detail instanceof Error ? `${detail.message}${code}` : String(detail)
     // Part of it is the provider's (or whoever called the callback's) words: quoted, bounded, one line.
     console.warn(`[airlock-api] A ${provider} login failed (${reason}):`, JSON.stringify(text.slice(0, 300)))
-    return toModal(c, `error=${reason}`)
+    return toModal(c, 'error', reason, returnTo)
   }
 
   app.get('/v1/auth/social', (c) => {
@@ -117,15 +135,19 @@ export function create(options: SocialOptions): Hono<Env> {
 
   app.get('/v1/auth/social/:provider/start', async (c) => {
     const { id, provider, callbackUrl, secret } = providerOf(c)
-    const { project, binding } = known(c, Contract.socialStartQuery)
+    const { project, binding, return: back } = known(c, Contract.socialStartQuery)
+    // The project's own list, the one its pages are pinned to: anything else would make this an open redirect.
+    if (back && !Projects.allows(project, back.origin)) throw new HttpError(400, Contract.invalidReturn)
+    const returnTo = back?.href
     let begun: Awaited<ReturnType<Providers.Provider['begin']>>
     try {
       begun = await provider.begin(callbackUrl)
     } catch (error) {
-      return failed(c, id, 'provider_error', error)
+      return failed(c, id, 'provider_error', error, returnTo)
     }
     const bindingHash = bindingHashOf(secret, binding)
-    await States.put(db, { ...begun.checks, provider: id, projectId: project.id, bindingHash }, now())
+    const pending = { ...begun.checks, provider: id, projectId: project.id, bindingHash, returnTo }
+    await States.put(db, pending, now())
     return redirect(c, begun.url.href)
   })
 
@@ -137,7 +159,7 @@ export function create(options: SocialOptions): Hono<Env> {
     if (!pending) throw new HttpError(400, messages.invalidState)
     if (query.error) {
       const reason = query.error === 'access_denied' ? 'access_denied' : 'provider_error'
-      return failed(c, id, reason, `${query.error}: ${query.error_description ?? ''}`)
+      return failed(c, id, reason, `${query.error}: ${query.error_description ?? ''}`, pending.returnTo)
     }
     let profile: Providers.Profile
     try {
@@ -145,10 +167,11 @@ export function create(options: SocialOptions): Hono<Env> {
       url.search = answer.toString()
       profile = await provider.finish(url, pending)
     } catch (error) {
-      return failed(c, id, 'provider_error', error)
+      return failed(c, id, 'provider_error', error, pending.returnTo)
     }
     const user = await Identities.userFor(db, id, profile, now())
-    if (!user) return failed(c, id, 'email_not_verified', `no verified email for ${profile.subject}`)
+    if (!user)
+      return failed(c, id, 'email_not_verified', `no verified email for ${profile.subject}`, pending.returnTo)
     const handoff = {
       userId: user.id,
       projectId: pending.projectId,
@@ -156,7 +179,8 @@ export function create(options: SocialOptions): Hono<Env> {
       username: profile.username,
       bindingHash: pending.bindingHash,
     }
-    return toModal(c, `handoff=${await Handoffs.issue(db, handoff, { secret, now: now() })}`)
+    const code = await Handoffs.issue(db, handoff, { secret, now: now() })
+    return toModal(c, 'handoff', code, pending.returnTo)
   })
 
   app.post('/v1/auth/social/exchange', async (c) => {

@@ -192,6 +192,8 @@ function invalidInput(r: Random, v: Values, method: string): unknown {
     ping: nothing,
     listWallets: nothing,
     storageRead: nothing,
+    leaveFor: () => one({}, 'url', ['', 'x'.repeat(4097), huge(), 7, null]),
+    socialResult: nothing,
   }
   const forge = Object.hasOwn(table, method) ? table[method as keyof typeof table] : undefined
   if (!forge) throw new Error(`No invalid input is known for ${method}: add one to hostile/call.ts.`)

@@ -19,6 +19,7 @@ import type { ShareStore } from './Vault.ts'
 const sessionKey = `${FrameStorage.prefix}embedded/session`
 const typeKey = (userId: string) => `${FrameStorage.prefix}embedded/accountType/${encodeURIComponent(userId)}`
 const shareKey = (userId: string) => `${FrameStorage.prefix}embedded/share/${encodeURIComponent(userId)}`
+const leftKey = `${FrameStorage.prefix}embedded/socialReturn`
 
 const session = S.object({
   token: S.string(128, 16),
@@ -30,6 +31,17 @@ const session = S.object({
     username: S.optional(S.string(256, 1)),
   }),
 })
+
+/**
+ * A social login that left the page (`social/Leave.ts`): its provider, the binding its start was given, and
+ * when it left. A secret like the session: with the `result_uri` the page comes back with, it opens one.
+ */
+const left = S.object({
+  provider: Contract.socialProvider,
+  binding: Contract.socialBinding,
+  at: S.number(0, Number.MAX_SAFE_INTEGER),
+})
+export type Left = S.Infer<typeof left>
 
 export type Secrets = ShareStore & {
   /**
@@ -50,6 +62,11 @@ export type Secrets = ShareStore & {
   entries(): Record<string, string>
   /** Takes back what that window kept. */
   seed(entries: Record<string, string>): void
+  /** The social login that left the page, if one did. */
+  left(): Left | undefined
+  keepLeft(value: Left | undefined): void
+  /** Resolves once what was written so far is in the storage (wrapping is asynchronous). */
+  written(): Promise<void>
   /** Drops the session and this browser's share of the visitor's wallet: the password opens it next time. */
   forget(userId: string): void
 }
@@ -178,6 +195,9 @@ export function create(
       write(typeKey(userId), undefined)
       write(sessionKey, undefined)
     },
+    left: () => parseJson(left, read(leftKey)),
+    keepLeft: (value) => write(leftKey, value && JSON.stringify(value)),
+    written: () => writes,
     lasting: () => store() !== undefined,
     entries(): Record<string, string> {
       const kept = parseSession(read(sessionKey))
@@ -202,9 +222,13 @@ function isSecret(at: string): boolean {
 type Stored = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>
 
 function parseSession(text: string | undefined): Session | undefined {
+  return parseJson(session, text)
+}
+
+function parseJson<T>(shape: S.Shape<T>, text: string | undefined): T | undefined {
   if (!text) return undefined
   try {
-    const parsed = S.parse(session, JSON.parse(text))
+    const parsed = S.parse(shape, JSON.parse(text))
     return parsed.ok ? parsed.value : undefined
   } catch {
     return undefined

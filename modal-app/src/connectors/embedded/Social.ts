@@ -32,7 +32,8 @@ export type LoginOptions = {
  * Why a social login ended without a session: the window was `blocked` or `closed`; the provider's side
  * failed (`Contract.SocialFailure`); the exchange took too long (`timeout`), was refused (`rejected`: an
  * expired or spent handoff, the API's words in `details`) or could not be made (`unavailable`); or the
- * modal gave it up (`cancelled`).
+ * modal gave it up (`cancelled`). A login that leaves the page (`social/Leave.ts`) also fails where the modal
+ * could keep nothing to finish it with on the way back (`unkept`), or the page would not go (`stayed`).
  */
 export type Reason =
   | 'blocked'
@@ -42,6 +43,8 @@ export type Reason =
   | 'rejected'
   | 'unavailable'
   | 'cancelled'
+  | 'unkept'
+  | 'stayed'
 
 const messages: Record<Reason, string> = {
   blocked: 'The sign-in window was blocked. Allow pop-ups for this site and try again.',
@@ -54,6 +57,8 @@ const messages: Record<Reason, string> = {
   rejected: 'The sign-in could not be completed. Try again.',
   unavailable: 'The sign-in service cannot be reached. Check your connection and try again.',
   cancelled: 'The sign-in was cancelled.',
+  unkept: 'This browser keeps nothing for the sign-in while it leaves the app. Sign in another way.',
+  stayed: 'This app could not open the sign-in page. Sign in another way.',
 }
 
 export class SocialLoginError extends Error {
@@ -150,7 +155,7 @@ function landing(self: Window, popup: Window, signal: AbortSignal | undefined): 
 }
 
 /** Trades the handoff, with the binding the start was given, for a session. */
-async function exchange(
+export async function exchange(
   body: Contract.SocialExchangeBody,
   options: LoginOptions,
 ): Promise<Contract.SocialSessionAnswer> {

@@ -2,9 +2,7 @@
  * The embedded wallet's logic: the email and social logins, opening or creating the wallet behind them, and
  * the connector that serves dApps' requests with it, each unsafe one through ApproveTransaction.
  */
-import * as Contract from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
-import * as S from '@airlock/bridge-protocol/Shape'
 import * as Keeper from '../../core/approval/Keep.ts'
 import type { Kernel, Runtime } from '../../core/Feature.ts'
 import * as Account from './Account.ts'
@@ -20,7 +18,7 @@ import * as Protection from './Protection.ts'
 import * as Rpc from './Rpc.ts'
 import * as Secrets from './Secrets.ts'
 import * as SmartAccounts from './SmartAccounts.ts'
-import * as Social from './Social.ts'
+import * as Flow from './social/Flow.ts'
 import type * as Vault from './Vault.ts'
 import { approveView, codeView, farcasterView, settingsView, socialView, walletView } from './views.ts'
 import { viewTexts as texts } from './viewTexts.ts'
@@ -56,15 +54,12 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
 
   let wallet: Vault.Wallet | undefined
   let session: Account.Session | undefined
-  let social: { provider: string; error?: string | undefined } | undefined
   let recovery: Protection.Recovery | undefined
   // WebAuthn refuses a relying party that is an IP address: such a modal origin keeps the password only.
   const passkeys = typeof PublicKeyCredential !== 'undefined' && !/^[\d.]+$|^\[/.test(location.hostname)
   /** A login a window of the modal origin keeps from an earlier page load, which a click brings back. */
   let restorable = false
   let opening = false
-  /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
-  let socialAbort: AbortController | undefined
   const accounts = SmartAccounts.create({
     rpc,
     endpoint,
@@ -146,7 +141,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
   function failed(message: string) {
     events.failed(message)
     const view = kernel.router.view()
-    if (view === socialView && social) social = { ...social, error: message }
+    if (view === socialView && social.slice()) social.failed(message)
     else if (view === walletView && recovery) recovery = { ...recovery, error: message, busy: false }
     else if (view === farcasterView) farcaster.failed(message)
     else if (view === codeView) return email.failed(message)
@@ -214,6 +209,16 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     forgetKept: () => void keepWindow({}),
   })
   const email = EmailLogin.create({ kernel, account, loggedIn: (next) => loggedIn(next) })
+  const social = Flow.create({
+    kernel,
+    endpoint,
+    secrets,
+    loggedIn: (next) => void loggedIn({ token: next.token, user: next.user }),
+    failed: events.failed,
+    fallback: texts.initFailed,
+    view: socialView,
+    go,
+  })
   const protection = Protection.create({
     kernel,
     account,
@@ -267,7 +272,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
           email: { ...login.email, restorable },
           passkey: passkeys,
           code: { ...login.code, opening },
-          social: social && { ...social, opening },
+          social: social.slice() && { ...social.slice(), opening },
           recovery: recovery && Protection.slice(recovery, opening),
           user: session?.user,
           approval: approvals.slice(),
@@ -289,27 +294,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       socialLogin(provider: string) {
         events.started('social', provider)
         if (provider === 'farcaster') return void farcaster.begin()
-        const parsed = S.parse(Contract.socialProvider, provider)
-        if (!parsed.ok) return
-        social = { provider: parsed.value }
-        socialAbort?.abort()
-        socialAbort = new AbortController()
-        const login = Social.login(parsed.value, {
-          endpoint,
-          signal: socialAbort.signal,
-          timers: kernel.timers,
-        })
-        go(socialView)
-        changed()
-        login.then(
-          (answer) => loggedIn({ token: answer.token, user: answer.user }),
-          (error: unknown) => {
-            if (error instanceof Social.SocialLoginError && error.reason === 'cancelled') return
-            social = { provider: parsed.value, error: Errors.messageOf(error, texts.initFailed) }
-            events.failed(social.error as string)
-            changed()
-          },
-        )
+        social.login(provider)
       },
       submitRecovery: protection.submitRecovery,
       // In the click, each: the passkey's ceremony (or the window it runs in) needs the visitor's activation.
@@ -363,10 +348,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
     back(view) {
       if (view === farcasterView) farcaster.left(signedIn(), readProviders)
       if (view === settingsView) manage.clear()
-      if (view === socialView) {
-        socialAbort?.abort()
-        social = undefined
-      }
+      if (view === socialView) social.stop()
       if (view === approveView) approvals.rejectAll(new Errors.UserRejectedRequestError())
     },
     state() {
@@ -384,6 +366,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       }
     },
     settled() {
+      void social.resume()
       restorable = !secrets.lasting() && kernel.storage.getLoginKept() && !wallet
       if (restorable) changed()
     },
@@ -392,8 +375,7 @@ export function setup(kernel: Kernel, options: { socials: readonly string[] }): 
       manage.clear()
       // docs/behaviour.md §2: closing the modal with requests still waiting rejects them.
       approvals.rejectAll(new Errors.UserRejectedRequestError())
-      socialAbort?.abort()
-      social = undefined
+      social.stop()
     },
   }
 }
