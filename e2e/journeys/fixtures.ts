@@ -312,11 +312,17 @@ function withWallets(options: WalletOptions) {
 export function withAnvilAccount(index: number) {
   const account = Accounts.all()[index]
   if (!account) throw new Error(`anvil has no account ${index}`)
+  return withEvmKey(account.privateKey as `0x${string}`)
+}
+
+/**
+ * The test wallets with `privateKey` as the EVM key (a fresh one, say, that no other journey and no earlier
+ * run has named or funded): the options, the EVM address and the `test` to use.
+ */
+export function withEvmKey(privateKey: `0x${string}`) {
   const options: WalletOptions = {
     ...walletOptions,
-    ...(walletOptions.evm && {
-      evm: { ...walletOptions.evm, privateKey: account.privateKey as `0x${string}` },
-    }),
+    ...(walletOptions.evm && { evm: { ...walletOptions.evm, privateKey } }),
   }
   const addresses = addressesFromOptions(options)
   return { options, addresses, evm: addresses.evm?.address as `0x${string}`, test: withWallets(options) }
