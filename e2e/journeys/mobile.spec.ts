@@ -10,7 +10,7 @@ import { devnetA, devnetB } from '@airlock/devnet/chains'
 import { devices, type FrameLocator, type Page } from '@playwright/test'
 import { type Hex, verifyMessage } from 'viem'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { decodeQr, expect, modalFrame, modalOrigin, request, test } from './fixtures.ts'
+import { decodeQr, expect, recordOpened, request, test } from './fixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
 const phoneKey = Accounts.all()[2]?.privateKey as Hex
@@ -18,23 +18,6 @@ const phoneKey = Accounts.all()[2]?.privateKey as Hex
 const noNamespace = `/module.html?options=${encodeURIComponent(JSON.stringify({ networks: [] }))}`
 
 const { defaultBrowserType: _engine, ...pixel } = devices['Pixel 7']
-
-/** Records what the modal opens (`window.open`), rather than leaving the test for a wallet app. */
-async function recordOpened(page: Page) {
-  await page.addInitScript((origin) => {
-    if (location.origin !== origin) return
-    const opened: string[] = []
-    Object.assign(window, { opened })
-    window.open = (url?: string | URL) => {
-      opened.push(String(url))
-      return null
-    }
-  }, modalOrigin)
-}
-
-async function opened(page: Page): Promise<string[]> {
-  return (await modalFrame(page)).evaluate(() => [...(window as unknown as { opened: string[] }).opened])
-}
 
 /** The view the modal opens on with none asked for, as the modal shows it and as the host mirrors it. */
 async function openingView(page: Page, modal: FrameLocator) {
@@ -69,14 +52,14 @@ test.describe('on a phone', () => {
     page,
     modal,
   }) => {
-    await recordOpened(page)
+    const { opened } = await recordOpened(page)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     await modal.getByRole('button', { name: 'WalletConnect' }).click()
     await modal.getByRole('searchbox', { name: 'Search wallet' }).fill('rainbow')
     await modal.getByTestId('all-wallets').getByRole('button', { name: 'Rainbow' }).click()
     await modal.getByRole('button', { name: 'Open Rainbow' }).click()
-    const [pairing] = await opened(page)
+    const [pairing] = await opened()
     const uri = new URL(pairing ?? '').searchParams.get('uri') ?? ''
     expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
     // The app, handed the pairing, approves it.
@@ -87,12 +70,12 @@ test.describe('on a phone', () => {
     // Reads need nobody: the visitor stays on the page.
     expect(await request(page, 'eth_accounts')).toEqual({ result: [peer.account.address] })
     expect(await request(page, 'eth_chainId')).toEqual({ result: `0x${devnetA.id.toString(16)}` })
-    expect(await opened(page)).toEqual([pairing])
+    expect(await opened()).toEqual([pairing])
 
     // A signature does: the wallet's app opens (its stored link), and what the app signs reaches the dApp.
     const message = 'sign this on the phone'
     const signed = await request(page, 'personal_sign', [message, peer.account.address])
-    expect(await opened(page)).toEqual([pairing, 'rainbow://'])
+    expect(await opened()).toEqual([pairing, 'rainbow://'])
     expect(
       await verifyMessage({ address: peer.account.address, message, signature: signed.result as Hex }),
     ).toBe(true)
@@ -103,7 +86,7 @@ test.describe('on a phone', () => {
 test('on a desktop, the same request to a paired wallet opens nothing', async ({ page, modal }) => {
   const peer = await createPeer({ relayUrl, privateKey: phoneKey, chains: [devnetA, devnetB] })
   try {
-    await recordOpened(page)
+    const { opened } = await recordOpened(page)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     await modal.getByRole('button', { name: 'All Wallets' }).click()
@@ -117,7 +100,7 @@ test('on a desktop, the same request to a paired wallet opens nothing', async ({
     await page.evaluate(() => window.airlock?.close())
     const signed = await request(page, 'personal_sign', ['sign this at the desk', peer.account.address])
     expect(signed.result).toMatch(/^0x[0-9a-f]{130}$/)
-    expect(await opened(page)).toEqual([])
+    expect(await opened()).toEqual([])
   } finally {
     await peer.stop()
   }

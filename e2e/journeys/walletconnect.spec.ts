@@ -9,7 +9,16 @@ import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther, verif
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { axeViolations, clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
+import {
+  axeViolations,
+  clients,
+  decodeQr,
+  expect,
+  modalOrigin,
+  recordOpened,
+  standardSign,
+  test,
+} from './fixtures.ts'
 import { fundAlt } from './onrampFixtures.ts'
 
 const relayUrl = 'ws://127.0.0.1:8790'
@@ -320,15 +329,7 @@ test('a pairing about to expire says so and offers Retry, which makes a new pair
 
 test('All Wallets finds a wallet by name and opens it with the pairing link', async ({ page, modal }) => {
   // Records what the modal opens rather than leaving the test for a wallet app.
-  await page.addInitScript((origin) => {
-    if (location.origin !== origin) return
-    const opened: string[] = []
-    Object.assign(window, { opened })
-    window.open = (url?: string | URL) => {
-      opened.push(String(url))
-      return null
-    }
-  }, modalOrigin)
+  const { opened } = await recordOpened(page)
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'All Wallets' }).click()
@@ -340,10 +341,7 @@ test('All Wallets finds a wallet by name and opens it with the pairing link', as
   await expect(modal.getByRole('heading', { name: 'Ledger Live' })).toBeVisible()
   const uri = await copiedUri(page, modal)
   await modal.getByRole('button', { name: 'Open Ledger Live for desktop' }).click()
-  const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
-  expect(await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([
-    `ledgerlive://wc?uri=${encodeURIComponent(uri)}`,
-  ])
+  expect(await opened()).toEqual([`ledgerlive://wc?uri=${encodeURIComponent(uri)}`])
 })
 
 test('one session serves Solana too: the dApp signs a message through Wallet Standard and it verifies', async ({
@@ -379,15 +377,7 @@ test.describe('on a phone', () => {
     page,
     modal,
   }) => {
-    await page.addInitScript((origin) => {
-      if (location.origin !== origin) return
-      const opened: string[] = []
-      Object.assign(window, { opened })
-      window.open = (url?: string | URL) => {
-        opened.push(String(url))
-        return null
-      }
-    }, modalOrigin)
+    const { opened } = await recordOpened(page)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     // A QR code is useless on the phone itself (docs/behaviour.md §2): the row leads to the wallets.
@@ -401,10 +391,9 @@ test.describe('on a phone', () => {
     await expect(open).toBeEnabled()
     await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
     await open.click()
-    const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
-    const opened = await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)
-    expect(opened).toHaveLength(1)
-    const link = new URL(opened?.[0] ?? '')
+    const links = await opened()
+    expect(links).toHaveLength(1)
+    const link = new URL(links[0] ?? '')
     expect(`${link.protocol}//${link.host}${link.pathname}`).toBe('rainbow://wc')
     const uri = link.searchParams.get('uri') ?? ''
     expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
