@@ -139,6 +139,26 @@ export async function modalFrame(page: Page): Promise<Frame> {
   return page.frames().find((f) => f.url().startsWith(modalOrigin)) as Frame
 }
 
+/**
+ * Records every URL the modal opens (`window.open`: a wallet's app link, say) instead of leaving the test for
+ * a wallet app; `opened()` reads them, in order. Call before the page loads.
+ */
+export async function recordOpened(page: Page): Promise<{ opened(): Promise<string[]> }> {
+  await page.addInitScript((origin) => {
+    if (location.origin !== origin) return
+    const opened: string[] = []
+    Object.assign(window, { opened })
+    window.open = (url?: string | URL) => {
+      opened.push(String(url))
+      return null
+    }
+  }, modalOrigin)
+  return {
+    opened: async () =>
+      (await modalFrame(page)).evaluate(() => [...(window as unknown as { opened: string[] }).opened]),
+  }
+}
+
 /** Connects the EVM test wallet through the modal, the way a visitor does, and waits for Account. */
 export async function connectEvm(page: Page, modal: FrameLocator): Promise<void> {
   await page.evaluate(() => window.airlock?.open())

@@ -9,7 +9,16 @@ import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther, verif
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifyBitcoinMessage, verifySolanaSignature } from '../wallets/verify.ts'
 import { createPeer, type Peer } from '../wallets/walletconnect-peer.ts'
-import { axeViolations, clients, decodeQr, expect, modalOrigin, standardSign, test } from './fixtures.ts'
+import {
+  axeViolations,
+  clients,
+  decodeQr,
+  expect,
+  modalOrigin,
+  recordOpened,
+  standardSign,
+  test,
+} from './fixtures.ts'
 import { fundAlt } from './onrampFixtures.ts'
 import { copiedPairingUri } from './pairingFixtures.ts'
 
@@ -311,15 +320,7 @@ test('a pairing about to expire says so and offers Retry, which makes a new pair
 
 test('All Wallets finds a wallet by name and opens it with the pairing link', async ({ page, modal }) => {
   // Records what the modal opens rather than leaving the test for a wallet app.
-  await page.addInitScript((origin) => {
-    if (location.origin !== origin) return
-    const opened: string[] = []
-    Object.assign(window, { opened })
-    window.open = (url?: string | URL) => {
-      opened.push(String(url))
-      return null
-    }
-  }, modalOrigin)
+  const { opened } = await recordOpened(page)
   await page.goto('/')
   await page.getByRole('button', { name: 'Open Airlock' }).click()
   await modal.getByRole('button', { name: 'All Wallets' }).click()
@@ -331,10 +332,7 @@ test('All Wallets finds a wallet by name and opens it with the pairing link', as
   await expect(modal.getByRole('heading', { name: 'Ledger Live' })).toBeVisible()
   const uri = await copiedPairingUri(page, modal)
   await modal.getByRole('button', { name: 'Open Ledger Live for desktop' }).click()
-  const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
-  expect(await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([
-    `ledgerlive://wc?uri=${encodeURIComponent(uri)}`,
-  ])
+  expect(await opened()).toEqual([`ledgerlive://wc?uri=${encodeURIComponent(uri)}`])
 })
 
 test('one session serves Solana too: the dApp signs a message through Wallet Standard and it verifies', async ({
@@ -370,15 +368,7 @@ test.describe('on a phone', () => {
     page,
     modal,
   }) => {
-    await page.addInitScript((origin) => {
-      if (location.origin !== origin) return
-      const opened: string[] = []
-      Object.assign(window, { opened })
-      window.open = (url?: string | URL) => {
-        opened.push(String(url))
-        return null
-      }
-    }, modalOrigin)
+    const { opened } = await recordOpened(page)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open Airlock' }).click()
     // A QR code is useless on the phone itself (docs/behaviour.md §2): the row leads to the wallets.
@@ -392,10 +382,9 @@ test.describe('on a phone', () => {
     await expect(open).toBeEnabled()
     await expect(modal.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
     await open.click()
-    const frame = page.frames().find((f) => f.url().startsWith(modalOrigin))
-    const opened = await frame?.evaluate(() => (window as unknown as { opened: string[] }).opened)
-    expect(opened).toHaveLength(1)
-    const link = new URL(opened?.[0] ?? '')
+    const links = await opened()
+    expect(links).toHaveLength(1)
+    const link = new URL(links[0] ?? '')
     expect(`${link.protocol}//${link.host}${link.pathname}`).toBe('rainbow://wc')
     const uri = link.searchParams.get('uri') ?? ''
     expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
