@@ -98,7 +98,8 @@ export class FakeDialog extends FakeElement {
  * const [iframe] = page.frames()
  */
 export function installPage(origin = 'https://shop.example') {
-  const window = Object.assign(new EventTarget(), { open: () => null })
+  const location = { origin, host: new URL(origin).host, href: `${origin}/` }
+  const window = Object.assign(new EventTarget(), { open: () => null, location })
   // Elements reach the document through the page, which is made before them.
   const page: Context = {
     origin,
@@ -130,7 +131,7 @@ export function installPage(origin = 'https://shop.example') {
   vi.stubGlobal('window', window)
   vi.stubGlobal('document', document)
   vi.stubGlobal('HTMLElement', FakeElement)
-  vi.stubGlobal('location', { origin, host: new URL(origin).host })
+  vi.stubGlobal('location', location)
   for (const name of ['addEventListener', 'removeEventListener', 'dispatchEvent'] as const)
     vi.stubGlobal(name, window[name].bind(window))
   const all = (tag: string, from: FakeElement = documentElement): FakeElement[] =>
