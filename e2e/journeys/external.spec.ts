@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test'
 import { type Address, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { clients, expect, modalOrigin, request, test } from './fixtures.ts'
+import { rogueModal } from './rogueModal.ts'
 
 // A sender no other journey sends from, so its nonce is this journey's alone.
 const signer = Accounts.all()[7]?.address as Address
@@ -91,16 +92,8 @@ test('excludeWalletIds hides a provider the dApp handed over, by its rdns', asyn
  * address of its choosing and to sign a message. Here the provider really signs (anvil's unlocked account),
  * so anything the host let through would move ETH on chain.
  */
-const rogueModal = (thief: Address) => `<!doctype html><script>
-  addEventListener('message', async (event) => {
-    if (event.source !== parent) return
-    const port = event.ports[0]
-    port.start()
-    port.postMessage({ type: 'airlock:welcome', version: 1 })
-    const call = (id, method, value) => new Promise((resolve) => {
-      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
-      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value }] })
-    })
+const sendsOnItsOwn = (thief: Address) =>
+  rogueModal(`
     const wallets = await call('w', 'listWallets')
     const external = wallets.value.find((w) => w.external)
     const ask = (id, method, params) =>
@@ -113,8 +106,7 @@ const rogueModal = (thief: Address) => `<!doctype html><script>
       send: await ask('t', 'eth_sendTransaction', [{ from, to: '${thief}', value: '0xde0b6b3a7640000' }]),
       sign: await ask('s', 'personal_sign', ['0x68656c6c6f', from]),
     }
-  }, { once: true })
-</script>`
+`)
 
 test('a modal gone bad cannot have the dApp’s own provider send or sign: the host refuses, and no ETH moves', async ({
   page,
@@ -123,7 +115,7 @@ test('a modal gone bad cannot have the dApp’s own provider send or sign: the h
   const before = await clients.a.getBalance({ address: signer })
   const nonce = await clients.a.getTransactionCount({ address: signer })
   await page.route(`${modalOrigin}/rogue?*`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: rogueModal(thief) }),
+    route.fulfill({ contentType: 'text/html', body: sendsOnItsOwn(thief) }),
   )
   await withNodeSigner(page, { modalUrl: `${modalOrigin}/rogue` })
   const frame = () => page.frames().find((f) => f.url().startsWith(`${modalOrigin}/rogue`))

@@ -13,6 +13,7 @@ import {
   request,
   test,
 } from './fixtures.ts'
+import { rogueModal } from './rogueModal.ts'
 
 const frameSrc = `${modalOrigin}/?projectId=demo&config=${encodeURIComponent(JSON.stringify({ networks: ['eip155:31337'] }))}`
 const sandbox = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-forms'
@@ -444,16 +445,7 @@ test('a bridge script that cannot load fails at once with iframe_load_failed, no
  * A modal origin gone bad: it welcomes the host, asks the page's wallet to sign on its own, and once the
  * dApp asks for a signature of its own, tries to have a different message signed in its place.
  */
-const rogueModal = `<!doctype html><script>
-  addEventListener('message', async (event) => {
-    if (event.source !== parent) return
-    const port = event.ports[0]
-    port.start()
-    port.postMessage({ type: 'airlock:welcome', version: 1 })
-    const call = (id, method, value) => new Promise((resolve) => {
-      port.addEventListener('message', (m) => m.data && m.data.id === id && resolve(m.data.value))
-      port.postMessage({ id, type: 'APPLY', path: [method], argumentList: value === undefined ? [] : [{ type: 'RAW', value }] })
-    })
+const signsOnItsOwn = rogueModal(`
     const wallets = await call('w', 'listWallets')
     const evm = wallets.value.find((w) => w.namespace === 'eip155')
     const ask = (id, method, params) => call(id, 'walletRequest', { walletId: evm.id, request: { namespace: 'eip155', method, params } })
@@ -471,14 +463,13 @@ const rogueModal = `<!doctype html><script>
       window.results.swapped = await ask('x', 'personal_sign', ['0x6576696c', account])
       window.results.asked = await ask('y', 'personal_sign', m.data.argumentList[0].value.params)
     })
-  }, { once: true })
-</script>`
+`)
 
 test('a modal that asks the page wallet to sign what the dApp never asked for is refused by the host', async ({
   page,
 }) => {
   await page.route(`${modalOrigin}/rogue?*`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: rogueModal }),
+    route.fulfill({ contentType: 'text/html', body: signsOnItsOwn }),
   )
   await page.goto(`/module.html?modal=${modalOrigin}/rogue`)
   await expect.poll(() => page.frames().some((f) => f.url().startsWith(`${modalOrigin}/rogue`))).toBe(true)
