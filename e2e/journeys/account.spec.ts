@@ -4,7 +4,8 @@
  * the Recent tag, and All Wallets paging on scroll.
  */
 import type { Page } from '@playwright/test'
-import { addresses, connectEvm, connectWallet, expect, request, serveDapp, test } from './fixtures.ts'
+import { addresses, connectEvm, connectWallet, expect, request, test } from './fixtures.ts'
+import { serveDapp } from './servers.ts'
 
 const evm = addresses.evm?.address as string
 const api = 'http://127.0.0.1:8787'

@@ -12,7 +12,8 @@
 
 import type { FrameLocator, Page, Request } from '@playwright/test'
 import { chromiumLaunchOptions } from '../wallets/playwright.config.ts'
-import { addresses, connectEvm, expect, serveDapp, test } from './fixtures.ts'
+import { addresses, connectEvm, expect, test } from './fixtures.ts'
+import { serveDapp } from './servers.ts'
 
 // The `sites` project's page is served on http://dapp.test (mapped to loopback: DNS, not a browser setting).
 test.use({

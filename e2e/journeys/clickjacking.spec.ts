@@ -9,7 +9,8 @@
 import type { FrameLocator, Page } from '@playwright/test'
 import { type Address, parseEther, toHex } from 'viem'
 import { walletCalls } from '../wallets/index.ts'
-import { addresses, clients, createWalletByEmail, expect, inSight, request, rpc, test } from './fixtures.ts'
+import { createWalletByEmail } from './emailFixtures.ts'
+import { addresses, clients, expect, inSight, request, rpc, test } from './fixtures.ts'
 import { type Outcome, test as payTest, recipient, reviewing } from './onrampFixtures.ts'
 
 const wallet = 'Airlock Test Wallet'

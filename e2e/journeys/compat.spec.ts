@@ -6,7 +6,8 @@
 import { createReadStream } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { verifyMessage } from 'viem'
-import { addresses, connectEvm, expect, modalOrigin, request, serve, test } from './fixtures.ts'
+import { addresses, connectEvm, expect, modalOrigin, request, test } from './fixtures.ts'
+import { serve } from './servers.ts'
 
 const evm = addresses.evm?.address as `0x${string}`
 const oldOrigin = 'http://localhost:5179'

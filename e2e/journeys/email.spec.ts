@@ -4,7 +4,8 @@
  * token, no cookie), trades it for a session once. The login views come with the embedded wallet.
  */
 import type { Frame } from '@playwright/test'
-import { expect, mailCode, modalFrame, test } from './fixtures.ts'
+import { mailCode } from './emailFixtures.ts'
+import { expect, modalFrame, test } from './fixtures.ts'
 
 type Answer = { status: number; body: Record<string, unknown> }
 

@@ -12,18 +12,8 @@ import type { Browser, FrameLocator, Page } from '@playwright/test'
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js'
 import { type Address, type Hex, parseEther, toHex, verifyMessage } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
-import {
-  askCode,
-  axeViolations,
-  clients,
-  expect,
-  mailCode,
-  modalOrigin,
-  request,
-  rpc,
-  tabTo,
-  test,
-} from './fixtures.ts'
+import { askCode, mailCode } from './emailFixtures.ts'
+import { axeViolations, clients, expect, modalOrigin, request, rpc, tabTo, test } from './fixtures.ts'
 
 const networks = ['eip155:31337', solanaDevnetId].join(',')
 // The plain key's journeys (its address is the recovery phrase's): the smart accounts built on it, the

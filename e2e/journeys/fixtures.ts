@@ -2,14 +2,8 @@
  * What every journey shares: test wallets injected into the dApp page the way extensions inject
  * themselves, a handle on the modal frame, and a viem client on the devnet to check what really happened.
  */
-import { readFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join, normalize } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
-import * as Mail from '@airlock/devnet/mail'
 import {
   test as base,
   expect,
@@ -25,69 +19,6 @@ import { defaultWalletOptions, type WalletOptions, walletInitScript } from '../w
 import { addressesFromOptions } from '../wallets/verify.ts'
 
 export const modalOrigin = 'http://airlock.localhost:5174'
-
-/**
- * A real server on loopback for a journey's own pages. A page Playwright fulfils by `page.route` has no
- * address, so Chromium's Local Network Access counts it as a public site and keeps it from framing or
- * calling the local modal; a page served from loopback is local, as a dApp in development is.
- * @example
- * const server = await serve('http://localhost:5178', (path, response) => response.end(html))
- */
-export async function serve(
-  origin: string,
-  respond: (path: string, response: ServerResponse, request: IncomingMessage) => void,
-): Promise<{ close(): Promise<void> }> {
-  const { hostname, port } = new URL(origin)
-  const server: Server = createServer((request, response) =>
-    respond(new URL(request.url ?? '/', origin).pathname, response, request),
-  )
-  await new Promise<void>((resolve, reject) => {
-    // A port still held by an earlier run fails the journey at once, rather than hanging it.
-    server.once('error', reject)
-    server.listen(Number(port), hostname, resolve)
-  })
-  return { close: () => new Promise((resolve) => server.close(() => resolve())) }
-}
-
-/**
- * The demo dApp's build on a site of its own: `http://<host>:<free port>`, served from loopback (the
- * browser maps `host` there with `--host-resolver-rules`, DNS only; `localhost` is loopback already), its
- * script tag naming `projectId`, a project that allows that site, and its pages sent with `headers`.
- * @example
- * const dapp = await serveDapp('dapp.test', 'sites')
- * await page.goto(dapp.origin)
- */
-export async function serveDapp(
-  host: string,
-  projectId: string,
-  headers: Record<string, string> = {},
-): Promise<{ origin: string; close(): Promise<void> }> {
-  const dist = fileURLToPath(new URL('../../examples/dapp/dist/', import.meta.url))
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' }
-  const server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://dapp').pathname
-    const file = normalize(join(dist, path === '/' ? 'index.html' : path))
-    const body = file.startsWith(dist) ? await readFile(file).catch(() => undefined) : undefined
-    if (!body) return void response.writeHead(404).end()
-    const page = extname(file) === '.html'
-    response.writeHead(200, {
-      'content-type': types[extname(file)] ?? 'application/octet-stream',
-      ...(page ? headers : {}),
-    })
-    response.end(
-      page ? body.toString().replace('data-project-id="demo"', `data-project-id="${projectId}"`) : body,
-    )
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const { port } = server.address() as AddressInfo
-  return {
-    origin: `http://${host}:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
-}
 
 const chains = [devnetA, devnetB].map((chain) => ({
   chainId: chain.id,
@@ -229,39 +160,6 @@ export async function inSight(page: Page, visible: boolean): Promise<void> {
 }
 
 /**
- * In Connect: asks for a code for `email`. An address that had one under 30 s ago (another browser's login
- * moments before) is told so in the API's words, then the journey waits the cooldown out and asks again.
- */
-export async function askCode(page: Page, modal: FrameLocator, email: string) {
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  const throttled = modal.getByText(/^Please try again after \d+ seconds$/)
-  await expect(modal.getByLabel('Code').or(throttled)).toBeVisible()
-  if (!(await throttled.isVisible())) return
-  const seconds = Number(/(\d+)/.exec((await throttled.textContent()) ?? '')?.[1])
-  expect(seconds).toBeGreaterThan(0)
-  expect(seconds).toBeLessThanOrEqual(30)
-  await page.waitForTimeout(seconds * 1000 + 500)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-}
-
-/**
- * Logs in by `email` with the code mailed after `asked`, creates the wallet under a recovery password (no
- * passkey), and keeps the login in a window of the modal origin or, by default, leaves it unkept.
- */
-export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date, keep = false) {
-  const password = 'a long recovery phrase'
-  await modal.getByLabel('Email', { exact: true }).fill(email)
-  await modal.getByRole('button', { name: 'Continue with email' }).click()
-  await modal.getByLabel('Code').pressSequentially(await mailCode(email, { after: asked }))
-  await modal.getByRole('button', { name: 'Use a recovery password instead' }).click()
-  await modal.getByLabel('Recovery password', { exact: true }).fill(password)
-  await modal.getByLabel('Repeat the recovery password').fill(password)
-  await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: keep ? 'Keep me signed in' : 'Not now' }).click()
-}
-
-/**
  * Records every message the modal's snackbar shows from now on, as `variant: text`; `shown()` reads them.
  * What a snack said is asserted from the record at the end, not by looking at the snackbar after a pause.
  */
@@ -298,18 +196,6 @@ export async function rpc<T>(url: string, method: string, params: unknown[]): Pr
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   return ((await response.json()) as { result: T }).result
-}
-
-/**
- * The newest login code mailed to `to`, read from the stack's mail catcher (http://127.0.0.1:1080); waits
- * for it to arrive (10 s unless `timeoutMs` says). `after` skips codes of earlier sign-ins.
- * @example
- * const sentAt = new Date()
- * await modal.getByRole('button', { name: 'Send code' }).click()
- * await modal.getByLabel('Code').fill(await mailCode('visitor@example.com', { after: sentAt }))
- */
-export function mailCode(to: string, options?: Mail.CodeOptions): Promise<string> {
-  return Mail.inbox(Mail.defaultWebUrl).latestCode(to, options)
 }
 
 /** The journeys' `test`, with other test wallets in the page (another EVM key, say). */

@@ -6,7 +6,8 @@
 import { createReadStream, existsSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { addresses, expect, request, serve, test } from './fixtures.ts'
+import { addresses, expect, request, test } from './fixtures.ts'
+import { serve } from './servers.ts'
 
 /** On the demo project's list (`http://localhost:*`), but its CSP allows no frame at all. */
 const strictOrigin = 'http://localhost:5181'

@@ -13,7 +13,9 @@
  */
 import type { BrowserContext, CDPSession, FrameLocator, Page } from '@playwright/test'
 import type { Address } from 'viem'
-import { askCode, expect, mailCode, modalOrigin, request, serveDapp, test } from './fixtures.ts'
+import { askCode, mailCode } from './emailFixtures.ts'
+import { expect, modalOrigin, request, test } from './fixtures.ts'
+import { serveDapp } from './servers.ts'
 
 const networks = 'eip155:31337'
 // The key's own address: the same wallet shows the same address, whatever account type the default is.

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { loopbackUrl } from '@airlock/devnet/loopback'
 import type { FrameLocator, Page } from '@playwright/test'
 import { walletCalls } from '../wallets/index.ts'
-import { connectEvm, expect, modalOrigin, request, serve, test } from './fixtures.ts'
+import { connectEvm, expect, modalOrigin, request, test } from './fixtures.ts'
+import { serve } from './servers.ts'
 
 /** A third origin, not on the demo project's list, serving the demo dApp's own build. */
 const thirdOrigin = 'http://127.0.0.1:5177'

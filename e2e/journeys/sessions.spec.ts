@@ -46,7 +46,8 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { createWalletByEmail, expect, request, test } from './fixtures.ts'
+import { createWalletByEmail } from './emailFixtures.ts'
+import { expect, request, test } from './fixtures.ts'
 
 const api = 'http://127.0.0.1:8787'
 const chainA = 'eip155:31337'

@@ -19,10 +19,10 @@ import {
   modalFrame,
   modalOrigin,
   request,
-  serveDapp,
   test,
   walletOptions,
 } from './fixtures.ts'
+import { serveDapp } from './servers.ts'
 
 const evm = addresses.evm?.address as `0x${string}`
 test.use({

@@ -8,7 +8,8 @@
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import type { Address } from 'viem'
-import { createWalletByEmail, expect, request, test } from './fixtures.ts'
+import { createWalletByEmail } from './emailFixtures.ts'
+import { expect, request, test } from './fixtures.ts'
 
 const page$ = '/module.html?networks=eip155:31337&accountType=eoa'
 const password = 'a long recovery phrase'
