@@ -1,5 +1,6 @@
 /**
- * The modal's main views as pixels: Connect, All Wallets, Account, Networks, Send and Buy, each compared
+ * The modal's main views as pixels: Connect (and its guide for someone new to wallets), All Wallets, Account,
+ * Networks, Send, Swap, Receive and Buy, each compared
  * with its committed baseline (`screenshots.spec.ts-snapshots/`) in four variants: light, dark, Arabic
  * (right to left) and a 360 px phone. What changes from run to run (the account's address, avatar and
  * balances) is masked; everything else, a broken stylesheet among it, turns the comparison red. After an
@@ -36,6 +37,10 @@ for (const variant of variants) {
       // Connect is complete once the registry's count is in.
       await expect(modal.locator('[data-testid="all-wallets-row"] .tag')).toBeVisible()
       await shot('connect')
+      await modal.locator('.new-to-wallets summary').click()
+      await expect(modal.locator('.new-to-wallets')).toHaveAttribute('open', '')
+      await shot('wallet-guide')
+      await modal.locator('.new-to-wallets summary').click()
 
       await modal.getByTestId('all-wallets-row').click()
       await loaded(modal.getByTestId('all-wallets'))
@@ -59,6 +64,17 @@ for (const variant of variants) {
       await openAction(modal, 'send')
       await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
       await shot('send', ['.picker-amount', 'form.send-form p.muted'])
+      await back(modal)
+
+      await openAction(modal, 'swaps')
+      await expect(modal.locator('form.swap-form')).toHaveAttribute('aria-busy', 'false')
+      await expect(modal.getByTestId('swap-from-token')).toContainText('ETH')
+      await shot('swap', ['.swap-balance'])
+      await back(modal)
+
+      await openAction(modal, 'receive')
+      await expect(modal.getByTestId('receive-qr').locator('svg, canvas, img').first()).toBeVisible()
+      await shot('receive', ['[data-testid="receive-qr"]', '[data-testid="receive-address"]'])
       await back(modal)
 
       await openAction(modal, 'onramp')
