@@ -36,8 +36,10 @@ export default defineConfig({
   webServer: [
     {
       // A database of its own in memory: every run starts from the seeds, whatever earlier runs stored. The
-      // `sites` project allows the dApp that journeys serve on a site of its own (journeys/sites.spec.ts).
-      command: "npx tsx devnet/src/start.ts --no-build --data memory:// --project 'sites=http://dapp.test:*'",
+      // `sites` project allows the dApp that journeys serve on a site of its own (journeys/sites.spec.ts), and
+      // on the modal's own site, under airlock.localhost (journeys/telegram.spec.ts).
+      command:
+        "npx tsx devnet/src/start.ts --no-build --data memory:// --project 'sites=http://dapp.test:*,http://dapp.airlock.localhost:*'",
       cwd: '..',
       // The demo dApp starts last, so the whole stack is up once it answers (the modal origin starts first).
       url: 'http://localhost:5173/',

@@ -22,9 +22,15 @@ export async function askCode(page: Page, modal: FrameLocator, email: string) {
 
 /**
  * Logs in by `email` with the code mailed after `asked`, creates the wallet under a recovery password (no
- * passkey), and keeps the login in a window of the modal origin or, by default, leaves it unkept.
+ * passkey), and keeps the login in a window of the modal origin or, by default, leaves it unkept. Where the
+ * frame's own storage lasts (`keep: 'frame'`), the modal keeps the login there and asks nothing.
  */
-export async function createWalletByEmail(modal: FrameLocator, email: string, asked: Date, keep = false) {
+export async function createWalletByEmail(
+  modal: FrameLocator,
+  email: string,
+  asked: Date,
+  keep: boolean | 'frame' = false,
+) {
   const password = 'a long recovery phrase'
   await modal.getByLabel('Email', { exact: true }).fill(email)
   await modal.getByRole('button', { name: 'Continue with email' }).click()
@@ -33,7 +39,8 @@ export async function createWalletByEmail(modal: FrameLocator, email: string, as
   await modal.getByLabel('Recovery password', { exact: true }).fill(password)
   await modal.getByLabel('Repeat the recovery password').fill(password)
   await modal.getByRole('button', { name: 'Create wallet' }).click()
-  await modal.getByRole('button', { name: keep ? 'Keep me signed in' : 'Not now' }).click()
+  if (keep !== 'frame')
+    await modal.getByRole('button', { name: keep ? 'Keep me signed in' : 'Not now' }).click()
 }
 
 /**

@@ -3,25 +3,44 @@
  * Airlock loads, as Telegram's own script does, and the host SDK passes its platform and version to the
  * modal, which offers the logins that platform can finish and counts a waiting pairing as connecting. A
  * social login there leaves the page and comes back with `?result_uri=`, which the host takes out of the
- * address at once; the whole return runs against the real API and provider in `social/Leave.test.ts`.
+ * address at once. It leaves only where the modal's frame keeps storage for the login's binding: Chromium,
+ * with its defaults, gives a frame of another site none (the dev stack's localhost framing
+ * airlock.localhost), and a frame of the page's own site its first-party storage (the demo dApp's build
+ * served under airlock.localhost), where the whole return runs, against the stack's API and OIDC provider.
  */
 
 import { Accounts } from '@airlock/devnet'
 import { devnetA, devnetB } from '@airlock/devnet/chains'
-import type { FrameLocator, Page } from '@playwright/test'
-import type { Hex } from 'viem'
+import type { FrameLocator, Page, Request } from '@playwright/test'
+import type { Address, Hex } from 'viem'
 import { createPeer } from '../wallets/walletconnect-peer.ts'
-import { expect, test } from './fixtures.ts'
+import { createWalletByEmail } from './emailFixtures.ts'
+import { expect, modalFrame, request, test } from './fixtures.ts'
+import { serveDapp } from './servers.ts'
 
 const allSocials = ['Google', 'X', 'Discord', 'Farcaster', 'GitHub', 'Apple', 'Facebook']
 
-/** Opens the demo dApp as Telegram's client on `platform` shows it. */
-async function openIn(page: Page, platform: string) {
+/** Opens the demo dApp (at `url`) as Telegram's client on `platform` shows it. */
+async function openIn(page: Page, platform: string, url = '/') {
   await page.addInitScript((platform) => {
     Object.assign(window, { Telegram: { WebApp: { platform, version: '8.0', initData: '' } } })
   }, platform)
-  await page.goto('/')
+  await page.goto(url)
   await page.getByRole('button', { name: 'Open Airlock' }).click()
+}
+
+const status = (page: Page) => page.evaluate(() => window.airlock?.getState().status)
+const account = async (page: Page) => ((await request(page, 'eth_accounts')).result as Address[])[0]
+
+/** Whether the modal's frame may keep anything in its own storage; a browser that denies it throws. */
+async function frameKeeps(page: Page): Promise<boolean> {
+  return (await modalFrame(page)).evaluate(() => {
+    try {
+      return localStorage.getItem('@airlock/probe') === null
+    } catch {
+      return false
+    }
+  })
 }
 
 const socials = (modal: FrameLocator) =>
@@ -110,15 +129,93 @@ for (const platform of ['ios', 'android']) {
   })
 }
 
-test('in a mini-app a social login leaves the page only where the modal can keep its binding: Chromium’s defaults give the frame none, so it says so and stays', async ({
+test('in a mini-app a social login leaves the page only where the modal can keep its binding: the dev stack’s pair (localhost framing airlock.localhost) is two sites, the frame gets no storage, so it says so and stays', async ({
   page,
   modal,
 }) => {
   await openIn(page, 'android')
+  expect(await frameKeeps(page)).toBe(false)
   const at = page.url()
   await modal.getByRole('button', { name: 'Continue with GitHub' }).click()
   await expect(modal.getByTestId('social-error')).toHaveText(
     'This browser keeps nothing for the sign-in while it leaves the app. Sign in another way.',
   )
   expect(page.url()).toBe(at)
+})
+
+test.describe('a mini-app on the modal’s own site', () => {
+  // Its frame is same-site, so first-party: Chromium keeps its storage with every default in place.
+  let dapp: Awaited<ReturnType<typeof serveDapp>>
+  test.beforeAll(async () => {
+    dapp = await serveDapp('dapp.airlock.localhost', 'sites')
+  })
+  test.afterAll(() => dapp.close())
+
+  // An email login, a wallet made with PBKDF2's 600,000 rounds, and the provider's pages: minutes on a busy machine.
+  test.describe.configure({ timeout: 300_000 })
+
+  test('GitHub’s login leaves the page and comes back with result_uri, which leaves the address at once; the same wallet opens, and the result opens nothing twice', async ({
+    page,
+    modal,
+  }) => {
+    const login = `tg-${Date.now()}`
+    const returns: string[] = []
+    const exchanges: Request[] = []
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.url().includes('result_uri=')) returns.push(request.url())
+      if (request.url().includes('/v1/auth/social/exchange')) exchanges.push(request)
+    })
+    await openIn(page, 'android', dapp.origin)
+    expect(await frameKeeps(page)).toBe(true)
+    // The wallet of GitHub's verified address, made by its code first; the frame keeps the login itself.
+    await createWalletByEmail(modal, `${login}@github.test`, new Date(), 'frame')
+    await expect.poll(() => status(page)).toBe('connected')
+    const wallet = await account(page)
+    await page.evaluate(() => window.airlock?.open())
+    await modal.getByRole('button', { name: /^Disconnect( all)?$/ }).click()
+    await expect.poll(() => status(page)).toBe('disconnected')
+
+    await page.evaluate(() => window.airlock?.open())
+    await modal.getByRole('button', { name: 'Continue with GitHub' }).click()
+    // The provider's pages, in the mini-app's own view: no window beside it.
+    await page.locator('input[name="login"]').fill(login)
+    await page.locator('input[name="password"]').fill('any')
+    await page.locator('button[type="submit"]').click()
+    await page.locator('button[type="submit"]').click()
+    await expect.poll(() => status(page)).toBe('connected')
+    expect(await account(page)).toBe(wallet)
+    expect(await page.evaluate(() => window.airlock?.getState().user)).toEqual(
+      expect.objectContaining({ email: `${login}@github.test`, socialProvider: 'github' }),
+    )
+    expect(page.context().pages()).toHaveLength(1)
+    // Back on the page it left, with the result, which the host took out of the address.
+    expect(returns).toHaveLength(1)
+    const back = new URL(returns[0] as string)
+    expect(back.origin + back.pathname).toBe(`${dapp.origin}/`)
+    expect(page.url()).toBe(`${dapp.origin}/`)
+    expect(exchanges).toHaveLength(1)
+
+    // The very exchange the modal made, with its binding, sent again: the state was used once.
+    const exchange = exchanges[0] as Request
+    const again = await (await modalFrame(page)).evaluate(
+      async ({ url, body }) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        })
+        return { status: response.status, body: await response.json() }
+      },
+      { url: exchange.url(), body: exchange.postData() },
+    )
+    expect(again).toEqual({ status: 401, body: { message: 'Invalid handoff' } })
+    const asked = exchanges.length
+    // The page it came back to, opened again: the result leaves the address, and nothing is asked for; the
+    // login the frame kept opens the same wallet.
+    await page.goto(returns[0] as string)
+    await expect.poll(() => page.url()).toBe(`${dapp.origin}/`)
+    await expect.poll(() => status(page)).toBe('connected')
+    expect(await account(page)).toBe(wallet)
+    expect(exchanges).toHaveLength(asked)
+  })
 })
