@@ -101,8 +101,11 @@ export type Backend = KeyValue & {
   ready: Promise<void>
   /** Lets the host page keep the state, while it is the host's to keep. */
   attach(host: HostKeeper): Promise<void>
-  /** Asks the browser for first-party storage, once, where the frame has none: call it inside a click. */
-  request(): void
+  /**
+   * Asks the browser for first-party storage, once, where the frame has none: call it inside a click.
+   * Settles with the browser's answer (the same one for every later call); never rejects.
+   */
+  request(): Promise<void>
 }
 
 export type Env = {
@@ -147,8 +150,8 @@ export function denied(): boolean {
 }
 
 /** {@link Backend.request} of this document's backend: for the click that starts a connection. */
-export function request(): void {
-  current?.request()
+export function request(): Promise<void> {
+  return current?.request() ?? Promise.resolve()
 }
 
 /**
@@ -168,7 +171,7 @@ export function backend(env: Env = {}): Backend {
   let store: KeyValue = kept
   let served: string | undefined
   let grant: globalThis.Storage | undefined
-  let asked = false
+  let asked: Promise<void> | undefined
   const place = (): Place => (frame ? 'frame' : grant ? 'granted' : 'host')
 
   /** Moves to the store of the page served, taking along what this visit holds, which is newer. */
@@ -217,9 +220,9 @@ export function backend(env: Env = {}): Backend {
           .catch(() => {}),
     attach: (host) => (place() === 'host' ? kept.attach(host) : Promise.resolve()),
     request() {
-      if (place() !== 'host' || asked) return
-      asked = true
-      void ask()
+      if (place() !== 'host' && !asked) return Promise.resolve()
+      asked ??= ask()
+      return asked
     },
   }
   return current

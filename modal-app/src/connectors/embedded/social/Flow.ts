@@ -7,6 +7,7 @@ import * as Contract from '@airlock/api/contract'
 import { Errors } from '@airlock/bridge-protocol'
 import * as S from '@airlock/bridge-protocol/Shape'
 import type { Kernel } from '../../../core/Feature.ts'
+import * as FrameStorage from '../../../core/FrameStorage.ts'
 import type { Session } from '../Account.ts'
 import * as Social from '../Social.ts'
 import * as Leave from './Leave.ts'
@@ -39,7 +40,13 @@ export function create(options: FlowOptions) {
   let social: Slice | undefined
   /** Ends the social login under way when the modal closes, so a late popup opens nothing. */
   let abort: AbortController | undefined
-  const leaving = { ...options, host: kernel.host, now: kernel.now, timers: kernel.timers }
+  const leaving = {
+    ...options,
+    host: kernel.host,
+    now: kernel.now,
+    timers: kernel.timers,
+    storage: FrameStorage.request,
+  }
 
   const follow = (provider: string, login: Promise<Session>) => {
     social = { provider }

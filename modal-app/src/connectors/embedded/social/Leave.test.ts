@@ -43,6 +43,9 @@ function keeper(lasting = true) {
   return {
     ready: async () => [],
     lasting: () => lasting,
+    grant() {
+      lasting = true
+    },
     left: () => kept,
     keepLeft(value: Left | undefined) {
       kept = value
@@ -191,6 +194,23 @@ describe('a social login that leaves the page (a Telegram mini-app)', () => {
     const options = optionsWith(host({ refuse: true }))
     await expect(Leave.leave('google', options)).rejects.toMatchObject({ reason: 'stayed' })
     expect(options.secrets.left()).toBeUndefined()
+  })
+
+  it('waits for the storage asked for in the click: a grant that arrives after the click began still keeps the binding', async () => {
+    const page = host()
+    const secrets = keeper(false)
+    const options = {
+      ...optionsWith(page, secrets),
+      storage: () =>
+        new Promise<void>((granted) =>
+          setTimeout(() => {
+            secrets.grant()
+            granted()
+          }, 20),
+        ),
+    }
+    await Leave.leave('google', options)
+    expect(page.back).toBeDefined()
   })
 
   it('forgets a login that left 10 minutes ago or more', async () => {

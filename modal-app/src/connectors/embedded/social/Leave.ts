@@ -34,6 +34,11 @@ export type LeaveOptions = Pick<LoginOptions, 'endpoint' | 'fetch' | 'timers'> &
   host: () => Host | undefined
   secrets: Keeper
   now: () => number
+  /**
+   * The browser's answer to the storage asked for in this click (`FrameStorage.request`): a frame without
+   * storage of its own may be granted some, which the binding can then be kept in.
+   */
+  storage?: () => Promise<void>
 }
 
 /** The API's state lives this long (`States.ts`): a binding kept longer could finish nothing. */
@@ -49,6 +54,7 @@ const result = S.union(S.string(43, 43, /^[A-Za-z0-9_-]{43}$/), S.picklist(failu
  */
 export async function leave(provider: Contract.SocialProvider, options: LeaveOptions): Promise<void> {
   const { secrets } = options
+  await options.storage?.()
   // Memory alone would be gone when the visitor comes back; the host page's storage is no place for a secret.
   if (!secrets.lasting()) throw new SocialLoginError('unkept')
   const host = options.host()
