@@ -79,8 +79,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
   checkOptions(options, scriptOrigin)
   const first = typeof window !== 'undefined' && running()
   if (first) return first
-  const signIn = options.siweConfig ?? options.siwx
-  const timeouts = { load: 20_000, request: 30_000, ...options.timeouts }
+  const loadMs = options.timeouts?.load ?? 20_000
   let state = initial
   const subscribers = new Set<(state: State) => void>()
   let frame: Frame | undefined
@@ -141,8 +140,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
   const modalUrl = options.modalUrl ?? scriptOrigin
   const modalOrigin = modalUrl && new URL(modalUrl).origin
   const source = (surface?: string) => {
-    if (!modalUrl) throw new TypeError('Airlock needs `modalUrl` when not loaded by a script tag.')
-    const src = new URL(modalUrl)
+    // checkOptions saw to it: a page without modalUrl loaded airlock.js from the modal's origin.
+    const src = new URL(modalUrl as string)
     src.searchParams.set('projectId', options.projectId)
     src.searchParams.set('config', JSON.stringify(modalConfig(options, !!container())))
     if (surface) src.searchParams.set('surface', surface)
@@ -193,7 +192,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     }
     const arm = () => {
       clearTimeout(loadTimer)
-      loadTimer = setTimeout(loadFailed, timeouts.load)
+      loadTimer = setTimeout(loadFailed, loadMs)
     }
     arm()
 
@@ -203,17 +202,9 @@ export function createAirlock(options: AirlockOptions): Airlock {
       close = bridge.start({
         surface,
         modalOrigin: modalOrigin as string,
-        projectId: options.projectId,
-        requestTimeout: timeouts.request,
+        config: options,
         own,
         signal,
-        external: options.externalWallets,
-        signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
-        // Send and Swaps each make transactions of the modal's own, and so does Pay, which is off by default.
-        modalSends:
-          options.features?.send !== false ||
-          options.features?.swaps !== false ||
-          options.features?.pay === true,
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {
