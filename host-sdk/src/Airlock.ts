@@ -6,7 +6,7 @@ import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { checkOptions } from './internal/checkOptions.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
-import { frameRefused, loadFailure } from './internal/failures.ts'
+import { frameRefused, loadFailure, notPlaced } from './internal/failures.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
 import { modalConfig } from './internal/modalConfig.ts'
@@ -52,7 +52,14 @@ export type Airlock = {
    * @example const hash = await airlock.pay({ to: '0x…', amount: '0.05', chain: 'eip155:1' })
    */
   pay(payment: Payment): Promise<`0x${string}`>
-  /** Removes the frame and fails pending calls. */
+  /**
+   * With `append: false`, the modal's `<dialog>`, for you to place in your page (in your app's root, a shadow
+   * root, a portal); `undefined` otherwise, and on a server. Moving it reloads the modal: its connections stay,
+   * calls in flight fail with 4900.
+   * @example shadowRoot.append(airlock.element as HTMLDialogElement)
+   */
+  element: HTMLDialogElement | undefined
+  /** Removes the frame (and the placed `element`) and fails pending calls. */
   destroy(): void
 }
 
@@ -96,6 +103,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
   // Every page-level listener is added with this signal, so destroy() takes them all away.
   const stop = new AbortController()
   const { signal } = stop
+  // Made at once, so the dApp can place it before the page's load; the frame goes in at mount, as always.
+  const element =
+    options.append === false && typeof window !== 'undefined' ? document.createElement('dialog') : undefined
+  // Whether the load time-out last found the element unplaced (see loadFailed).
+  let unplaced = false
 
   const timedOut = (error: unknown) => {
     const reason = (error as { reason?: Errors.TimeoutReason } | null)?.reason
@@ -111,6 +123,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
       popup = window.open(source('window'), 'airlock', 'popup,width=420,height=680')
       if (!popup) return Promise.reject(frameRefused)
       attach({ window: popup })
+    }
+    // Unplaced, the frame cannot load: a clear error now, rather than a call that waits for a placement
+    // that a forgetful dApp never makes.
+    if (element && !windowed && !element.isConnected) {
+      console.error(`Airlock: ${notPlaced.message}`)
+      return Promise.reject(notPlaced)
     }
     mount()
     return (ready as Deferred<Remote>).promise
@@ -154,8 +172,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
 
   const mount = () => {
     if (frame || windowed) return
-    frame = mountFrame(source(), container() ?? undefined, () =>
-      failure ? frame?.hide() : ready?.promise.then((r) => r.close()).catch(() => {}),
+    frame = mountFrame(
+      source(),
+      container() ?? undefined,
+      () => (failure ? frame?.hide() : ready?.promise.then((r) => r.close()).catch(() => {})),
+      element,
     )
     const { iframe } = frame
     // The frame may load before the bridge script arrives; loads are counted so none is missed.
@@ -187,6 +208,10 @@ export function createAirlock(options: AirlockOptions): Airlock {
     }
     const loadFailed = () => {
       if (failure) return
+      // An unplaced frame is not failing to load: wait, and give it a whole time-out once it is placed.
+      const was = unplaced
+      unplaced = !!element && !element.isConnected
+      if (unplaced || was) return arm()
       fail(loadFailure(modalUrl))
       options.onTimeout?.('iframe_load_failed')
     }
@@ -295,6 +320,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
     pay: (payment) => pay(remote, payment).catch(timedOut),
+    element,
     destroy() {
       // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.
       failure = Object.assign(new Error('This Airlock instance was destroyed.'), { code: 4900 })
@@ -302,6 +328,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
       ready?.reject(failure)
       close?.()
       frame?.destroy()
+      element?.remove()
     },
   })
 }
