@@ -1,4 +1,4 @@
-import type { Errors, PublicView, Session, State } from '@airlock/bridge-protocol'
+import type { PublicView, Session, State } from '@airlock/bridge-protocol'
 import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { AirlockOptions } from './AirlockOptions.ts'
@@ -109,11 +109,6 @@ export function createAirlock(options: AirlockOptions): Airlock {
   // Whether the load time-out last found the element unplaced (see loadFailed).
   let unplaced = false
 
-  const timedOut = (error: unknown) => {
-    const reason = (error as { reason?: Errors.TimeoutReason } | null)?.reason
-    if (reason) options.onTimeout?.(reason)
-    throw error
-  }
   const remote = (): Promise<Remote> => {
     if (signal.aborted) return Promise.reject(failure)
     if (typeof window === 'undefined')
@@ -133,7 +128,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     mount()
     return (ready as Deferred<Remote>).promise
   }
-  const send = (request: Request) => remote().then((r) => r.request(request).catch(timedOut))
+  const send = (request: Request) => remote().then((r) => r.request(request))
 
   const evm = eip1193(
     send,
@@ -286,9 +281,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
 
   // On a server there is no modal: actions do nothing, and requests fail as from a disconnected wallet.
   const call = (run: (r: Remote) => Promise<unknown>): Promise<void> =>
-    typeof window === 'undefined'
-      ? Promise.resolve()
-      : remote().then((r) => run(r).then(() => undefined, timedOut))
+    typeof window === 'undefined' ? Promise.resolve() : remote().then((r) => run(r).then(() => undefined))
 
   return claim({
     open: (input) =>
@@ -319,7 +312,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
     disconnect: () => call((r) => r.disconnect()),
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
-    pay: (payment) => pay(remote, payment).catch(timedOut),
+    pay: (payment) => pay(remote, payment),
     element,
     destroy() {
       // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.

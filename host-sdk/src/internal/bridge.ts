@@ -164,7 +164,7 @@ export function start(options: BridgeOptions): () => void {
         })
         const remote = messenger.remote
         // Wallet Standard results reach the dApp only in the shape the feature promises.
-        options.ready({
+        const calls: Remote = {
           ...remote,
           request: (request) => {
             // Keyed as the modal will pass it back: parsed by the same shape, so extra keys drop alike.
@@ -185,7 +185,20 @@ export function start(options: BridgeOptions): () => void {
                 busy--
               })
           },
-        })
+        }
+        // A call that timed out tells the dApp's onTimeout why, whichever call it was.
+        const timedOut = (error: { reason?: Errors.TimeoutReason } | null) => {
+          if (error?.reason) config.onTimeout?.(error.reason)
+          throw error
+        }
+        options.ready(
+          Object.fromEntries(
+            Object.entries(calls).map(([name, call]) => [
+              name,
+              (input: never) => (call as (input: never) => Promise<unknown>)(input).catch(timedOut),
+            ]),
+          ) as Remote,
+        )
         messenger.remote.getState().then(host.setState, () => {})
       },
       (error: Errors.BaseError) => {
