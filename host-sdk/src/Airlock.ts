@@ -1,4 +1,4 @@
-import type { Errors, PublicView, Session, State } from '@airlock/bridge-protocol'
+import type { PublicView, Session, State } from '@airlock/bridge-protocol'
 import { type Deferred, deferred } from '@airlock/bridge-protocol/Async'
 import type { Request } from '@airlock/bridge-protocol/Schema'
 import type { AirlockOptions } from './AirlockOptions.ts'
@@ -6,7 +6,7 @@ import { announce, icon } from './internal/announce.ts'
 import type { Remote, Surface } from './internal/bridge.ts'
 import { checkOptions } from './internal/checkOptions.ts'
 import { type Eip1193Provider, eip1193 } from './internal/eip1193.ts'
-import { frameRefused, loadFailure } from './internal/failures.ts'
+import { frameRefused, loadFailure, notPlaced } from './internal/failures.ts'
 import { type Frame, mountFrame } from './internal/frame.ts'
 import { loadBridge } from './internal/loadBridge.ts'
 import { modalConfig } from './internal/modalConfig.ts'
@@ -52,7 +52,14 @@ export type Airlock = {
    * @example const hash = await airlock.pay({ to: '0x…', amount: '0.05', chain: 'eip155:1' })
    */
   pay(payment: Payment): Promise<`0x${string}`>
-  /** Removes the frame and fails pending calls. */
+  /**
+   * With `append: false`, the modal's `<dialog>`, for you to place in your page (in your app's root, a shadow
+   * root, a portal); `undefined` otherwise, and on a server. Moving it reloads the modal: its connections stay,
+   * calls in flight fail with 4900.
+   * @example shadowRoot.append(airlock.element as HTMLDialogElement)
+   */
+  element: HTMLDialogElement | undefined
+  /** Removes the frame (and the placed `element`) and fails pending calls. */
   destroy(): void
 }
 
@@ -79,8 +86,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
   checkOptions(options, scriptOrigin)
   const first = typeof window !== 'undefined' && running()
   if (first) return first
-  const signIn = options.siweConfig ?? options.siwx
-  const timeouts = { load: 20_000, request: 30_000, ...options.timeouts }
+  const loadMs = options.timeouts?.load ?? 20_000
   let state = initial
   const subscribers = new Set<(state: State) => void>()
   let frame: Frame | undefined
@@ -97,12 +103,12 @@ export function createAirlock(options: AirlockOptions): Airlock {
   // Every page-level listener is added with this signal, so destroy() takes them all away.
   const stop = new AbortController()
   const { signal } = stop
+  // Made at once, so the dApp can place it before the page's load; the frame goes in at mount, as always.
+  const element =
+    options.append === false && typeof window !== 'undefined' ? document.createElement('dialog') : undefined
+  // Whether the load time-out last found the element unplaced (see loadFailed).
+  let unplaced = false
 
-  const timedOut = (error: unknown) => {
-    const reason = (error as { reason?: Errors.TimeoutReason } | null)?.reason
-    if (reason) options.onTimeout?.(reason)
-    throw error
-  }
   const remote = (): Promise<Remote> => {
     if (signal.aborted) return Promise.reject(failure)
     if (typeof window === 'undefined')
@@ -113,10 +119,16 @@ export function createAirlock(options: AirlockOptions): Airlock {
       if (!popup) return Promise.reject(frameRefused)
       attach({ window: popup })
     }
+    // Unplaced, the frame cannot load: a clear error now, rather than a call that waits for a placement
+    // that a forgetful dApp never makes.
+    if (element && !windowed && !element.isConnected) {
+      console.error(`Airlock: ${notPlaced.message}`)
+      return Promise.reject(notPlaced)
+    }
     mount()
     return (ready as Deferred<Remote>).promise
   }
-  const send = (request: Request) => remote().then((r) => r.request(request).catch(timedOut))
+  const send = (request: Request) => remote().then((r) => r.request(request))
 
   const evm = eip1193(
     send,
@@ -141,8 +153,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
   const modalUrl = options.modalUrl ?? scriptOrigin
   const modalOrigin = modalUrl && new URL(modalUrl).origin
   const source = (surface?: string) => {
-    if (!modalUrl) throw new TypeError('Airlock needs `modalUrl` when not loaded by a script tag.')
-    const src = new URL(modalUrl)
+    // checkOptions saw to it: a page without modalUrl loaded airlock.js from the modal's origin.
+    const src = new URL(modalUrl as string)
     src.searchParams.set('projectId', options.projectId)
     src.searchParams.set('config', JSON.stringify(modalConfig(options, !!container())))
     if (surface) src.searchParams.set('surface', surface)
@@ -155,8 +167,11 @@ export function createAirlock(options: AirlockOptions): Airlock {
 
   const mount = () => {
     if (frame || windowed) return
-    frame = mountFrame(source(), container() ?? undefined, () =>
-      failure ? frame?.hide() : ready?.promise.then((r) => r.close()).catch(() => {}),
+    frame = mountFrame(
+      source(),
+      container() ?? undefined,
+      () => (failure ? frame?.hide() : ready?.promise.then((r) => r.close()).catch(() => {})),
+      element,
     )
     const { iframe } = frame
     // The frame may load before the bridge script arrives; loads are counted so none is missed.
@@ -188,12 +203,16 @@ export function createAirlock(options: AirlockOptions): Airlock {
     }
     const loadFailed = () => {
       if (failure) return
+      // An unplaced frame is not failing to load: wait, and give it a whole time-out once it is placed.
+      const was = unplaced
+      unplaced = !!element && !element.isConnected
+      if (unplaced || was) return arm()
       fail(loadFailure(modalUrl))
       options.onTimeout?.('iframe_load_failed')
     }
     const arm = () => {
       clearTimeout(loadTimer)
-      loadTimer = setTimeout(loadFailed, timeouts.load)
+      loadTimer = setTimeout(loadFailed, loadMs)
     }
     arm()
 
@@ -203,17 +222,9 @@ export function createAirlock(options: AirlockOptions): Airlock {
       close = bridge.start({
         surface,
         modalOrigin: modalOrigin as string,
-        projectId: options.projectId,
-        requestTimeout: timeouts.request,
+        config: options,
         own,
         signal,
-        external: options.externalWallets,
-        signIn: signIn && { statement: signIn.statement, resources: signIn.resources },
-        // Send and Swaps each make transactions of the modal's own, and so does Pay, which is off by default.
-        modalSends:
-          options.features?.send !== false ||
-          options.features?.swaps !== false ||
-          options.features?.pay === true,
         setState,
         resize: (height) => frame?.resize(height),
         ready(remote) {
@@ -270,9 +281,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
 
   // On a server there is no modal: actions do nothing, and requests fail as from a disconnected wallet.
   const call = (run: (r: Remote) => Promise<unknown>): Promise<void> =>
-    typeof window === 'undefined'
-      ? Promise.resolve()
-      : remote().then((r) => run(r).then(() => undefined, timedOut))
+    typeof window === 'undefined' ? Promise.resolve() : remote().then((r) => run(r).then(() => undefined))
 
   return claim({
     open: (input) =>
@@ -303,7 +312,8 @@ export function createAirlock(options: AirlockOptions): Airlock {
     disconnect: () => call((r) => r.disconnect()),
     switchNetwork: (caipNetworkId) => call((r) => r.switchNetwork({ caipNetworkId })),
     providers: { eip155: evm.provider, solana: solana.wallet, bip122: bip122.wallet },
-    pay: (payment) => pay(remote, payment).catch(timedOut),
+    pay: (payment) => pay(remote, payment),
+    element,
     destroy() {
       // A dApp that re-creates Airlock (React's double mount, say) must not keep announcing the old one.
       failure = Object.assign(new Error('This Airlock instance was destroyed.'), { code: 4900 })
@@ -311,6 +321,7 @@ export function createAirlock(options: AirlockOptions): Airlock {
       ready?.reject(failure)
       close?.()
       frame?.destroy()
+      element?.remove()
     },
   })
 }

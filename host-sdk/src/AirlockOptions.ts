@@ -42,6 +42,13 @@ export type AirlockOptions = {
   features?: Features
   /** Render inline in this element (or the element this selector finds) instead of as a modal. */
   embedded?: HTMLElement | string
+  /**
+   * `false`: Airlock builds the modal's element (`airlock.element`) but leaves placing it to you, so it can
+   * live in your app's root, a shadow root or a portal and inherit its `dir`, fonts and CSS variables. It
+   * still shows in the top layer. Until it is in the page, calls that need the modal reject with 4900. Not
+   * with `embedded`, which places itself. @default true: appended to the page's body
+   */
+  append?: boolean
   /** The embedded wallet's account type per namespace; the visitor's choice in Settings wins. */
   preferredAccountTypes?: PreferredAccountTypes
   /**

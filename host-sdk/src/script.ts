@@ -16,6 +16,8 @@ window.airlock = createAirlock({
   ...(data.themeMode && { themeMode: data.themeMode as 'light' | 'dark' }),
   ...(data.locale && { locale: data.locale }),
   ...(data.embedded && { embedded: data.embedded }),
+  // `data-append="false"`: the page places `window.airlock.element` itself, after `airlock:ready`.
+  ...(data.append === 'false' && { append: false }),
   ...(data.walletconnectProjectId && { walletConnectProjectId: data.walletconnectProjectId }),
   ...(data.relayUrl && { relayUrl: data.relayUrl }),
 })

@@ -4,33 +4,13 @@
  * A change to any of them turns this red, so it can only be a deliberate change to this file too.
  */
 import { Errors } from '@airlock/bridge-protocol'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createAirlock } from './Airlock.ts'
-import { type FakeIframe, installPage, serveModal } from './internal/testPage.ts'
+import { type FakeIframe, fakeClock, installPage, pass, serveModal } from './internal/testPage.ts'
 
 const modalUrl = 'http://127.0.0.1:5174'
 
-beforeEach(() => {
-  // Only the clock is faked: messages still cross real MessageChannels, in real event-loop turns.
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
-})
-afterEach(() => {
-  vi.useRealTimers()
-  vi.unstubAllGlobals()
-  vi.restoreAllMocks()
-})
-
-/**
- * Moves the clock on by `ms`, 100 ms at a time, letting real messages through in between: the host's
- * heartbeat asks a busy modal every 250 ms whether it still answers, and the answer must have a chance to
- * arrive before the 1.5 s of silence that would count the modal as gone.
- */
-async function pass(ms: number) {
-  for (let left = ms; left > 0; left -= 100) {
-    await vi.advanceTimersByTimeAsync(Math.min(100, left))
-    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
-  }
-}
+fakeClock()
 
 /** Settles into a record, so a test can look at a promise without awaiting it. */
 function watch(promise: Promise<unknown>) {

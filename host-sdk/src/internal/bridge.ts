@@ -16,7 +16,7 @@ import {
 } from '@airlock/bridge-protocol'
 import { parse } from '@airlock/bridge-protocol/Shape'
 import * as Siwx from '@airlock/bridge-protocol/Siwx'
-import type { ExternalWallet } from '../ExternalWallet.ts'
+import type { AirlockOptions } from '../AirlockOptions.ts'
 import * as BatchCalls from './batchCalls.ts'
 import * as HostStorage from './hostStorage.ts'
 import { pageWallets } from './pageWallets.ts'
@@ -30,18 +30,19 @@ export type Remote = Messenger.Messenger<typeof Schema.modalApi>['remote']
  */
 export type Surface = { frame: HTMLIFrameElement; onLoad(listener: () => void): void } | { window: Window }
 
-/** What the core gives the bridge, and hears back from it. */
+/**
+ * What the core gives the bridge, and hears back from it. The dApp's options come whole: what the bridge
+ * derives from them is worked out here, after the page's load, not in the 5 KB host script.
+ */
 export type BridgeOptions = {
   surface: Surface
   modalOrigin: string
-  projectId: string
-  requestTimeout: number
+  /** The dApp's options to createAirlock. */
+  config: AirlockOptions
   /** Airlock's own providers and wallets, never listed as page wallets. */
   own: WeakSet<object>
   /** Aborted when the dApp destroys Airlock: every page listener goes with it. */
   signal: AbortSignal
-  /** The dApp's own providers, listed as wallets beside the page's (`externalWallets`). */
-  external?: ExternalWallet[] | undefined
   setState(state: State): void
   resize(height: number): void
   /** A handshake succeeded: calls may go to `remote`. */
@@ -55,17 +56,6 @@ export type BridgeOptions = {
   dead(): void
   /** After a refusal, the visitor closed the modal's alert. */
   dismissed(): void
-  /**
-   * The dApp left the modal's Send or Swaps on, or switched Pay on: while the modal shows, it may ask the
-   * page wallet to sign a transaction the dApp did not ask for (the wallet's own prompt shows the person
-   * what they sign).
-   */
-  modalSends: boolean
-  /**
-   * The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed, with
-   * the statement and resources the dApp configured.
-   */
-  signIn?: { statement?: string | undefined; resources?: string[] | undefined } | undefined
 }
 
 /** How often a modal that has work in hand is asked whether it still answers. */
@@ -78,6 +68,16 @@ const silenceMs = 1_500
 
 /** Starts the bridge; returns the function that closes it. */
 export function start(options: BridgeOptions): () => void {
+  const { config } = options
+  const requestTimeout = config.timeouts?.request ?? 30_000
+  // The dApp turned sign-in on: the modal may ask for a sign-in message for this page to be signed, with
+  // the statement and resources the dApp configured.
+  const signIn = config.siweConfig ?? config.siwx
+  // The dApp left the modal's Send or Swaps on, or switched Pay on (Send and Swaps each make transactions of
+  // the modal's own, and so does Pay, off by default): while the modal shows, it may ask the page wallet to
+  // sign a transaction the dApp did not ask for (the wallet's own prompt shows the person what they sign).
+  const modalSends =
+    config.features?.send !== false || config.features?.swaps !== false || config.features?.pay === true
   let messenger: Messenger.Messenger<typeof Schema.modalApi> | undefined
   // Page listeners go with this bridge (a re-mounted frame gets a new one) or with Airlock.
   const stop = new AbortController()
@@ -91,7 +91,7 @@ export function start(options: BridgeOptions): () => void {
     signal,
     () => messenger?.remote.walletsChanged(wallets.list()).catch(() => {}),
     (event) => messenger?.remote.walletEvent(event).catch(() => {}),
-    options.external,
+    config.externalWallets,
   )
   // Defence in depth: the modal may manage the connection on its own (connect, read accounts and chain,
   // switch or add a chain, disconnect), but anything else reaches a page wallet only while this page has
@@ -117,8 +117,8 @@ export function start(options: BridgeOptions): () => void {
         // assets it says the account holds (EIP-7811), shown beside the API's balances.
         request.method === 'wallet_getCapabilities' ||
         request.method === 'wallet_getAssets' ||
-        (options.signIn && isSignInForThisPage(request, options.signIn)) ||
-        (options.modalSends && open && isPlainTransaction(request)) ||
+        (signIn && isSignInForThisPage(request, signIn)) ||
+        (modalSends && open && isPlainTransaction(request)) ||
         (open && isNameRegistration(request))
       if (!allowed) throw new Errors.UnauthorizedError('This page did not ask for that request.')
       return wallets.run(walletId, request)
@@ -143,7 +143,7 @@ export function start(options: BridgeOptions): () => void {
     Handshake.connect({
       target,
       modalOrigin: options.modalOrigin,
-      projectId: options.projectId,
+      projectId: config.projectId,
       onDismissed: options.dismissed,
     }).then(
       (port) => {
@@ -160,11 +160,11 @@ export function start(options: BridgeOptions): () => void {
             method === 'pay' ||
             (method === 'request' && Methods.needsUser(input as Request))
               ? undefined
-              : options.requestTimeout,
+              : requestTimeout,
         })
         const remote = messenger.remote
         // Wallet Standard results reach the dApp only in the shape the feature promises.
-        options.ready({
+        const calls: Remote = {
           ...remote,
           request: (request) => {
             // Keyed as the modal will pass it back: parsed by the same shape, so extra keys drop alike.
@@ -185,7 +185,20 @@ export function start(options: BridgeOptions): () => void {
                 busy--
               })
           },
-        })
+        }
+        // A call that timed out tells the dApp's onTimeout why, whichever call it was.
+        const timedOut = (error: { reason?: Errors.TimeoutReason } | null) => {
+          if (error?.reason) config.onTimeout?.(error.reason)
+          throw error
+        }
+        options.ready(
+          Object.fromEntries(
+            Object.entries(calls).map(([name, call]) => [
+              name,
+              (input: never) => (call as (input: never) => Promise<unknown>)(input).catch(timedOut),
+            ]),
+          ) as Remote,
+        )
         messenger.remote.getState().then(host.setState, () => {})
       },
       (error: Errors.BaseError) => {

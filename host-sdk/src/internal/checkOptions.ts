@@ -7,7 +7,10 @@
 import type { AirlockOptions } from '../AirlockOptions.ts'
 
 /** Throws a TypeError naming the first problem and its fix. */
-export function checkOptions({ projectId, modalUrl }: AirlockOptions, scriptOrigin: string | undefined) {
+export function checkOptions(
+  { projectId, modalUrl, embedded, append }: AirlockOptions,
+  scriptOrigin: string | undefined,
+) {
   const problem = !(typeof projectId === 'string' && projectId.trim())
     ? '`projectId` is missing (data-project-id); is its env variable set?'
     : // Only airlock.js, loaded from the modal's origin, may leave modalUrl out; a server has no modal.
@@ -17,6 +20,9 @@ export function checkOptions({ projectId, modalUrl }: AirlockOptions, scriptOrig
             : !/^https?:\/\/./.test(modalUrl)
         )
       ? "`modalUrl` must be your modal's http(s) URL (data-modal-url)."
-      : ''
+      : // The inline frame goes where `embedded` says: there is no modal element to leave unplaced.
+        embedded && append === false
+        ? '`embedded` places Airlock itself: leave out `append: false`.'
+        : ''
   if (problem) throw new TypeError(`Airlock: ${problem}`)
 }

@@ -11,6 +11,12 @@ export const frameRefused = Object.assign(
   { code: 4900 },
 )
 
+// With `append: false`, the frame loads only once the dApp has put `airlock.element` in its page.
+export const notPlaced = Object.assign(
+  new Error('Place `airlock.element` in the page before using Airlock (append: false).'),
+  { code: 4900 },
+)
+
 /**
  * The frame never answered (or the bridge script never arrived): Errors.TimeoutError('iframe_load_failed')
  * in shape, its fix naming where Airlock looked.

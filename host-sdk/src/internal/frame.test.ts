@@ -80,6 +80,39 @@ describe('the modal frame', () => {
     expect(page.frames()).toEqual([])
   })
 
+  it('gives focus back to the control inside a shadow root, not to the root’s host', () => {
+    const { page, frame } = mounted()
+    const host = page.document.createElement('div')
+    const button = page.document.createElement('button')
+    page.document.body.append(host)
+    Object.assign(host, { shadowRoot: { activeElement: button } })
+    host.focus()
+    frame.show()
+    frame.hide()
+    expect(page.document.activeElement).toBe(button)
+  })
+
+  it('in a dialog the dApp placed: stays there across re-mounts, one frame and one Escape handler at a time', () => {
+    const page = installPage()
+    const container = page.document.createElement('div')
+    page.document.body.append(container)
+    const dialog = page.document.createElement('dialog') as FakeDialog
+    container.append(dialog)
+    const cancels: string[] = []
+    const placed = dialog as unknown as HTMLDialogElement
+    const first = mountFrame(src, undefined, () => cancels.push('first'), placed)
+    first.destroy()
+    expect(dialog.parent).toBe(container)
+    expect(page.frames()).toEqual([])
+    const second = mountFrame(src, undefined, () => cancels.push('second'), placed)
+    expect(page.frames()).toEqual([second.iframe])
+    expect(dialog.children.map((child) => child.tagName)).toEqual(['style', 'iframe'])
+    dialog.dispatchEvent(new Event('cancel', { cancelable: true }))
+    expect(cancels).toEqual(['second'])
+    second.show()
+    expect(dialog.open).toBe(true)
+  })
+
   it('embedded: sits in the container at the height the modal reports, with no dialog', () => {
     const page = installPage()
     const container = page.document.createElement('div')

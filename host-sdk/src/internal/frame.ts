@@ -1,6 +1,8 @@
 /**
  * The iframe and, in modal mode, the top-layer <dialog> that shows it. The modal draws its own backdrop
- * and card, so the dialog is full-viewport and transparent.
+ * and card, so the dialog is full-viewport and transparent. With `append: false` the dApp placed the dialog
+ * itself (in its own root, a shadow root, a portal): the frame goes into that one, which stays where the dApp
+ * put it across re-mounts.
  */
 
 // Exactly what the modal needs (its scripts and storage, popups for wallets and on-ramps, forms) and no
@@ -16,7 +18,12 @@ export type Frame = {
   destroy(): void
 }
 
-export function mountFrame(src: string, container: HTMLElement | undefined, onCancel: () => void): Frame {
+export function mountFrame(
+  src: string,
+  container: HTMLElement | undefined,
+  onCancel: () => void,
+  placed?: HTMLDialogElement,
+): Frame {
   const iframe = document.createElement('iframe')
   iframe.src = src
   iframe.title = 'Airlock'
@@ -41,7 +48,7 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
     }
   }
 
-  const dialog = document.createElement('dialog')
+  const dialog = placed ?? document.createElement('dialog')
   dialog.dataset.airlock = ''
   dialog.setAttribute('aria-label', 'Airlock')
   dialog.style.cssText =
@@ -52,13 +59,15 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
   // before the click and opening only paints it (a display:none frame lays out from scratch on open).
   style.textContent =
     'dialog[data-airlock]::backdrop{background:transparent}dialog[data-airlock]:not([open]){display:block;position:fixed;inset:0;visibility:hidden}'
-  // Escape on the host side is a request to close; the modal decides whether closing is allowed.
-  dialog.addEventListener('cancel', (event) => {
+  // Escape on the host side is a request to close; the modal decides whether closing is allowed. A handler
+  // property, not a listener: a placed dialog outlives its frame, and a re-mount must not close twice.
+  dialog.oncancel = (event) => {
     event.preventDefault()
     onCancel()
-  })
-  dialog.append(style, iframe)
-  document.body.append(dialog)
+  }
+  // Children replaced, not added: a placed dialog still holds a dead frame's style.
+  dialog.replaceChildren(style, iframe)
+  if (!placed) document.body.append(dialog)
 
   let returnFocus: Element | null = null
   let overflow = ''
@@ -66,7 +75,10 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
     iframe,
     show() {
       if (dialog.open) return
+      // The focused control itself, though it sits in a shadow root (where a placed dialog often is too):
+      // the document only names that root's host, which may not take focus.
       returnFocus = document.activeElement
+      while (returnFocus?.shadowRoot?.activeElement) returnFocus = returnFocus.shadowRoot.activeElement
       overflow = document.documentElement.style.overflow
       document.documentElement.style.overflow = 'hidden'
       dialog.showModal()
@@ -79,6 +91,6 @@ export function mountFrame(src: string, container: HTMLElement | undefined, onCa
       if (returnFocus instanceof HTMLElement) returnFocus.focus({ preventScroll: true })
     },
     resize() {},
-    destroy: () => dialog.remove(),
+    destroy: () => (placed ? iframe : dialog).remove(),
   }
 }

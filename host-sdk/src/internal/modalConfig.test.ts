@@ -69,6 +69,7 @@ describe('the modal’s config', () => {
         timeouts: { load: 1 },
         onTimeout: () => {},
         announce: false,
+        append: false,
         walletConnectProjectId: 'wc',
         relayUrl: 'ws://127.0.0.1:8790',
       },

@@ -17,6 +17,7 @@ export function modalConfig(options: AirlockOptions, embedded: boolean) {
     timeouts,
     onTimeout,
     announce,
+    append,
     walletConnectProjectId,
     relayUrl,
     siweConfig,

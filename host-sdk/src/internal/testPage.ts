@@ -5,7 +5,7 @@
  * `serveModal` answers the handshake there with the real `Handshake.accept` and `Messenger`.
  */
 import { Handshake, Messenger, Schema } from '@airlock/bridge-protocol'
-import { vi } from 'vitest'
+import { afterEach, beforeEach, vi } from 'vitest'
 
 /** What every element of a page can reach: its window, its document, its origin. */
 type Context = {
@@ -40,6 +40,10 @@ export class FakeElement extends EventTarget {
       node.parent = this
       this.children.push(node)
     }
+  }
+  replaceChildren(...nodes: FakeElement[]) {
+    for (const child of [...this.children]) child.remove()
+    this.append(...nodes)
   }
   remove() {
     this.parent?.children.splice(this.parent.children.indexOf(this), 1)
@@ -81,6 +85,12 @@ export class FakeIframe extends FakeElement {
 
 export class FakeDialog extends FakeElement {
   open = false
+  oncancel: ((event: Event) => void) | null = null
+  constructor(tagName: string, page: Context) {
+    super(tagName, page)
+    // As a browser does: the handler property hears its event.
+    this.addEventListener('cancel', (event) => this.oncancel?.(event))
+  }
   showModal() {
     if (!this.isConnected) throw new Error('InvalidStateError: the dialog is not in the document')
     this.open = true
@@ -179,4 +189,31 @@ export async function serveModal(iframe: FakeIframe, overrides: ModalOverrides =
     ...overrides,
   }
   return Messenger.create({ port, local: Schema.modalApi, implementation, peer: Schema.hostApi })
+}
+
+/**
+ * Fakes only the clock for every test of the calling file: messages still cross real MessageChannels, in
+ * real event-loop turns. Undoes the page and any spies after each test.
+ */
+export function fakeClock() {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+    vi.restoreAllMocks()
+  })
+}
+
+/**
+ * Moves the fake clock on by `ms`, 100 ms at a time, letting real messages through in between: the host's
+ * heartbeat asks a busy modal every 250 ms whether it still answers, and the answer must have a chance to
+ * arrive before the 1.5 s of silence that would count the modal as gone.
+ */
+export async function pass(ms: number) {
+  for (let left = ms; left > 0; left -= 100) {
+    await vi.advanceTimersByTimeAsync(Math.min(100, left))
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
+  }
 }
