@@ -54,14 +54,19 @@ const registry = (projectId: string) => ({
   headers: { 'accept-encoding': 'gzip, deflate, br' },
 })
 
+/** The server's process and its children (the workers of `--workers`). */
+function withChildren(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
+  return [pid, ...(children ? children.split(' ').map(Number) : [])]
+}
+
 /**
  * Resident memory of the server, MB: now and its peak so far, summed over the process and its children
  * (the workers of `--workers`; each one's own peak, so the sum may exceed what was ever resident at once).
  */
 function memory(pid: number | undefined): { rss: number; peak: number } {
   if (!pid) return { rss: Number.NaN, peak: Number.NaN }
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
-  const pids = [pid, ...(children ? children.split(' ').map(Number) : [])]
+  const pids = withChildren(pid)
   const kb = (field: string) =>
     pids.reduce((sum, each) => {
       const status = readFileSync(`/proc/${each}/status`, 'utf8')
@@ -77,8 +82,7 @@ function memory(pid: number | undefined): { rss: number; peak: number } {
  */
 function cpuMs(pid: number | undefined): number {
   if (!pid) return Number.NaN
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
-  const pids = [pid, ...(children ? children.split(' ').map(Number) : [])]
+  const pids = withChildren(pid)
   // utime and stime, the 14th and 15th fields, in clock ticks (100 a second on Linux); the name before
   // them is in parentheses and may hold spaces.
   const ticks = pids.reduce((sum, each) => {
