@@ -23,6 +23,8 @@ export type Cannon = {
   timeouts: number
   non2xx: number
   statusCodeStats?: Record<string, { count: number }>
+  /** CPU time the load generator's process took, ms. */
+  cpuMs: number
 }
 
 export type CannonOptions = {
@@ -65,7 +67,9 @@ process.stdin.on('data', (chunk) => { input += chunk }).on('end', () => {
   }
   require(process.argv[1])(options, (error, result) => {
     if (error) { console.error(error); process.exit(1) }
-    process.stdout.write(JSON.stringify(result))
+    // The load generator's own CPU, to tell how much of the machine the measuring took.
+    const cpu = process.cpuUsage()
+    process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000 }))
   })
 })`
 

@@ -12,6 +12,8 @@
  * errors, 429s and other non-2xx answers, and the server's resident memory (its peak, and after).
  * Targets: on the cached route and the flood, 0 time-outs and p99 under 100 ms; refusals are answered as
  * fast as the cached route, not queued.
+ * While a server is flooded, the dev stack's own processes run at a lower priority (`priority.ts`, and
+ * `prod_stackNiceDelta` in the results); the server, its database and the load generator do not.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -21,6 +23,7 @@ import { devnetTokens } from '@airlock/devnet/chains'
 import type * as Stack from '@airlock/devnet/stack'
 import { type Cannon, type CannonRequest, cannon, refused } from './cannon.ts'
 import { startPostgres } from './postgres.ts'
+import { lowerStack } from './priority.ts'
 
 export type ProductionOptions = {
   /** Each route's flood. @default 10 */
@@ -51,20 +54,42 @@ const registry = (projectId: string) => ({
   headers: { 'accept-encoding': 'gzip, deflate, br' },
 })
 
+/** The server's process and its children (the workers of `--workers`). */
+function withChildren(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
+  return [pid, ...(children ? children.split(' ').map(Number) : [])]
+}
+
 /**
  * Resident memory of the server, MB: now and its peak so far, summed over the process and its children
  * (the workers of `--workers`; each one's own peak, so the sum may exceed what was ever resident at once).
  */
 function memory(pid: number | undefined): { rss: number; peak: number } {
   if (!pid) return { rss: Number.NaN, peak: Number.NaN }
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
-  const pids = [pid, ...(children ? children.split(' ').map(Number) : [])]
+  const pids = withChildren(pid)
   const kb = (field: string) =>
     pids.reduce((sum, each) => {
       const status = readFileSync(`/proc/${each}/status`, 'utf8')
       return sum + Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN)
     }, 0)
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) }
+}
+
+/**
+ * CPU time the server took so far, ms, summed over the process and its children (the workers): with the
+ * requests answered meanwhile, its cost per request, which other load on the machine does not change as
+ * much as it changes latency.
+ */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN
+  const pids = withChildren(pid)
+  // utime and stime, the 14th and 15th fields, in clock ticks (100 a second on Linux); the name before
+  // them is in parentheses and may hold spaces.
+  const ticks = pids.reduce((sum, each) => {
+    const fields = readFileSync(`/proc/${each}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return sum + Number(fields[11]) + Number(fields[12])
+  }, 0)
+  return ticks * 10
 }
 
 /**
@@ -141,9 +166,17 @@ async function onDatabase(
       port: 0,
       args: workers > 1 ? ['--workers', String(workers)] : [],
     })
+    const lowered = lowerStack([api.child.pid])
+    console.log(
+      `[bench] ${engine}: the dev stack's ${lowered.count} processes at nice +${lowered.niceDelta} while the server (at its own priority) is flooded`,
+    )
     try {
-      return await floods(engine, api.url, api.child.pid, options)
+      return {
+        ...(await floods(engine, api.url, api.child.pid, options)),
+        prod_stackNiceDelta: lowered.niceDelta,
+      }
     } finally {
+      lowered.restore()
       await api.stop()
     }
   } finally {
@@ -180,8 +213,16 @@ async function floods(
   const figures: Record<string, number> = {}
   const before = memory(pid)
   figures[`prod_${engine}_rssBeforeMb`] = before.rss
+  let cpuBefore = cpuMs(pid)
   const record = (name: string, run: Cannon) => {
     const prefix = `prod_${engine}_${name}`
+    const cpu = cpuMs(pid)
+    // Per request answered, whatever its status; and the shares of one core the server and the load
+    // generator took over the run.
+    figures[`${prefix}ServerCpuUsPerRequest`] = Math.round(((cpu - cpuBefore) * 1000) / run.requests.total)
+    figures[`${prefix}ServerCpuPct`] = Math.round((cpu - cpuBefore) / (shape.seconds * 10))
+    figures[`${prefix}LoadGenCpuPct`] = Math.round(run.cpuMs / (shape.seconds * 10))
+    cpuBefore = cpu
     figures[`${prefix}Rps`] = Math.round(run.requests.average)
     figures[`${prefix}P50Ms`] = run.latency.p50
     figures[`${prefix}P99Ms`] = run.latency.p99

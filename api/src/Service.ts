@@ -10,6 +10,7 @@ import * as Api from './app.ts'
 import * as Cache from './Cache.ts'
 import type { Config } from './Config.ts'
 import type { Database } from './Database.ts'
+import * as Analytics from './features/analytics/Analytics.ts'
 import * as Prices from './features/balances/Prices.ts'
 import * as Identity from './features/identity/Identity.ts'
 import * as ModalOrigin from './features/modal-origin/ModalOrigin.ts'
@@ -37,12 +38,19 @@ export type ServiceOptions = {
   swaps?: Swaps.AdapterOf | undefined
   /** The clock of the caches (tests move it). @default Date.now */
   now?: (() => number) | undefined
+  /** How analytics events are buffered before they are written (tests decide when a batch is written). */
+  analytics?: Omit<Analytics.BufferOptions, 'db'> | undefined
 }
 
 /** A Hono app as the service uses it: something to serve, and to call in tests. */
 export type App = Pick<Hono, 'fetch' | 'request'>
 
-export type Service = { api: App; modal: App | undefined }
+export type Service = {
+  api: App
+  modal: App | undefined
+  /** Writes the analytics events answered but not yet stored: {@link listen}'s `stop()` does, last. */
+  flush(): Promise<void>
+}
 
 /**
  * @example
@@ -51,6 +59,7 @@ export type Service = { api: App; modal: App | undefined }
  */
 export function create(options: ServiceOptions): Service {
   const { db, config } = options
+  const events = Analytics.buffer({ db, ...options.analytics })
   return {
     api: Api.create({
       db,
@@ -63,9 +72,11 @@ export function create(options: ServiceOptions): Service {
         ens: OnChain.fromConfig(config),
         fallback: options.identity ?? Identity.fromDatabase(db),
       }),
+      events,
       swaps: options.swaps,
       now: options.now,
     }),
+    flush: () => events.flush(),
     modal: options.modalDir
       ? ModalOrigin.create({
           dir: options.modalDir,
@@ -132,6 +143,10 @@ export async function listen(service: Service, options: ListenOptions = {}): Pro
           }),
       ),
     )
+    // Every event answered 202 is stored before the database closes; what the database refuses now is lost.
+    await service.flush().catch((error: Error) => {
+      console.error('[airlock-api] Analytics events were not stored at shutdown:', error.message)
+    })
   }
   try {
     const apiUrl = await open(service.api, options.apiPort ?? 8787)

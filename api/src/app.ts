@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit'
 import type { Cache } from './Cache.ts'
 import type { Config } from './Config.ts'
 import type { Database } from './Database.ts'
+import type * as Events from './features/analytics/Analytics.ts'
 import * as Analytics from './features/analytics/routes.ts'
 import * as Auth from './features/auth/routes.ts'
 import type { PriceSource } from './features/balances/Prices.ts'
@@ -41,6 +42,8 @@ export type AppOptions = {
   cache: Cache
   prices: PriceSource
   identity: IdentitySource
+  /** Where analytics events wait to be written in batches (`Service` flushes it when it stops). */
+  events: Events.Buffer
   /** Each chain's DEX for swaps. @default Uniswap v2 where a chain's `swaps.uniswapV2` names one */
   swaps?: AdapterOf | undefined
   /** @default Date.now */
@@ -52,7 +55,7 @@ const maxBodyBytes = 64 * 1024
 
 /**
  * @example
- * const api = App.create({ db, config, cache, prices, identity })
+ * const api = App.create({ db, config, cache, prices, identity, events: Events.buffer({ db }) })
  * await api.request('/v1/supported-chains?projectId=demo')
  */
 export function create(options: AppOptions): Hono<Project.Env> {
@@ -103,7 +106,7 @@ export function create(options: AppOptions): Hono<Project.Env> {
   app.route('/', Bundler.create({ config }))
   app.route('/', Paymaster.create({ config, db, now }))
   app.route('/', Swaps.create({ config, prices: options.prices, findProject, adapterOf: options.swaps, now }))
-  app.route('/', Analytics.create({ db, config }))
+  app.route('/', Analytics.create({ events: options.events, config }))
   // Before sign-in's: both answer `/v1/sessions/{address}` (docs/behaviour.md §7), smart sessions hand sign-in's on.
   app.route('/', Sessions.create({ db, config, now }))
   app.route('/', Siwx.create({ db, config, now }))

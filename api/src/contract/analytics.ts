@@ -20,6 +20,10 @@ export const event = S.object({
 })
 export type Event = S.Infer<typeof event>
 
-/** 202: whether the event was new (a replayed `eventId` is not stored again). */
+/**
+ * 202: whether the event was taken to be stored, which happens within moments, in a batch: false when
+ * analytics are off or an event with its `eventId` is still waiting to be written. An `eventId` is stored
+ * once, whatever a replay is answered.
+ */
 export const eventAnswer = S.object({ stored: S.boolean })
 export type EventAnswer = S.Infer<typeof eventAnswer>

@@ -23,6 +23,7 @@ export const messages = {
   unsupportedChain: (id: string) => `Unsupported chain: ${id}`,
   rpcUnavailable: (id: string) => `The RPC of ${id} is unavailable`,
   rpcBusy: (id: string) => `The RPC of ${id} is busy, try again later`,
+  analyticsBusy: 'Too many events waiting to be stored, try again later',
 } as const
 
 /** An error answered as `{ message }` with `status` (and `headers`, e.g. a 429's `Retry-After`). */

@@ -6,6 +6,7 @@ import * as Api from './Api.ts'
 
 // The real service, in this process, on a free loopback port.
 let db: Database.Database
+let service: Service.Service
 let running: Service.Running
 let dead: string
 beforeAll(async () => {
@@ -13,7 +14,7 @@ beforeAll(async () => {
   db = await memoryDatabase()
   await Projects.add(db, 'demo', ['http://localhost:*'])
   const ether = { name: 'Ether', symbol: 'ETH', decimals: 18 }
-  const service = Service.create({
+  service = Service.create({
     db,
     config: {
       apiUrl: 'http://127.0.0.1:0',
@@ -144,11 +145,17 @@ describe('analytics, from the modal’s client to the API’s database', () => {
     await Projects.setAnalytics(db, 'tracked', true)
     await Projects.add(db, 'quiet', ['http://localhost:*'])
   })
-  const eventsOf = (projectId: string) =>
-    db.query<{ origin: string; url: string; domain: string; timestamp: number | string; props: unknown }>(
-      'select origin, url, domain, timestamp, props from events where project_id = $1',
-      [projectId],
-    )
+  // The API answers before it stores, in batches: what it answered is written by a flush.
+  const eventsOf = async (projectId: string) => {
+    await service.flush()
+    return db.query<{
+      origin: string
+      url: string
+      domain: string
+      timestamp: number | string
+      props: unknown
+    }>('select origin, url, domain, timestamp, props from events where project_id = $1', [projectId])
+  }
   /** The client with a fetch that records the paths it asked for. */
   const recorded = (projectId: string) => {
     const paths: string[] = []
@@ -162,7 +169,6 @@ describe('analytics, from the modal’s client to the API’s database', () => {
   it('stores the event, for the page’s origin only, with its properties and the address', async () => {
     const { api } = recorded('tracked')
     const before = Date.now()
-    // track() resolves once the API answered, so the row is in by then.
     await api.track(
       {
         event: 'CONNECT_SUCCESS',
