@@ -116,7 +116,13 @@ export function create(options: SocialOptions): Hono<Env> {
   ) => {
     // openid-client's errors name the provider's OAuth error code apart from their message.
     const code = detail instanceof Error && 'error' in detail ? ` (${String(detail.error)})` : ''
-    const text = detail instanceof Error ? `${detail.message}${code}` : String(detail)
+    // fetch says only "fetch failed"; its cause says whether the provider refused, reset or never answered.
+    const cause =
+      detail instanceof Error
+        ? (detail.cause as { code?: unknown; message?: unknown } | undefined)
+        : undefined
+    const why = cause ? `: ${String(cause.code ?? cause.message)}` : ''
+    const text = detail instanceof Error ? `${detail.message}${code}${why}` : String(detail)
     // Part of it is the provider's (or whoever called the callback's) words: quoted, bounded, one line.
     console.warn(`[airlock-api] A ${provider} login failed (${reason}):`, JSON.stringify(text.slice(0, 300)))
     return toModal(c, 'error', reason, returnTo)

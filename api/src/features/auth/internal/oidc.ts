@@ -69,7 +69,9 @@ export const defaultPort = 8795
  */
 export async function start(options: StartOptions): Promise<Instance> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end()
-  const server = createServer((req, res) => handler(req, res))
+  // Idle connections stay open well past a client's own keep-alive (undici drops its after 4 s): with Node's
+  // 5 s, a client starved past that window reused a connection the provider had just closed (ECONNRESET).
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => handler(req, res))
   const port = options.port ?? defaultPort
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
