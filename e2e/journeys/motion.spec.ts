@@ -1,9 +1,9 @@
 /**
  * Motion only where it helps, and none for a visitor who asked for less: with `prefers-reduced-motion:
  * reduce`, no animation or transition in the modal lasts longer than a millisecond through Connect, All
- * Wallets, Account, Send and its token picker; without it, the same steps do move (the card's height between
- * views, which Chromium reports as `height`, and the picker's list rising in), so the probe is seen to see
- * motion.
+ * Wallets, Account, Send and its token picker; without it, the same steps do move (each new view coming in,
+ * the card's height between views, which Chromium reports as `height`, and the picker's list rising in), so
+ * the probe is seen to see motion, and the first open moves no view in.
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { expect, modalFrame, test } from './fixtures.ts'
@@ -41,10 +41,14 @@ async function record(page: Page): Promise<() => Promise<Motion[]>> {
   return () => frame.evaluate(() => (window as unknown as { airlockMotion: Motion[] }).airlockMotion)
 }
 
-/** Connect, All Wallets and back, a connection, Send, and its token picker opened. */
-async function walkThrough(page: Page, modal: FrameLocator) {
+/**
+ * Connect, All Wallets and back, a connection, Send, and its token picker opened. Returns what moved when
+ * the modal first opened, before any view change.
+ */
+async function walkThrough(page: Page, modal: FrameLocator, motions: () => Promise<Motion[]>) {
   await page.evaluate(() => window.airlock?.open())
   await expect(modal.getByTestId('wallet-list')).toBeVisible()
+  const opening = await motions()
   await modal.getByTestId('all-wallets-row').click()
   await expect(modal.getByTestId('all-wallets').getByRole('button').first()).toBeVisible()
   await modal.getByRole('button', { name: 'Back' }).click()
@@ -54,6 +58,7 @@ async function walkThrough(page: Page, modal: FrameLocator) {
   await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
   await modal.getByTestId('send-asset').click()
   await expect(modal.getByRole('listbox', { name: 'Token' })).toBeVisible()
+  return opening
 }
 
 test('with reduced motion, nothing in the modal moves for longer than a millisecond', async ({
@@ -63,18 +68,22 @@ test('with reduced motion, nothing in the modal moves for longer than a millisec
   await page.emulateMedia({ reducedMotion: 'reduce' })
   await page.goto('/')
   const motions = await record(page)
-  await walkThrough(page, modal)
+  await walkThrough(page, modal, motions)
   expect((await motions()).filter((motion) => motion.ms > 1)).toEqual([])
 })
 
-test('without the preference, the card moves between views and the picker’s list rises in', async ({
+test('without the preference, each new view comes in, the card moves and the picker’s list rises in', async ({
   page,
   modal,
 }) => {
   await page.goto('/')
   const motions = await record(page)
-  await walkThrough(page, modal)
+  const opening = await walkThrough(page, modal, motions)
+  // The first open shows the view the hidden frame drew: nothing comes in.
+  expect(opening.filter((motion) => motion.name === 'translate' || motion.name === 'opacity')).toEqual([])
   const seen = await motions()
+  expect(seen).toContainEqual({ kind: 'transition', name: 'translate', ms: 200 })
+  expect(seen).toContainEqual({ kind: 'transition', name: 'opacity', ms: 200 })
   expect(seen).toContainEqual({ kind: 'transition', name: 'height', ms: 200 })
   expect(seen).toContainEqual({ kind: 'animation', name: 'rise', ms: 120 })
 })
