@@ -2,8 +2,9 @@
  * Motion only where it helps, and none for a visitor who asked for less: with `prefers-reduced-motion:
  * reduce`, no animation or transition in the modal lasts longer than a millisecond through Connect, All
  * Wallets, Account, Send and its token picker; without it, the same steps do move (each new view coming in,
- * the card's height between views, which Chromium reports as `height`, and the picker's list rising in), so
- * the probe is seen to see motion, and the first open moves no view in.
+ * the card's height between views, which Chromium reports as `height`, the picker's list rising in and the
+ * balances' placeholders shimmering), so the probe is seen to see motion, and the first open moves no view
+ * in.
  */
 import type { FrameLocator, Page } from '@playwright/test'
 import { expect, modalFrame, test } from './fixtures.ts'
@@ -42,8 +43,8 @@ async function record(page: Page): Promise<() => Promise<Motion[]>> {
 }
 
 /**
- * Connect, All Wallets and back, a connection, Send, and its token picker opened. Returns what moved when
- * the modal first opened, before any view change.
+ * Connect, All Wallets and back, a connection (its balances' placeholders, then the balances), Send, and its
+ * token picker opened. Returns what moved when the modal first opened, before any view change.
  */
 async function walkThrough(page: Page, modal: FrameLocator, motions: () => Promise<Motion[]>) {
   await page.evaluate(() => window.airlock?.open())
@@ -52,8 +53,20 @@ async function walkThrough(page: Page, modal: FrameLocator, motions: () => Promi
   await modal.getByTestId('all-wallets-row').click()
   await expect(modal.getByTestId('all-wallets').getByRole('button').first()).toBeVisible()
   await modal.getByRole('button', { name: 'Back' }).click()
+  // The balances are held until their placeholders are seen, so the wait is on screen however fast the API.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('http://127.0.0.1:8787/v1/account/*/balance**', async (route) => {
+    await held
+    await route.continue()
+  })
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
+  await expect(modal.getByTestId('account-tokens-placeholder')).toBeVisible()
+  release()
+  await expect(modal.getByTestId('account-tokens')).toBeVisible()
   await modal.getByRole('button', { name: 'Send', exact: true }).click()
   await expect(modal.locator('form.send-form')).toHaveAttribute('aria-busy', 'false')
   await modal.getByTestId('send-asset').click()
@@ -86,4 +99,6 @@ test('without the preference, each new view comes in, the card moves and the pic
   expect(seen).toContainEqual({ kind: 'transition', name: 'opacity', ms: 200 })
   expect(seen).toContainEqual({ kind: 'transition', name: 'height', ms: 200 })
   expect(seen).toContainEqual({ kind: 'animation', name: 'rise', ms: 120 })
+  // The placeholders shimmer while the balances load.
+  expect(seen).toContainEqual({ kind: 'animation', name: 'shimmer', ms: 1500 })
 })
