@@ -7,7 +7,7 @@
  * in.
  */
 import type { FrameLocator, Page } from '@playwright/test'
-import { expect, modalFrame, test } from './fixtures.ts'
+import { expect, holdBalances, modalFrame, test } from './fixtures.ts'
 
 type Motion = { kind: 'animation' | 'transition'; name: string; ms: number }
 
@@ -54,14 +54,7 @@ async function walkThrough(page: Page, modal: FrameLocator, motions: () => Promi
   await expect(modal.getByTestId('all-wallets').getByRole('button').first()).toBeVisible()
   await modal.getByRole('button', { name: 'Back' }).click()
   // The balances are held until their placeholders are seen, so the wait is on screen however fast the API.
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route('http://127.0.0.1:8787/v1/account/*/balance**', async (route) => {
-    await held
-    await route.continue()
-  })
+  const release = await holdBalances(page)
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
   await expect(modal.getByTestId('account-address')).toBeVisible()
   await expect(modal.getByTestId('account-tokens-placeholder')).toBeVisible()

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import type { FrameLocator, Page } from '@playwright/test'
-import { axeViolations, expect, modalFrame, test } from './fixtures.ts'
+import { axeViolations, expect, holdBalances, modalFrame, test } from './fixtures.ts'
 
 const variants = [360, 1280].flatMap((width) =>
   (['light', 'dark'] as const).flatMap((theme) =>
@@ -85,15 +85,8 @@ test('the card moves to a new view in one smooth change, not in jumps', async ({
 })
 
 test('the balances’ placeholders hold the very place the balances take', async ({ page, modal }) => {
-  // The balances are held until the placeholders are measured: the test, not the API's speed, says when.
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route('http://127.0.0.1:8787/v1/account/*/balance**', async (route) => {
-    await held
-    await route.continue()
-  })
+  // The balances are held until the placeholders are measured.
+  const release = await holdBalances(page)
   await page.goto('/')
   await page.evaluate(() => window.airlock?.open())
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()

@@ -13,7 +13,7 @@ import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../share
 import { texts } from '../../shared/texts.ts'
 import { ChoiceIcon } from '../../shared/ui/ChoiceIcon.tsx'
 import { ExternalIcon } from '../../shared/ui/linkIcons.tsx'
-import { SkeletonIcon, SkeletonText } from '../../shared/ui/Skeleton.tsx'
+import { SkeletonIcon, SkeletonLines, SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
@@ -357,12 +357,7 @@ function Tokens({ tokens, loading }: { tokens: TokenRow[]; loading: boolean }) {
             <span className="token-name">
               <SkeletonText width="3em" />
             </span>
-            <span className="token-amount">
-              <SkeletonText width="7em" />
-              <span className="muted">
-                <SkeletonText width="4em" />
-              </span>
-            </span>
+            <SkeletonLines className="token-amount" under="muted" widths={['7em', '4em']} />
           </li>
         ))}
       </ul>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Api from '../../api/Api.ts'
 import type { RecentSend } from '../../shared/RecentSend.ts'
-import { SkeletonIcon, SkeletonText } from '../../shared/ui/Skeleton.tsx'
+import { SkeletonIcon, SkeletonLines, SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import { counterparties, describe, groupByDay, merge, type Names, type Row, withRecent } from './Activity.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
 import { activityTexts } from './texts.ts'
@@ -159,18 +159,8 @@ function Placeholder() {
           {[0, 1, 2].map((row) => (
             <li key={row} className="transaction">
               <SkeletonIcon size={28} />
-              <span className="transaction-main">
-                <SkeletonText width="5em" />
-                <span className="muted">
-                  <SkeletonText width="8em" />
-                </span>
-              </span>
-              <span className="transaction-side">
-                <SkeletonText width="5em" />
-                <span className="status">
-                  <SkeletonText width="4em" />
-                </span>
-              </span>
+              <SkeletonLines className="transaction-main" under="muted" widths={['5em', '8em']} />
+              <SkeletonLines className="transaction-side" under="status" widths={['5em', '4em']} />
             </li>
           ))}
         </ul>

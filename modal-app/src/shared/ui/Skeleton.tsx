@@ -18,3 +18,26 @@ export function SkeletonText({ width }: { width: string }) {
 export function SkeletonIcon({ size }: { size: number }) {
   return <span className="skeleton skeleton-icon" style={{ inlineSize: size, blockSize: size }} />
 }
+
+/**
+ * Two lines to come, one over the other, in an element of the data's `className` (a row's column); the second
+ * in the class of the quieter line under it (`under`: muted, a status).
+ */
+export function SkeletonLines({
+  className,
+  under,
+  widths: [first, second],
+}: {
+  className: string
+  under: string
+  widths: [string, string]
+}) {
+  return (
+    <span className={className}>
+      <SkeletonText width={first} />
+      <span className={under}>
+        <SkeletonText width={second} />
+      </span>
+    </span>
+  )
+}
