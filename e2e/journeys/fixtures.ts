@@ -90,6 +90,22 @@ export async function recordOpened(page: Page): Promise<{ opened(): Promise<stri
   }
 }
 
+/**
+ * Holds the API's balance reads until the test calls the function returned: the test, not the API's speed,
+ * decides how long the modal waits for them (its placeholders, say, stay on screen until then).
+ */
+export async function holdBalances(page: Page): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('http://127.0.0.1:8787/v1/account/*/balance**', async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
+}
+
 /** Connects the EVM test wallet through the modal, the way a visitor does, and waits for Account. */
 export async function connectEvm(page: Page, modal: FrameLocator): Promise<void> {
   await page.evaluate(() => window.airlock?.open())

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import type { FrameLocator, Page } from '@playwright/test'
-import { axeViolations, expect, modalFrame, test } from './fixtures.ts'
+import { axeViolations, expect, holdBalances, modalFrame, test } from './fixtures.ts'
 
 const variants = [360, 1280].flatMap((width) =>
   (['light', 'dark'] as const).flatMap((theme) =>
@@ -83,6 +83,43 @@ test('the card moves to a new view in one smooth change, not in jumps', async ({
   const steps = heights.slice(1).map((height, i) => Math.sign(height - (heights[i] ?? height)))
   expect(new Set(steps.filter((step) => step !== 0)).size).toBe(1)
 })
+
+test('the balances’ placeholders hold the very place the balances take', async ({ page, modal }) => {
+  // The balances are held until the placeholders are measured.
+  const release = await holdBalances(page)
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await expect(modal.getByTestId('account-tokens-placeholder')).toBeVisible()
+  await expect(modal.locator('[aria-busy="true"]')).toHaveCount(2)
+  const waiting = await places(page, 'account-tokens-placeholder')
+  release()
+  await expect(modal.getByTestId('account-tokens')).toBeVisible()
+  await settledAccount(modal)
+  // The test wallet holds two tokens (ALT and tUSD), as many rows as the placeholder holds.
+  expect(await places(page, 'account-tokens')).toEqual(waiting)
+})
+
+/**
+ * Where the Account view's parts lie, from the top of the card's content: the holdings (total and balance),
+ * the token list (`list`, by test id) and its first row, and the network row below them.
+ */
+async function places(page: Page, list: string) {
+  const frame = await modalFrame(page)
+  return frame.evaluate((list) => {
+    const top = (document.querySelector('.card-content') as HTMLElement).getBoundingClientRect().top
+    const box = (selector: string) => {
+      const rect = (document.querySelector(selector) as HTMLElement).getBoundingClientRect()
+      return { top: Math.round(rect.top - top), height: Math.round(rect.height) }
+    }
+    return {
+      holdings: box('.account-holdings'),
+      list: box(`[data-testid="${list}"]`),
+      row: box(`[data-testid="${list}"] li`),
+      below: box('[data-testid="account-network"]'),
+    }
+  }, list)
+}
 
 /**
  * The names buttons have in the modal's language: the Arabic catalogue's, where it has the text, else the

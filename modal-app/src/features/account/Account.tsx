@@ -13,6 +13,7 @@ import type { RecentSend, RecentSendsSlice, RecentSwapsSlice } from '../../share
 import { texts } from '../../shared/texts.ts'
 import { ChoiceIcon } from '../../shared/ui/ChoiceIcon.tsx'
 import { ExternalIcon } from '../../shared/ui/linkIcons.tsx'
+import { SkeletonIcon, SkeletonLines, SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import type { NetworksSlice, NetworksUi } from '../networks/types.ts'
 import { Actions } from './Actions.tsx'
 import type { AccountUi, BalanceFields, TokenRow } from './Balances.ts'
@@ -289,8 +290,11 @@ function Tabs({
         role="tabpanel"
         id={`account-panel-${current}`}
         aria-labelledby={`account-tab-${current}`}
+        aria-busy={current === 'tokens' && (account.holdingsLoading ?? false)}
       >
-        {current === 'tokens' && <Tokens tokens={account.tokens ?? []} />}
+        {current === 'tokens' && (
+          <Tokens tokens={account.tokens ?? []} loading={account.holdingsLoading ?? false} />
+        )}
         {current !== 'tokens' && ui.history && ui.nfts && (
           <Suspense fallback={<div className="view-loading" aria-busy="true" />}>
             {current === 'nfts' ? (
@@ -338,7 +342,26 @@ function withPurchases(history: TabsUi['history'], ui: ReceiveUi): TabsUi['histo
   }
 }
 
-function Tokens({ tokens }: { tokens: TokenRow[] }) {
+/** Token rows held while the balances load: two, the most a visitor sees before the list scrolls on. */
+const placeholderRows = 2
+
+function Tokens({ tokens, loading }: { tokens: TokenRow[]; loading: boolean }) {
+  if (loading)
+    return (
+      <ul className="plain-list" aria-hidden="true" data-testid="account-tokens-placeholder">
+        {Array.from({ length: placeholderRows }, (_, index) => (
+          // Each row as a token's: its icon, its symbol, and its amount over its value.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the rows are alike and never move.
+          <li key={index} className="token">
+            <SkeletonIcon size={28} />
+            <span className="token-name">
+              <SkeletonText width="3em" />
+            </span>
+            <SkeletonLines className="token-amount" under="muted" widths={['7em', '4em']} />
+          </li>
+        ))}
+      </ul>
+    )
   if (tokens.length === 0) return <p className="muted">{tabTexts.noTokens}</p>
   return (
     <Section id="account-tokens" title={texts.account.tokens} testId="account-tokens" hiddenTitle>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Api from '../../api/Api.ts'
 import type { RecentSend } from '../../shared/RecentSend.ts'
+import { SkeletonIcon, SkeletonLines, SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import { counterparties, describe, groupByDay, merge, type Names, type Row, withRecent } from './Activity.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
 import { activityTexts } from './texts.ts'
@@ -104,7 +105,7 @@ export default function ActivityTab({
         </p>
       )}
       {!state.error && !state.loading && items.length === 0 && <p className="muted">{activityTexts.empty}</p>}
-      {state.loading && items.length === 0 && <p className="muted">{activityTexts.loading}</p>}
+      {state.loading && items.length === 0 && <Placeholder />}
       {days.map((day) => (
         <section key={day.key} aria-labelledby={`activity-day-${day.key}`}>
           <h2 className="label" id={`activity-day-${day.key}`}>
@@ -143,6 +144,29 @@ const icons: Record<string, string> = {
   approve: '✓',
   execute: '⚙',
   deploy: '⊕',
+}
+
+/** Transactions held while the first page loads: a day's heading and three rows, each a row's size. */
+function Placeholder() {
+  return (
+    <>
+      <p className="sr-only">{activityTexts.loading}</p>
+      <div aria-hidden="true" data-testid="activity-placeholder">
+        <p className="label">
+          <SkeletonText width="6em" />
+        </p>
+        <ul className="plain-list">
+          {[0, 1, 2].map((row) => (
+            <li key={row} className="transaction">
+              <SkeletonIcon size={28} />
+              <SkeletonLines className="transaction-main" under="muted" widths={['5em', '8em']} />
+              <SkeletonLines className="transaction-side" under="status" widths={['5em', '4em']} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
+  )
 }
 
 function Transaction({ row }: { row: Row }) {

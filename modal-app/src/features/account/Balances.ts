@@ -37,6 +37,8 @@ export type BalanceFields = {
   total?: string | undefined
   /** The tokens (ERC-20, SPL) the account holds, from the API. */
   tokens: TokenRow[]
+  /** Nothing has answered yet and the API's answer is on its way: the view holds places for it. */
+  holdingsLoading?: boolean | undefined
   /** The account's name (docs/behaviour.md §3's profileName), from the API's identity route: EVM only. */
   profileName?: string | undefined
   /** Its avatar (docs/behaviour.md §3's profileImage), only ever a `data:image/…` URI or an https URL. */
@@ -214,12 +216,15 @@ export function setup(
     const network = kernel.configured(connection.chainId)
     const entries = network && entriesOf(keyOf(network, address))
     const native = entries?.find((entry) => entry.address === undefined)
+    // Asked or about to be (opening asks), unless a failure (`at` 0) or its pause stopped it.
+    const asked = network && balances.get(keyOf(network, address))
     return {
       balance: network
         ? `${formatQuantity(native?.quantity.numeric)} ${network.nativeCurrency.symbol}`
         : undefined,
       total: entries ? totalOf(entries) : undefined,
       tokens: tokenRows(entries ?? []),
+      holdingsLoading: !!network && !entries && asked?.at !== 0 && now() >= blockedUntil,
       ...(namespace === 'eip155' ? names.of(address) : {}),
     }
   }

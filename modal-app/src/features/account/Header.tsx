@@ -9,6 +9,7 @@ import { texts } from '../../shared/texts.ts'
 import { Identicon } from '../../shared/ui/Identicon.tsx'
 import { CopyIcon, ExternalIcon } from '../../shared/ui/linkIcons.tsx'
 import { NetworkIcon } from '../../shared/ui/NetworkIcon.tsx'
+import { SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import type { NetworksUi } from '../networks/types.ts'
 import type { BalanceFields } from './Balances.ts'
 import { headerTexts } from './texts.ts'
@@ -77,14 +78,25 @@ export function Header({ account, ui, onCopy, children }: HeaderProps) {
           )}
         </div>
       </div>
-      <div className="account-holdings">
+      <div className="account-holdings" aria-busy={account.holdingsLoading ?? false}>
+        {account.holdingsLoading ? (
+          // The total's and the balance's lines, held for them while the API answers.
+          <div aria-hidden="true" className="account-holdings">
+            <p className="account-total">
+              <SkeletonText width="5em" />
+            </p>
+            <p className="balance">
+              <SkeletonText width="8em" />
+            </p>
+          </div>
+        ) : null}
         {account.total && (
           <p className="account-total">
             <span className="sr-only">{headerTexts.total}: </span>
             <span data-testid="account-total">{account.total}</span>
           </p>
         )}
-        {account.balance && (
+        {account.balance && !account.holdingsLoading && (
           <p className="balance" data-testid="account-balance">
             {account.balance}
           </p>
