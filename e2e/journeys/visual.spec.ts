@@ -100,6 +100,43 @@ test('the balances’ placeholders hold the very place the balances take', async
   expect(await places(page, 'account-tokens')).toEqual(waiting)
 })
 
+test('the wallets’ placeholders hold the very place the wallets take', async ({ page, modal }) => {
+  // The registry's pages are held until the placeholders are measured.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('http://127.0.0.1:8787/getWallets**', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto('/module.html')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByTestId('all-wallets-row').click()
+  const grid = modal.getByTestId('all-wallets')
+  await expect(grid.getByTestId('all-wallets-placeholder').first()).toBeVisible()
+  await expect(grid).toHaveAttribute('aria-busy', 'true')
+  const tile = (item: string, picture: string) =>
+    grid.evaluate(
+      (root, { item, picture }) => {
+        const top = root.getBoundingClientRect()
+        const box = (element: Element | null) => {
+          const rect = (element as HTMLElement).getBoundingClientRect()
+          return [rect.left - top.left, rect.top - top.top, rect.width, rect.height].map(Math.round)
+        }
+        const first = root.querySelector(item)
+        return { item: box(first), picture: box(first?.querySelector(picture) ?? null) }
+      },
+      { item, picture },
+    )
+  const waiting = await tile('[data-testid="all-wallets-placeholder"] .grid-item', '.skeleton-icon')
+  release()
+  await expect(grid.getByRole('button').first()).toBeVisible()
+  await expect(grid).toHaveAttribute('aria-busy', 'false')
+  await expect(grid.getByTestId('all-wallets-placeholder')).toHaveCount(0)
+  expect(await tile('.grid-item', '.wallet-image')).toEqual(waiting)
+})
+
 /**
  * Where the Account view's parts lie, from the top of the card's content: the holdings (total and balance),
  * the token list (`list`, by test id) and its first row, and the network row below them.

@@ -3,6 +3,7 @@ import type { Listing } from '../../api/Api.ts'
 import type { PairingUi } from '../../connectors/walletconnect/types.ts'
 import type { CoreSnapshot } from '../../core/Snapshot.ts'
 import { texts } from '../../shared/texts.ts'
+import { SkeletonIcon, SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import type { RegistrySlice, RegistryUi } from './types.ts'
 import * as Virtual from './Virtual.ts'
 import { WalletImage } from './WalletImage.tsx'
@@ -124,6 +125,9 @@ function Grid({ registry, ui }: { registry: WalletRegistry; ui: PairingUi & Regi
         onKeyDown={move}
         onScroll={(event: UIEvent<HTMLElement>) => setScrollTop(event.currentTarget.scrollTop)}
       >
+        {state.loading && items.length === 0 && (
+          <Placeholders count={columns * Math.ceil(box.height / stride)} />
+        )}
         {items.slice(shown.start, shown.end).map((listing, offset) => (
           <Item
             key={listing.id}
@@ -163,6 +167,19 @@ function Item({
       </button>
     </li>
   )
+}
+
+/** A screenful of wallets to come, each in the box a wallet's button takes, its picture and name in place. */
+function Placeholders({ count }: { count: number }) {
+  return Array.from({ length: count }, (_, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders are alike and never reorder.
+    <li key={index} aria-hidden="true" data-testid="all-wallets-placeholder">
+      <span className="grid-item">
+        <SkeletonIcon size={48} />
+        <SkeletonText width="4.5em" />
+      </span>
+    </li>
+  ))
 }
 
 /** Arrow keys move by one wallet across and by a row up and down; Home and End jump to the ends. */
