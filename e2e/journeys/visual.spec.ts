@@ -137,6 +137,39 @@ test('the wallets’ placeholders hold the very place the wallets take', async (
   expect(await tile('.grid-item', '.wallet-image')).toEqual(waiting)
 })
 
+test('the NFTs’ placeholders hold the very place the first NFTs take', async ({ page, modal }) => {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route('http://127.0.0.1:8787/v1/account/*/nfts**', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto('/')
+  await page.evaluate(() => window.airlock?.open())
+  await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
+  await modal.getByRole('tab', { name: 'NFTs' }).click()
+  const panel = modal.getByRole('tabpanel', { name: 'NFTs' })
+  await expect(panel.getByTestId('nft-placeholder')).toBeVisible()
+  await expect(panel.locator('.nfts')).toHaveAttribute('aria-busy', 'true')
+  const card = (grid: string) =>
+    panel.evaluate((root, grid) => {
+      const top = root.getBoundingClientRect()
+      const box = (element: Element | null) => {
+        const rect = (element as HTMLElement).getBoundingClientRect()
+        return [rect.left - top.left, rect.top - top.top, rect.width, rect.height].map(Math.round)
+      }
+      const first = root.querySelector(`[data-testid="${grid}"] .nft`)
+      return { card: box(first), picture: box(first?.querySelector('.nft-image') ?? null) }
+    }, grid)
+  const waiting = await card('nft-placeholder')
+  release()
+  await expect(panel.getByTestId('nft-grid')).toBeVisible()
+  await expect(panel.getByTestId('nft-placeholder')).toHaveCount(0)
+  expect(await card('nft-grid')).toEqual(waiting)
+})
+
 /**
  * Where the Account view's parts lie, from the top of the card's content: the holdings (total and balance),
  * the token list (`list`, by test id) and its first row, and the network row below them.

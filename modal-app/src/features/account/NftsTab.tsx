@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type * as Api from '../../api/Api.ts'
 import type { Network } from '../../shared/Network.ts'
+import { SkeletonText } from '../../shared/ui/Skeleton.tsx'
 import { NftDetail, NftImage } from './NftDetail.tsx'
 import { titleOf, visible } from './Nfts.ts'
 import type { AccountRef, TabsUi } from './tabs.ts'
@@ -80,7 +81,7 @@ export default function NftsTab({
           {nftTexts.failed}
         </p>
       )}
-      {state.loading && state.items.length === 0 && <p className="muted">{nftTexts.loading}</p>}
+      {state.loading && state.items.length === 0 && <Placeholder />}
       {!state.loading && !state.failed && shown.length === 0 && <p className="muted">{nftTexts.empty}</p>}
       {shown.length > 0 && (
         <ul className="nft-grid" data-testid="nft-grid" ref={grid}>
@@ -117,5 +118,29 @@ export default function NftsTab({
         </button>
       )}
     </div>
+  )
+}
+
+/** A row of two NFTs to come, each in the box a card takes: its square picture, its name and collection. */
+function Placeholder() {
+  return (
+    <>
+      <p className="sr-only">{nftTexts.loading}</p>
+      <ul className="nft-grid" aria-hidden="true" data-testid="nft-placeholder">
+        {[0, 1].map((card) => (
+          <li key={card}>
+            <span className="nft">
+              <span className="nft-image" />
+              <span className="nft-name">
+                <SkeletonText width="8em" />
+              </span>
+              <span className="nft-collection muted">
+                <SkeletonText width="10em" />
+              </span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
   )
 }
