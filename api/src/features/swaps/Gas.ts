@@ -38,7 +38,11 @@ export async function gasPrices(chain: Chain): Promise<Contract.GasPriceAnswer> 
 }
 
 /**
- * The gas `call` from `from` will use (`eth_estimateGas` at the latest block).
+ * The gas limit for `call` from `from`: `eth_estimateGas` at the latest block, and a fifth more, as Uniswap's
+ * own interface gives its swaps. The estimate is the latest block's state at its time; the transaction meets a
+ * later block, where a Uniswap v3 pool swapped in the last block writes its price oracle's observation anew
+ * (a storage write the estimate did not pay for), so a swap sent with the bare estimate ran out of gas when
+ * mined a second later. Gas not used is not paid for.
  * @throws {HttpError} 400 naming the reason when the call would revert or the account cannot pay for it
  * @throws {RpcError} when the chain cannot be read
  */
@@ -49,7 +53,7 @@ export async function estimate(
   what: 'swap' | 'approval',
 ): Promise<bigint> {
   try {
-    return await clientOf(chain).estimateGas({ account: from, ...call })
+    return ((await clientOf(chain).estimateGas({ account: from, ...call })) * 6n) / 5n
   } catch (error) {
     const reason = failureOf(chain, error)
     if (reason !== undefined) throw new HttpError(400, swapMessages.wouldFail(what, reason))
