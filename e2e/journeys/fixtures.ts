@@ -91,20 +91,25 @@ export async function recordOpened(page: Page): Promise<{ opened(): Promise<stri
 }
 
 /**
- * Holds the API's balance reads until the test calls the function returned: the test, not the API's speed,
- * decides how long the modal waits for them (its placeholders, say, stay on screen until then).
+ * Holds the page's requests to the API's `route` (a glob after the API's origin) until the test calls the
+ * function returned: the test, not the API's speed, decides how long the modal waits for them (its
+ * placeholders, say, stay on screen until then).
+ * @example const release = await holdApi(page, '/getWallets**')
  */
-export async function holdBalances(page: Page): Promise<() => void> {
+export async function holdApi(page: Page, route: string): Promise<() => void> {
   let release = () => {}
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
-  await page.route('http://127.0.0.1:8787/v1/account/*/balance**', async (route) => {
+  await page.route(`http://127.0.0.1:8787${route}`, async (request) => {
     await held
-    await route.continue()
+    await request.continue()
   })
   return release
 }
+
+/** {@link holdApi} for the balance reads. */
+export const holdBalances = (page: Page) => holdApi(page, '/v1/account/*/balance**')
 
 /** Connects the EVM test wallet through the modal, the way a visitor does, and waits for Account. */
 export async function connectEvm(page: Page, modal: FrameLocator): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import type { FrameLocator, Page } from '@playwright/test'
-import { axeViolations, expect, holdBalances, modalFrame, test } from './fixtures.ts'
+import { axeViolations, expect, holdApi, holdBalances, modalFrame, test } from './fixtures.ts'
 
 const variants = [360, 1280].flatMap((width) =>
   (['light', 'dark'] as const).flatMap((theme) =>
@@ -101,15 +101,9 @@ test('the balances’ placeholders hold the very place the balances take', async
 })
 
 test('the wallets’ placeholders hold the very place the wallets take', async ({ page, modal }) => {
-  // The registry's pages are held until the placeholders are measured.
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route('http://127.0.0.1:8787/getWallets**', async (route) => {
-    await held
-    await route.continue()
-  })
+  // The registry's pages are held until the placeholders are measured; still, so no view is caught sliding in.
+  const release = await holdApi(page, '/getWallets**')
+  await page.emulateMedia({ reducedMotion: 'reduce' })
   await page.goto('/module.html')
   await page.evaluate(() => window.airlock?.open())
   await modal.getByTestId('all-wallets-row').click()
@@ -138,14 +132,8 @@ test('the wallets’ placeholders hold the very place the wallets take', async (
 })
 
 test('the NFTs’ placeholders hold the very place the first NFTs take', async ({ page, modal }) => {
-  let release = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  await page.route('http://127.0.0.1:8787/v1/account/*/nfts**', async (route) => {
-    await held
-    await route.continue()
-  })
+  const release = await holdApi(page, '/v1/account/*/nfts**')
+  await page.emulateMedia({ reducedMotion: 'reduce' })
   await page.goto('/')
   await page.evaluate(() => window.airlock?.open())
   await modal.getByRole('button', { name: 'Airlock Test Wallet' }).click()
